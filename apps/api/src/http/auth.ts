@@ -1,0 +1,75 @@
+import {
+  authenticateApiKey,
+  forbidden,
+  resolveSession,
+  SESSION_COOKIE,
+  unauthorized,
+  type ApiKeyRecord,
+  type RecordStore,
+  type User,
+} from '@docshelf/core';
+import type { Request, RequestHandler } from 'express';
+import { readCookie } from './cookies';
+
+export type Principal =
+  | { kind: 'session'; userId: string; user: User; token: string }
+  | { kind: 'key'; userId: string; key: ApiKeyRecord };
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    principal?: Principal;
+  }
+}
+
+export interface AuthDeps {
+  records: RecordStore;
+  sessionTtlMs: number;
+}
+
+/** What a request presents: a bearer key wins over a cookie, so a key can never borrow a browser's session. */
+async function identify(deps: AuthDeps, req: Request): Promise<Principal | null> {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('Authorization header must be "Bearer <API key>"');
+    const key = await authenticateApiKey(deps, match[1]!);
+    if (!key) throw unauthorized('Invalid or revoked API key');
+    return { kind: 'key', userId: key.userId, key };
+  }
+  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  if (!token) return null;
+  const user = await resolveSession(deps, token);
+  return user ? { kind: 'session', userId: user.id, user, token } : null;
+}
+
+/** Dashboard session only: API keys cannot manage API keys or sessions (401). */
+export function requireSession(deps: AuthDeps): RequestHandler {
+  return async (req, _res, next) => {
+    if (req.headers.authorization !== undefined) {
+      throw unauthorized('This endpoint needs a dashboard session; API keys are not accepted here');
+    }
+    const principal = await identify(deps, req);
+    if (!principal) throw unauthorized('Log in first: a dashboard session is required');
+    req.principal = principal;
+    next();
+  };
+}
+
+/** An admin API key or a session; a read key is known but not allowed (403). */
+export function requireAdmin(deps: AuthDeps): RequestHandler {
+  return async (req, _res, next) => {
+    const principal = await identify(deps, req);
+    if (!principal) throw unauthorized('An admin API key (Authorization: Bearer) or a dashboard session is required');
+    if (principal.kind === 'key' && principal.key.permissions !== 'admin') {
+      throw forbidden('This API key has read permission; this endpoint needs an admin key');
+    }
+    req.principal = principal;
+    next();
+  };
+}
+
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw unauthorized();
+  return req.principal;
+}

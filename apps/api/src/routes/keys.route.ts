@@ -1,0 +1,22 @@
+import { createApiKey, createKeyRequestSchema, deleteKeyQuerySchema, listApiKeys, revokeApiKey } from '@docshelf/core';
+import { Router } from 'express';
+import type { ApiDeps } from '../api-deps';
+import { principalOf, requireSession } from '../http/auth';
+import { parseInput } from '../http/validate';
+
+export function keyRoutes(deps: ApiDeps): Router {
+  const session = requireSession({ records: deps.records, sessionTtlMs: deps.config.sessionTtlMs });
+  return Router()
+    .get('/api/keys', session, async (req, res) => {
+      res.json({ keys: await listApiKeys(deps, principalOf(req).userId) });
+    })
+    .post('/api/keys', session, async (req, res) => {
+      const input = parseInput(createKeyRequestSchema, req.body);
+      res.json(await createApiKey(deps, principalOf(req).userId, input));
+    })
+    .delete('/api/keys', session, async (req, res) => {
+      const { id } = parseInput(deleteKeyQuerySchema, req.query, 'Query');
+      await revokeApiKey(deps, principalOf(req).userId, id);
+      res.json({ success: true });
+    });
+}

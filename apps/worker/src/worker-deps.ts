@@ -1,0 +1,8 @@
+import type { BackupStorage, Embedder, RecordStore, VectorIndex } from '@docshelf/core';
+
+export interface WorkerDeps {
+  records: RecordStore;
+  vectors: VectorIndex;
+  backups: BackupStorage;
+  embedder: Embedder;
+}

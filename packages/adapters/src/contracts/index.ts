@@ -1,0 +1,5 @@
+// Kept out of the package index because these declare jest suites.
+export { describeRecordStoreContract, type RecordStoreHarness } from './record-store.contract';
+export { describeVectorIndexContract, type VectorIndexHarness } from './vector-index.contract';
+export { describeBackupStorageContract, type BackupStorageHarness } from './backup-storage.contract';
+export { describeEmbedderContract, type EmbedderHarness } from './embedder.contract';

@@ -1,0 +1,332 @@
+import type { ChunkInput, CommitIngestionInput, LibraryInput, RecordStore } from '@docshelf/core';
+
+export interface RecordStoreHarness {
+  store: RecordStore;
+  cleanup(): Promise<void>;
+}
+
+const T0 = new Date('2025-01-01T00:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+const library = (overrides: Partial<LibraryInput> = {}): LibraryInput => ({
+  id: 'vercel/next.js',
+  name: 'Next.js',
+  description: 'The React framework',
+  sourceUrl: 'https://github.com/vercel/next.js',
+  sourceType: 'github',
+  version: 'v15',
+  ...overrides,
+});
+
+const chunk = (id: string, content = `content of ${id}`, extra: Partial<ChunkInput> = {}): ChunkInput => ({
+  id,
+  title: `Title ${id}`,
+  content,
+  url: `https://example.com/${id}`,
+  tokenCount: 10,
+  ...extra,
+});
+
+const ingestion = (overrides: Partial<CommitIngestionInput> = {}): CommitIngestionInput => ({
+  library: library(),
+  ownerId: 'owner-1',
+  chunks: [],
+  replace: false,
+  ingestionId: 'ing-1',
+  now: T0,
+  ...overrides,
+});
+
+/** Behaviour every RecordStore adapter must show; `create` returns a fresh, empty store per test. */
+export function describeRecordStoreContract(label: string, create: () => Promise<RecordStoreHarness>): void {
+  describe(`RecordStore contract: ${label}`, () => {
+    let harness: RecordStoreHarness;
+    let store: RecordStore;
+
+    beforeEach(async () => {
+      harness = await create();
+      store = harness.store;
+    });
+
+    afterEach(async () => {
+      await harness.cleanup();
+    });
+
+    describe('libraries', () => {
+      it('returns null and an empty list before anything is ingested', async () => {
+        expect(await store.getLibrary('vercel/next.js')).toBeNull();
+        expect(await store.listLibraries()).toEqual([]);
+      });
+
+      it('creates a library on the first ingestion', async () => {
+        const created = await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b')] }));
+        expect(created).toEqual({
+          id: 'vercel/next.js',
+          name: 'Next.js',
+          description: 'The React framework',
+          sourceUrl: 'https://github.com/vercel/next.js',
+          sourceType: 'github',
+          version: 'v15',
+          chunkCount: 2,
+          ownerId: 'owner-1',
+          createdAt: T0.toISOString(),
+          updatedAt: T0.toISOString(),
+        });
+        expect(await store.getLibrary('vercel/next.js')).toEqual(created);
+      });
+
+      it('updates fields on a later ingestion but keeps owner and creation time', async () => {
+        await store.commitIngestion(ingestion());
+        const updated = await store.commitIngestion(
+          ingestion({
+            library: library({ name: 'Next', description: 'New description', version: 'v16', sourceType: 'website' }),
+            ownerId: 'someone-else',
+            now: at(5),
+          }),
+        );
+        expect(updated).toMatchObject({
+          name: 'Next',
+          description: 'New description',
+          version: 'v16',
+          sourceType: 'website',
+          ownerId: 'owner-1',
+          createdAt: T0.toISOString(),
+          updatedAt: at(5).toISOString(),
+        });
+      });
+
+      it('omits optional fields that are absent, also when a later ingestion drops them', async () => {
+        const minimal: LibraryInput = { id: 'lib', name: 'Lib', sourceType: 'upload' };
+        const created = await store.commitIngestion(ingestion({ library: minimal }));
+        expect(Object.keys(created).sort()).toEqual(
+          ['chunkCount', 'createdAt', 'id', 'name', 'ownerId', 'sourceType', 'updatedAt'].sort(),
+        );
+        await store.commitIngestion(ingestion({ library: { ...minimal, description: 'd', version: '1', sourceUrl: 'u' } }));
+        const dropped = await store.commitIngestion(ingestion({ library: minimal, now: at(1) }));
+        expect(dropped).not.toHaveProperty('description');
+        expect(dropped).not.toHaveProperty('sourceUrl');
+        expect(dropped).not.toHaveProperty('version');
+        expect(await store.getLibrary('lib')).toEqual(dropped);
+      });
+
+      it('lists libraries ordered by id', async () => {
+        for (const id of ['vercel/next.js', 'facebook/react', 'vercel']) {
+          await store.commitIngestion(ingestion({ library: library({ id }) }));
+        }
+        expect((await store.listLibraries()).map((l) => l.id)).toEqual(['facebook/react', 'vercel', 'vercel/next.js']);
+      });
+
+      it('deletes a library with its chunks and reports whether it existed', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('a')] }));
+        await store.commitIngestion(ingestion({ library: library({ id: 'other' }), chunks: [chunk('a')] }));
+        expect(await store.deleteLibrary('vercel/next.js')).toBe(true);
+        expect(await store.deleteLibrary('vercel/next.js')).toBe(false);
+        expect(await store.getLibrary('vercel/next.js')).toBeNull();
+        expect(await store.countChunks('vercel/next.js')).toBe(0);
+        expect(await store.listChunkMeta('vercel/next.js')).toEqual([]);
+        expect(await store.countChunks('other')).toBe(1);
+      });
+    });
+
+    describe('chunks', () => {
+      it('stores chunks in payload order with increasing positions', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('c'), chunk('a'), chunk('b')] }));
+        const chunks = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(chunks.map((c) => c.id)).toEqual(['c', 'a', 'b']);
+        expectIncreasing(chunks.map((c) => c.position));
+        expect(chunks[0]).toEqual({
+          id: 'c',
+          title: 'Title c',
+          content: 'content of c',
+          url: 'https://example.com/c',
+          tokenCount: 10,
+          position: chunks[0]?.position,
+        });
+      });
+
+      it('keeps the position of re-sent chunks and appends new ones after the last', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')] }));
+        const before = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        const library = await store.commitIngestion(
+          ingestion({ chunks: [chunk('d'), chunk('b', 'changed'), chunk('e')], ingestionId: 'ing-2', now: at(1) }),
+        );
+        const after = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(after.map((c) => c.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+        expect(after.slice(0, 3).map((c) => c.position)).toEqual(before.map((c) => c.position));
+        expectIncreasing(after.map((c) => c.position));
+        expect(after.find((c) => c.id === 'b')?.content).toBe('changed');
+        expect(library.chunkCount).toBe(5);
+        expect(await store.countChunks('vercel/next.js')).toBe(5);
+      });
+
+      it('removes every old chunk first when replace is set', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')] }));
+        const library = await store.commitIngestion(
+          ingestion({ chunks: [chunk('x'), chunk('b')], replace: true, ingestionId: 'ing-2', now: at(1) }),
+        );
+        expect(library.chunkCount).toBe(2);
+        const chunks = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(chunks.map((c) => c.id)).toEqual(['x', 'b']);
+      });
+
+      it('estimates tokenCount when it is not supplied and omits absent title and url', async () => {
+        await store.commitIngestion(
+          ingestion({
+            chunks: [{ id: 'plain', content: 'Hello brave new world, how are you today?' }, chunk('given', 'x', { tokenCount: 7 })],
+          }),
+        );
+        const [plain, given] = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(plain?.tokenCount).toBeGreaterThan(0);
+        expect(plain).not.toHaveProperty('title');
+        expect(plain).not.toHaveProperty('url');
+        expect(given?.tokenCount).toBe(7);
+        const meta = await store.listChunkMeta('vercel/next.js');
+        expect(meta).toEqual([
+          { id: 'plain', tokenCount: plain?.tokenCount },
+          { id: 'given', title: 'Title given', url: 'https://example.com/given', tokenCount: 7 },
+        ]);
+      });
+
+      it('pages through many chunks in library order', async () => {
+        const ids = Array.from({ length: 450 }, (_, i) => `chunk-${String(449 - i).padStart(3, '0')}`);
+        const library = await store.commitIngestion(ingestion({ chunks: ids.map((id) => chunk(id)) }));
+        expect(library.chunkCount).toBe(450);
+        const seen: string[] = [];
+        const positions: number[] = [];
+        for (let offset = 0; offset < 500; offset += 100) {
+          const page = await store.listChunks('vercel/next.js', { offset, limit: 100 });
+          expect(page.length).toBe(Math.max(0, Math.min(100, 450 - offset)));
+          seen.push(...page.map((c) => c.id));
+          positions.push(...page.map((c) => c.position));
+        }
+        expect(seen).toEqual(ids);
+        expectIncreasing(positions);
+        expect((await store.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(ids);
+      });
+
+      it('lists the chunks last written by one ingestion', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')], ingestionId: 'ing-1' }));
+        await store.commitIngestion(ingestion({ chunks: [chunk('d'), chunk('a')], ingestionId: 'ing-2', now: at(1) }));
+        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-1')).map((c) => c.id)).toEqual(['b', 'c']);
+        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-2')).map((c) => c.id)).toEqual(['a', 'd']);
+        expect(await store.listChunksOfIngestion('vercel/next.js', 'unknown')).toEqual([]);
+      });
+
+      it('keeps chunks of different libraries apart even with equal chunk ids', async () => {
+        await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('a', 'one')] }));
+        await store.commitIngestion(ingestion({ chunks: [chunk('a', 'two'), chunk('b')] }));
+        expect((await store.listChunks('vercel', { offset: 0, limit: 10 })).map((c) => c.content)).toEqual(['one']);
+        expect(await store.countChunks('vercel')).toBe(1);
+        expect(await store.countChunks('vercel/next.js')).toBe(2);
+      });
+    });
+
+    describe('users and sessions', () => {
+      it('creates a user once and updates its password by case-insensitive email', async () => {
+        const created = await store.upsertUser({ email: 'Ann@Example.com', passwordHash: 'h1', now: T0 });
+        const again = await store.upsertUser({ email: 'ann@example.COM', passwordHash: 'h2', now: at(1) });
+        expect(again.id).toBe(created.id);
+        const found = await store.findUserByEmail('ANN@EXAMPLE.COM');
+        expect(found).toMatchObject({ id: created.id, passwordHash: 'h2' });
+        expect(found?.email.toLowerCase()).toBe('ann@example.com');
+        expect(await store.getUser(created.id)).toEqual({ id: created.id, email: found?.email });
+        expect(await store.findUserByEmail('bob@example.com')).toBeNull();
+        expect(await store.getUser('missing')).toBeNull();
+      });
+
+      it('gives different users different ids', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        const bob = await store.upsertUser({ email: 'bob@example.com', passwordHash: 'h', now: T0 });
+        expect(ann.id).not.toBe(bob.id);
+      });
+
+      it('creates, finds, deletes and expires sessions', async () => {
+        const user = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        await store.createSession({ tokenHash: 'old', userId: user.id, expiresAt: at(10), now: T0 });
+        await store.createSession({ tokenHash: 'new', userId: user.id, expiresAt: at(60), now: T0 });
+        await store.createSession({ tokenHash: 'gone', userId: user.id, expiresAt: at(60), now: T0 });
+        expect(await store.findSession('old')).toEqual({ userId: user.id, expiresAt: at(10).toISOString() });
+        expect(await store.findSession('missing')).toBeNull();
+        await store.deleteSession('gone');
+        expect(await store.findSession('gone')).toBeNull();
+        expect(await store.deleteExpiredSessions(at(30))).toBe(1);
+        expect(await store.findSession('old')).toBeNull();
+        expect(await store.findSession('new')).not.toBeNull();
+        expect(await store.deleteExpiredSessions(at(30))).toBe(0);
+      });
+    });
+
+    describe('api keys', () => {
+      const key = (id: string, userId: string, minutes: number, permissions: 'read' | 'admin' = 'read') => ({
+        id,
+        userId,
+        name: `key ${id}`,
+        keyHash: `hash-${id}`,
+        keyPrefix: `ds_${id}`,
+        permissions,
+        now: at(minutes),
+      });
+
+      it('creates keys that are listed newest first, never used yet', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        const created = await store.createApiKey(key('k1', ann.id, 1, 'admin'));
+        expect(created).toEqual({
+          id: 'k1',
+          name: 'key k1',
+          keyPrefix: 'ds_k1',
+          permissions: 'admin',
+          lastUsedAt: null,
+          createdAt: at(1).toISOString(),
+        });
+        await store.createApiKey(key('k2', ann.id, 2));
+        await store.createApiKey(key('k3', ann.id, 3));
+        expect((await store.listApiKeys(ann.id)).map((k) => k.id)).toEqual(['k3', 'k2', 'k1']);
+        expect(await store.listApiKeys('nobody')).toEqual([]);
+      });
+
+      it('finds a key by hash together with its owner', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        await store.createApiKey(key('k1', ann.id, 1));
+        expect(await store.findApiKeyByHash('hash-k1')).toEqual({
+          id: 'k1',
+          userId: ann.id,
+          name: 'key k1',
+          keyPrefix: 'ds_k1',
+          permissions: 'read',
+          lastUsedAt: null,
+          createdAt: at(1).toISOString(),
+        });
+        expect(await store.findApiKeyByHash('hash-unknown')).toBeNull();
+      });
+
+      it('records the last use when touched', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        await store.createApiKey(key('k1', ann.id, 1));
+        await store.touchApiKey('k1', at(9));
+        expect((await store.findApiKeyByHash('hash-k1'))?.lastUsedAt).toBe(at(9).toISOString());
+        expect((await store.listApiKeys(ann.id))[0]?.lastUsedAt).toBe(at(9).toISOString());
+      });
+
+      it('deletes only the user own key', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        const bob = await store.upsertUser({ email: 'bob@example.com', passwordHash: 'h', now: T0 });
+        await store.createApiKey(key('ann-key', ann.id, 1));
+        await store.createApiKey(key('bob-key', bob.id, 1));
+        expect(await store.deleteApiKey(ann.id, 'bob-key')).toBe(false);
+        expect(await store.findApiKeyByHash('hash-bob-key')).not.toBeNull();
+        expect(await store.deleteApiKey(ann.id, 'ann-key')).toBe(true);
+        expect(await store.deleteApiKey(ann.id, 'ann-key')).toBe(false);
+        expect(await store.findApiKeyByHash('hash-ann-key')).toBeNull();
+        expect((await store.listApiKeys(bob.id)).map((k) => k.id)).toEqual(['bob-key']);
+      });
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}
+
+function expectIncreasing(values: number[]): void {
+  for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1] as number);
+}

@@ -1,0 +1,148 @@
+import type { VectorIndex, VectorMatch, VectorRecord } from '@docshelf/core';
+import type { Database } from './sqlite.database';
+
+/** sqlite-vec refuses KNN queries with k above this. */
+const MAX_K = 4096;
+const DIMENSIONS_KEY = 'vector_dimensions';
+
+export interface SqliteVecVectorIndexOptions {
+  /** When true close() closes the Database; leave false when the record store shares it. */
+  ownsDatabase?: boolean;
+}
+
+/**
+ * VectorIndex in a sqlite-vec `vec0` table partitioned by library id, so a KNN query only scans that library.
+ * `vector_keys` maps (library, chunk id) to the vec0 rowid.
+ */
+export class SqliteVecVectorIndex implements VectorIndex {
+  private readonly ownsDatabase: boolean;
+
+  constructor(
+    private readonly db: Database,
+    readonly dimensions: number,
+    options: SqliteVecVectorIndexOptions = {},
+  ) {
+    if (!Number.isInteger(dimensions) || dimensions < 1) {
+      throw new Error(`vector dimensions must be a positive integer, got ${dimensions}`);
+    }
+    this.ownsDatabase = options.ownsDatabase ?? false;
+    this.ensureTable();
+  }
+
+  async upsert(libraryId: string, records: VectorRecord[]): Promise<void> {
+    const blobs = records.map((record) => this.encodeVector(record.values, `vector of chunk '${record.chunkId}'`));
+    const findKey = this.db.prepare('SELECT rowid FROM vector_keys WHERE library_id = ? AND chunk_id = ?');
+    const insertKey = this.db.prepare('INSERT INTO vector_keys (library_id, chunk_id) VALUES (?, ?) RETURNING rowid');
+    const deleteVector = this.db.prepare('DELETE FROM vec_chunks WHERE rowid = ?');
+    const insertVector = this.db.prepare('INSERT INTO vec_chunks (rowid, library_id, embedding) VALUES (?, ?, ?)');
+    this.db
+      .transaction(() => {
+        records.forEach((record, i) => {
+          const existing = findKey.get(libraryId, record.chunkId) as { rowid: number } | undefined;
+          if (existing) deleteVector.run(existing.rowid);
+          const rowid = existing?.rowid ?? (insertKey.get(libraryId, record.chunkId) as { rowid: number }).rowid;
+          // vec0 rejects a JS number bound as REAL for its primary key, so bind an integer.
+          insertVector.run(BigInt(rowid), libraryId, blobs[i]);
+        });
+      })
+      .immediate();
+  }
+
+  async deleteChunks(libraryId: string, chunkIds: string[]): Promise<void> {
+    if (chunkIds.length === 0) return;
+    this.deleteKeys(
+      'SELECT rowid FROM vector_keys WHERE library_id = ? AND chunk_id IN (SELECT value FROM json_each(?))',
+      libraryId,
+      JSON.stringify(chunkIds),
+    );
+  }
+
+  async deleteLibrary(libraryId: string): Promise<void> {
+    this.deleteKeys('SELECT rowid FROM vector_keys WHERE library_id = ?', libraryId);
+  }
+
+  async count(libraryId: string): Promise<number> {
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number };
+    return row.n;
+  }
+
+  async query(libraryId: string, vector: number[], topK: number): Promise<VectorMatch[]> {
+    const blob = this.encodeVector(vector, 'query vector');
+    const k = Math.min(Math.floor(topK), MAX_K);
+    if (!(k >= 1)) return [];
+    const rows = this.db
+      .prepare(
+        `WITH knn AS (
+           SELECT rowid, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ? AND library_id = ?
+         )
+         SELECT vector_keys.chunk_id AS chunkId, knn.distance AS distance
+         FROM knn JOIN vector_keys ON vector_keys.rowid = knn.rowid
+         ORDER BY knn.distance, vector_keys.chunk_id`,
+      )
+      .all(blob, k, libraryId) as { chunkId: string; distance: number }[];
+    return rows.map((row) => ({ chunkId: row.chunkId, score: 1 - row.distance }));
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDatabase && this.db.open) this.db.close();
+  }
+
+  /** Creates the vec0 table on first use; its dimension is fixed from then on, so a different one is refused. */
+  private ensureTable(): void {
+    this.db
+      .transaction(() => {
+        const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(DIMENSIONS_KEY) as { value: string } | undefined;
+        if (row) {
+          const stored = Number(row.value);
+          if (stored !== this.dimensions) {
+            throw new Error(`vector index was created with ${stored} dimensions, embedder produces ${this.dimensions}`);
+          }
+          return;
+        }
+        // chunk_size well below the default 1024 keeps small libraries from each preallocating a large chunk.
+        this.db.exec(
+          `CREATE VIRTUAL TABLE IF NOT EXISTS vec_chunks USING vec0(
+             library_id text partition key,
+             embedding float[${this.dimensions}] distance_metric=cosine,
+             chunk_size=128
+           )`,
+        );
+        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(DIMENSIONS_KEY, String(this.dimensions));
+      })
+      .immediate();
+  }
+
+  /** Deletes the vectors and keys of the rowids that `select` finds, in one write transaction. */
+  private deleteKeys(select: string, ...params: string[]): void {
+    const deleteVector = this.db.prepare('DELETE FROM vec_chunks WHERE rowid = ?');
+    const deleteKey = this.db.prepare('DELETE FROM vector_keys WHERE rowid = ?');
+    this.db
+      .transaction(() => {
+        const rows = this.db.prepare(select).all(...params) as { rowid: number }[];
+        for (const { rowid } of rows) {
+          deleteVector.run(rowid);
+          deleteKey.run(rowid);
+        }
+      })
+      .immediate();
+  }
+
+  private encodeVector(values: number[], what: string): Buffer {
+    if (!Array.isArray(values) || values.length !== this.dimensions) {
+      const length = Array.isArray(values) ? values.length : typeof values;
+      throw new Error(`${what} has ${length} dimensions, the index expects ${this.dimensions}`);
+    }
+    const floats = Float32Array.from(values);
+    let squares = 0;
+    for (let i = 0; i < floats.length; i++) {
+      const value = floats[i] as number;
+      if (typeof values[i] !== 'number' || !Number.isFinite(value)) {
+        throw new Error(`${what} has a non-finite value at index ${i}`);
+      }
+      squares += value * value;
+    }
+    // Cosine distance to a zero vector is undefined (sqlite-vec returns NULL), so refuse it up front.
+    if (squares === 0) throw new Error(`${what} is all zeros`);
+    return Buffer.from(floats.buffer, floats.byteOffset, floats.byteLength);
+  }
+}

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+
+export type Database = BetterSqlite3.Database;
+
+/** Ordered schema steps; append only, never edit a step that has shipped. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE libraries (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT,
+    source_url TEXT,
+    source_type TEXT NOT NULL,
+    version TEXT,
+    chunk_count INTEGER NOT NULL DEFAULT 0,
+    owner_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE chunks (
+    library_id TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    title TEXT,
+    content TEXT NOT NULL,
+    url TEXT,
+    token_count INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    ingestion_id TEXT NOT NULL,
+    PRIMARY KEY (library_id, id)
+  );
+  CREATE UNIQUE INDEX chunks_library_position ON chunks(library_id, position);
+  CREATE INDEX chunks_library_ingestion ON chunks(library_id, ingestion_id);
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    expires_at TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX sessions_expires_at ON sessions(expires_at);
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    key_prefix TEXT NOT NULL,
+    permissions TEXT NOT NULL CHECK (permissions IN ('read', 'admin')),
+    last_used_at TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX api_keys_user_created ON api_keys(user_id, created_at);
+  CREATE TABLE vector_keys (
+    rowid INTEGER PRIMARY KEY,
+    library_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    UNIQUE (library_id, chunk_id)
+  );
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
+
+/** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */
+export function openSqliteDatabase(file: string): Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new BetterSqlite3(file);
+  try {
+    // busy_timeout first so the WAL switch and migrations wait for a concurrently starting process.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    sqliteVec.load(db);
+    migrateSchema(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Applies pending migrations under the write lock, so a second process re-reads the version and skips them. */
+export function migrateSchema(db: Database): void {
+  db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      db.exec(MIGRATIONS[version] as string);
+    }
+    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+  }).immediate();
+}

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { describeRecordStoreContract } from './contracts/record-store.contract';
+import { openSqliteDatabase } from './sqlite.database';
+import { SqliteRecordStore } from './sqlite.record-store';
+import { createTempDir } from './testing/temp-dir';
+
+describeRecordStoreContract('SqliteRecordStore', async () => {
+  const { dir, removeDir } = createTempDir();
+  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      removeDir();
+    },
+  };
+});
+
+describe('SqliteRecordStore on a shared file', () => {
+  let dir: string;
+  let removeDir: () => void;
+
+  beforeEach(() => {
+    ({ dir, removeDir } = createTempDir());
+  });
+
+  afterEach(() => {
+    removeDir();
+  });
+
+  it('shows committed data to a second store on the same file, also after reopening', async () => {
+    const file = path.join(dir, 'nested', 'docshelf.db');
+    const writer = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
+    const reader = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
+    const library = await writer.commitIngestion({
+      library: { id: 'vercel/next.js', name: 'Next.js', sourceType: 'github' },
+      ownerId: 'owner-1',
+      chunks: [{ id: 'a', content: 'alpha' }],
+      replace: false,
+      ingestionId: 'ing-1',
+      now: new Date('2025-01-01T00:00:00.000Z'),
+    });
+    expect(await reader.getLibrary('vercel/next.js')).toEqual(library);
+    await writer.close();
+    await reader.close();
+
+    const reopened = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
+    expect(await reopened.getLibrary('vercel/next.js')).toEqual(library);
+    expect((await reopened.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.content)).toEqual(['alpha']);
+    await reopened.close();
+  });
+
+  it('leaves a shared Database open on close unless it owns it', async () => {
+    const db = openSqliteDatabase(path.join(dir, 'docshelf.db'));
+    await new SqliteRecordStore(db).close();
+    expect(db.open).toBe(true);
+    await new SqliteRecordStore(db, { ownsDatabase: true }).close();
+    expect(db.open).toBe(false);
+  });
+
+  it('rolls the whole ingestion back when one chunk fails', async () => {
+    const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+    const commit = store.commitIngestion({
+      library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
+      ownerId: 'owner-1',
+      // A null content violates NOT NULL, standing in for any failure midway.
+      chunks: [{ id: 'a', content: 'ok' }, { id: 'b', content: null as unknown as string, tokenCount: 1 }],
+      replace: false,
+      ingestionId: 'ing-1',
+      now: new Date(),
+    });
+    // SqliteError comes from whichever jest sandbox loaded the native addon first, so match by message, not class.
+    await expect(commit).rejects.toHaveProperty('message', expect.stringContaining('NOT NULL'));
+    expect(await store.getLibrary('lib')).toBeNull();
+    expect(await store.countChunks('lib')).toBe(0);
+    await store.close();
+  });
+
+  it('numbers positions from 0 without gaps, also with repeated ids in one payload', async () => {
+    const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+    const commit = (ids: string[], ingestionId: string) =>
+      store.commitIngestion({
+        library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
+        ownerId: 'owner-1',
+        chunks: ids.map((id) => ({ id, content: id, tokenCount: 1 })),
+        replace: false,
+        ingestionId,
+        now: new Date(),
+      });
+    await commit(['a', 'b', 'a'], 'ing-1');
+    const ids = Array.from({ length: 450 }, (_, i) => `c${i}`);
+    const library = await commit(['b', ...ids, 'c0'], 'ing-2');
+    expect(library.chunkCount).toBe(452);
+    const chunks = await store.listChunks('lib', { offset: 0, limit: 1000 });
+    expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    expect(chunks.map((c) => c.id)).toEqual(['a', 'b', ...ids]);
+    await store.close();
+  });
+});

@@ -1,0 +1,335 @@
+import { randomUUID } from 'node:crypto';
+import {
+  estimateTokens,
+  type ApiKey,
+  type ApiKeyRecord,
+  type ChunkInput,
+  type ChunkMeta,
+  type CommitIngestionInput,
+  type Library,
+  type Permission,
+  type RecordStore,
+  type Session,
+  type StoredChunk,
+  type User,
+  type UserWithPassword,
+} from '@docshelf/core';
+import type { Statement } from 'better-sqlite3';
+import type { Database } from './sqlite.database';
+
+/** Rows per multi-row upsert statement (9 parameters each, well under SQLite's variable limit). */
+const CHUNK_BATCH_SIZE = 200;
+
+interface LibraryRow {
+  id: string;
+  name: string;
+  description: string | null;
+  source_url: string | null;
+  source_type: string;
+  version: string | null;
+  chunk_count: number;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface ChunkRow {
+  id: string;
+  title: string | null;
+  content: string;
+  url: string | null;
+  token_count: number;
+  position: number;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+}
+
+interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  name: string;
+  key_prefix: string;
+  permissions: Permission;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+const CHUNK_COLUMNS = 'id, title, content, url, token_count, position';
+const API_KEY_COLUMNS = 'id, user_id, name, key_prefix, permissions, last_used_at, created_at';
+
+export interface SqliteRecordStoreOptions {
+  /** When true close() closes the Database; leave false when the vector index shares it. */
+  ownsDatabase?: boolean;
+}
+
+/** RecordStore on the embedded SQLite file opened by openSqliteDatabase. */
+export class SqliteRecordStore implements RecordStore {
+  private readonly ownsDatabase: boolean;
+  private readonly upsertStatements = new Map<number, Statement<unknown[]>>();
+
+  constructor(
+    private readonly db: Database,
+    options: SqliteRecordStoreOptions = {},
+  ) {
+    this.ownsDatabase = options.ownsDatabase ?? false;
+  }
+
+  async getLibrary(id: string): Promise<Library | null> {
+    return this.readLibrary(id);
+  }
+
+  async listLibraries(): Promise<Library[]> {
+    const rows = this.db.prepare('SELECT * FROM libraries ORDER BY id').all() as LibraryRow[];
+    return rows.map(toLibrary);
+  }
+
+  async commitIngestion(input: CommitIngestionInput): Promise<Library> {
+    const commit = this.db.transaction(() => {
+      this.writeLibrary(input);
+      if (input.replace) this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(input.library.id);
+      this.upsertChunks(input.library.id, input.chunks, input.ingestionId);
+      this.db
+        .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
+        .run(input.library.id, input.library.id);
+      return this.readLibrary(input.library.id) as Library;
+    });
+    return commit.immediate();
+  }
+
+  async listChunkMeta(libraryId: string): Promise<ChunkMeta[]> {
+    const rows = this.db
+      .prepare('SELECT id, title, url, token_count FROM chunks WHERE library_id = ? ORDER BY position')
+      .all(libraryId) as Omit<ChunkRow, 'content' | 'position'>[];
+    return rows.map((row) => ({ id: row.id, ...optional('title', row.title), ...optional('url', row.url), tokenCount: row.token_count }));
+  }
+
+  async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
+    const rows = this.db
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? ORDER BY position LIMIT ? OFFSET ?`)
+      .all(libraryId, page.limit, page.offset) as ChunkRow[];
+    return rows.map(toStoredChunk);
+  }
+
+  async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
+    const rows = this.db
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND ingestion_id = ? ORDER BY position`)
+      .all(libraryId, ingestionId) as ChunkRow[];
+    return rows.map(toStoredChunk);
+  }
+
+  async countChunks(libraryId: string): Promise<number> {
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE library_id = ?').get(libraryId) as { n: number };
+    return row.n;
+  }
+
+  async deleteLibrary(id: string): Promise<boolean> {
+    const remove = this.db.transaction(() => {
+      this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(id);
+      return this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id).changes > 0;
+    });
+    return remove.immediate();
+  }
+
+  async upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User> {
+    const now = input.now.toISOString();
+    const row = this.db
+      .prepare(
+        `INSERT INTO users (id, email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at
+         RETURNING id, email`,
+      )
+      .get(randomUUID(), input.email, input.passwordHash, now, now) as User;
+    return { id: row.id, email: row.email };
+  }
+
+  async findUserByEmail(email: string): Promise<UserWithPassword | null> {
+    const row = this.db.prepare('SELECT id, email, password_hash FROM users WHERE email = ?').get(email) as
+      | UserRow
+      | undefined;
+    return row ? { id: row.id, email: row.email, passwordHash: row.password_hash } : null;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const row = this.db.prepare('SELECT id, email FROM users WHERE id = ?').get(id) as User | undefined;
+    return row ? { id: row.id, email: row.email } : null;
+  }
+
+  async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
+    this.db
+      .prepare('INSERT INTO sessions (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)')
+      .run(input.tokenHash, input.userId, input.expiresAt.toISOString(), input.now.toISOString());
+  }
+
+  async findSession(tokenHash: string): Promise<Session | null> {
+    const row = this.db.prepare('SELECT user_id, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as
+      | { user_id: string; expires_at: string }
+      | undefined;
+    return row ? { userId: row.user_id, expiresAt: row.expires_at } : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    return this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now.toISOString()).changes;
+  }
+
+  async createApiKey(input: {
+    id: string;
+    userId: string;
+    name: string;
+    keyHash: string;
+    keyPrefix: string;
+    permissions: ApiKey['permissions'];
+    now: Date;
+  }): Promise<ApiKey> {
+    const row = this.db
+      .prepare(
+        `INSERT INTO api_keys (id, user_id, name, key_hash, key_prefix, permissions, last_used_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, NULL, ?) RETURNING ${API_KEY_COLUMNS}`,
+      )
+      .get(input.id, input.userId, input.name, input.keyHash, input.keyPrefix, input.permissions, input.now.toISOString()) as ApiKeyRow;
+    return toApiKey(row);
+  }
+
+  async listApiKeys(userId: string): Promise<ApiKey[]> {
+    const rows = this.db
+      .prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, rowid DESC`)
+      .all(userId) as ApiKeyRow[];
+    return rows.map(toApiKey);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = this.db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(keyHash) as
+      | ApiKeyRow
+      | undefined;
+    return row ? { ...toApiKey(row), userId: row.user_id } : null;
+  }
+
+  async deleteApiKey(userId: string, keyId: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?').run(keyId, userId).changes > 0;
+  }
+
+  async touchApiKey(keyId: string, at: Date): Promise<void> {
+    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), keyId);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDatabase && this.db.open) this.db.close();
+  }
+
+  private readLibrary(id: string): Library | null {
+    const row = this.db.prepare('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
+    return row ? toLibrary(row) : null;
+  }
+
+  private writeLibrary({ library, ownerId, now }: CommitIngestionInput): void {
+    const at = now.toISOString();
+    const fields = [library.name, library.description ?? null, library.sourceUrl ?? null, library.sourceType, library.version ?? null];
+    const updated = this.db
+      .prepare(
+        `UPDATE libraries SET name = ?, description = ?, source_url = ?, source_type = ?, version = ?, updated_at = ?
+         WHERE id = ?`,
+      )
+      .run(...fields, at, library.id);
+    if (updated.changes > 0) return;
+    this.db
+      .prepare(
+        `INSERT INTO libraries (id, name, description, source_url, source_type, version, chunk_count, owner_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+      )
+      .run(library.id, ...fields, ownerId, at, at);
+  }
+
+  /** Existing ids keep their position; new ids are appended after the current last position in payload order. */
+  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string): void {
+    const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
+      p: number | null;
+    };
+    let nextPosition = (last.p ?? -1) + 1;
+    const findExisting = this.db.prepare(
+      'SELECT id FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))',
+    );
+    const written = new Set<string>();
+    for (let start = 0; start < chunks.length; start += CHUNK_BATCH_SIZE) {
+      const batch = chunks.slice(start, start + CHUNK_BATCH_SIZE);
+      const existing = new Set(
+        (findExisting.all(libraryId, JSON.stringify(batch.map((c) => c.id))) as { id: string }[]).map((r) => r.id),
+      );
+      const params: unknown[] = [];
+      for (const chunk of batch) {
+        const isNew = !existing.has(chunk.id) && !written.has(chunk.id);
+        written.add(chunk.id);
+        const tokenCount = chunk.tokenCount ?? estimateTokens(chunk.content);
+        // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
+        const position = isNew ? nextPosition++ : -1;
+        params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId);
+      }
+      this.prepareChunkUpsert(batch.length).run(...params);
+    }
+  }
+
+  private prepareChunkUpsert(rows: number): Statement<unknown[]> {
+    let statement = this.upsertStatements.get(rows);
+    if (!statement) {
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare(
+        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id) VALUES ${values}
+         ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
+           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id`,
+      );
+      this.upsertStatements.set(rows, statement);
+    }
+    return statement;
+  }
+}
+
+function optional<K extends string>(key: K, value: string | null): { [P in K]?: string } {
+  return (value === null ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+function toLibrary(row: LibraryRow): Library {
+  return {
+    id: row.id,
+    name: row.name,
+    ...optional('description', row.description),
+    ...optional('sourceUrl', row.source_url),
+    sourceType: row.source_type,
+    ...optional('version', row.version),
+    chunkCount: row.chunk_count,
+    ownerId: row.owner_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toStoredChunk(row: ChunkRow): StoredChunk {
+  return {
+    id: row.id,
+    ...optional('title', row.title),
+    content: row.content,
+    ...optional('url', row.url),
+    tokenCount: row.token_count,
+    position: row.position,
+  };
+}
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyPrefix: row.key_prefix,
+    permissions: row.permissions,
+    lastUsedAt: row.last_used_at,
+    createdAt: row.created_at,
+  };
+}

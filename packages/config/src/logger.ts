@@ -1,0 +1,21 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from './index';
+
+/** Secrets never reach the log, whatever object a caller hands over. */
+const REDACT = [
+  'password',
+  'key',
+  'token',
+  '*.password',
+  '*.key',
+  '*.token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
+  return pino({ name, level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } });
+}
+
+export type { Logger };

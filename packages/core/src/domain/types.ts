@@ -1,0 +1,86 @@
+export type Permission = 'read' | 'admin';
+
+export interface Library {
+  id: string;
+  name: string;
+  description?: string;
+  sourceUrl?: string;
+  sourceType: string;
+  version?: string;
+  chunkCount: number;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The library fields a client supplies on ingestion. */
+export interface LibraryInput {
+  id: string;
+  name: string;
+  description?: string;
+  sourceUrl?: string;
+  sourceType: string;
+  version?: string;
+}
+
+export interface ChunkInput {
+  id: string;
+  title?: string;
+  content: string;
+  url?: string;
+  tokenCount?: number;
+}
+
+/** A chunk as stored: tokenCount always present (estimated when not supplied), position orders the library. */
+export interface StoredChunk {
+  id: string;
+  title?: string;
+  content: string;
+  url?: string;
+  tokenCount: number;
+  position: number;
+}
+
+export interface ChunkMeta {
+  id: string;
+  title?: string;
+  url?: string;
+  tokenCount: number;
+}
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface UserWithPassword extends User {
+  passwordHash: string;
+}
+
+export interface Session {
+  userId: string;
+  expiresAt: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  permissions: Permission;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord extends ApiKey {
+  userId: string;
+}
+
+export interface VectorRecord {
+  chunkId: string;
+  values: number[];
+}
+
+export interface VectorMatch {
+  chunkId: string;
+  score: number;
+}

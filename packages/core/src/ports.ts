@@ -1,0 +1,100 @@
+import type {
+  ApiKey,
+  ApiKeyRecord,
+  ChunkInput,
+  ChunkMeta,
+  Library,
+  LibraryInput,
+  Session,
+  StoredChunk,
+  User,
+  UserWithPassword,
+  VectorMatch,
+  VectorRecord,
+} from './domain/types';
+
+export interface CommitIngestionInput {
+  library: LibraryInput;
+  /** Owner recorded when the library is created; an existing library keeps its owner. */
+  ownerId: string;
+  chunks: ChunkInput[];
+  /** When true every existing chunk of the library is removed first. */
+  replace: boolean;
+  /** Stamped on every chunk written, so later jobs can find exactly this ingestion's chunks. */
+  ingestionId: string;
+  now: Date;
+}
+
+/** Libraries, chunks, users, sessions and API keys. Every write that changes a library is all-or-nothing. */
+export interface RecordStore {
+  getLibrary(id: string): Promise<Library | null>;
+  listLibraries(): Promise<Library[]>;
+  /** Creates or updates the library and upserts the chunks (batched) in one transaction; returns the library after it. */
+  commitIngestion(input: CommitIngestionInput): Promise<Library>;
+  /** Chunk metadata in library order (position ascending). */
+  listChunkMeta(libraryId: string): Promise<ChunkMeta[]>;
+  /** A page of chunks in library order. */
+  listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]>;
+  /** The chunks last written by one ingestion, in library order. */
+  listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]>;
+  countChunks(libraryId: string): Promise<number>;
+  /** Removes the library and its chunks; false when it did not exist. */
+  deleteLibrary(id: string): Promise<boolean>;
+
+  upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User>;
+  findUserByEmail(email: string): Promise<UserWithPassword | null>;
+  getUser(id: string): Promise<User | null>;
+
+  createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void>;
+  findSession(tokenHash: string): Promise<Session | null>;
+  deleteSession(tokenHash: string): Promise<void>;
+  deleteExpiredSessions(now: Date): Promise<number>;
+
+  createApiKey(input: {
+    id: string;
+    userId: string;
+    name: string;
+    keyHash: string;
+    keyPrefix: string;
+    permissions: ApiKey['permissions'];
+    now: Date;
+  }): Promise<ApiKey>;
+  listApiKeys(userId: string): Promise<ApiKey[]>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** False when the user has no key with that id. */
+  deleteApiKey(userId: string, keyId: string): Promise<boolean>;
+  touchApiKey(keyId: string, at: Date): Promise<void>;
+
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Embedding vectors of chunks, kept apart per library. */
+export interface VectorIndex {
+  readonly dimensions: number;
+  /** Inserts or overwrites vectors by chunk id. */
+  upsert(libraryId: string, records: VectorRecord[]): Promise<void>;
+  deleteChunks(libraryId: string, chunkIds: string[]): Promise<void>;
+  deleteLibrary(libraryId: string): Promise<void>;
+  count(libraryId: string): Promise<number>;
+  /** Nearest chunks by cosine similarity, best first. */
+  query(libraryId: string, vector: number[], topK: number): Promise<VectorMatch[]>;
+  close(): Promise<void>;
+}
+
+/** Gzipped backup objects, grouped per library. */
+export interface BackupStorage {
+  put(libraryId: string, name: string, body: Buffer): Promise<void>;
+  /** Object names of the library, oldest first. */
+  list(libraryId: string): Promise<string[]>;
+  read(libraryId: string, name: string): Promise<Buffer>;
+  /** Removes every object of the library; returns how many were removed. */
+  deleteAll(libraryId: string): Promise<number>;
+}
+
+export interface Embedder {
+  readonly model: string;
+  readonly dimensions: number;
+  /** One vector per text, in order, each of length `dimensions`. */
+  embed(texts: string[]): Promise<number[][]>;
+}

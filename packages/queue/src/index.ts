@@ -1,0 +1,3 @@
+export * from './connections';
+export * from './job-options';
+export * from './bullmq-job-runner';

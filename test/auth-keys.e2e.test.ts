@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { ADMIN, makeChunks, startHarness, type Harness } from './support/harness';
+
+describe('dashboard sessions and API keys', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h.close());
+
+  it('logs in with the boot-time admin and sets an HttpOnly, SameSite=Lax session cookie', async () => {
+    const res = await request(h.app).post('/api/auth/login').send(ADMIN).expect(200);
+    expect(res.body).toEqual({ user: { id: expect.any(String), email: ADMIN.email } });
+    const cookie = (res.headers['set-cookie'] as unknown as string[])[0]!;
+    expect(cookie).toMatch(/^docshelf_session=[^;]{20,};/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Expires=/i);
+    expect(cookie).not.toMatch(/Secure/i);
+
+    const session = await request(h.app).get('/api/auth/session').set('Cookie', cookie.split(';')[0]!).expect(200);
+    expect(session.body.user.email).toBe(ADMIN.email);
+  });
+
+  it('refuses a wrong password or unknown email with the same 401', async () => {
+    const wrong = await request(h.app).post('/api/auth/login').send({ ...ADMIN, password: 'nope-nope' }).expect(401);
+    const unknown = await request(h.app).post('/api/auth/login').send({ email: 'who@x.test', password: 'x' }).expect(401);
+    expect(wrong.body).toEqual({ error: 'Invalid email or password', code: 'UNAUTHORIZED' });
+    expect(unknown.body).toEqual(wrong.body);
+    await request(h.app).post('/api/auth/login').send({ email: ADMIN.email }).expect(400);
+  });
+
+  it('logout ends the session', async () => {
+    const cookie = await h.login();
+    await request(h.app).get('/api/auth/session').set('Cookie', cookie).expect(200);
+    await request(h.app).post('/api/auth/logout').set('Cookie', cookie).expect(200);
+    await request(h.app).get('/api/auth/session').set('Cookie', cookie).expect(401);
+    await request(h.app).get('/api/keys').set('Cookie', cookie).expect(401);
+  });
+
+  it('runs the key lifecycle: create shows the key once, list never does, revoke makes it stop working', async () => {
+    const cookie = await h.login();
+    const created = await request(h.app).post('/api/keys').set('Cookie', cookie).send({ name: 'ci uploader', permissions: 'admin' }).expect(200);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: 'ci uploader',
+      key: expect.stringMatching(/^dsk_[0-9a-f]{64}$/),
+      keyPrefix: created.body.key.slice(0, 12),
+      permissions: 'admin',
+    });
+    const key: string = created.body.key;
+
+    const defaulted = await request(h.app).post('/api/keys').set('Cookie', cookie).send({ name: 'reader' }).expect(200);
+    expect(defaulted.body.permissions).toBe('read');
+
+    let list = await request(h.app).get('/api/keys').set('Cookie', cookie).expect(200);
+    expect(JSON.stringify(list.body)).not.toContain(key.slice(12));
+    const listed = list.body.keys.find((k: { id: string }) => k.id === created.body.id);
+    expect(listed).toEqual({
+      id: created.body.id,
+      name: 'ci uploader',
+      keyPrefix: key.slice(0, 12),
+      permissions: 'admin',
+      lastUsedAt: null,
+      createdAt: expect.any(String),
+    });
+
+    await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ libraryId: 'keyed', name: 'Keyed', chunks: makeChunks(1) })
+      .expect(200);
+    list = await request(h.app).get('/api/keys').set('Cookie', cookie).expect(200);
+    const used = list.body.keys.find((k: { id: string }) => k.id === created.body.id);
+    expect(Date.now() - new Date(used.lastUsedAt).getTime()).toBeLessThan(60_000);
+
+    await request(h.app).delete(`/api/keys?id=${created.body.id}`).set('Cookie', cookie).expect(200, { success: true });
+    const revoked = await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ libraryId: 'keyed', name: 'Keyed', chunks: makeChunks(1) })
+      .expect(401);
+    expect(revoked.body.code).toBe('UNAUTHORIZED');
+    list = await request(h.app).get('/api/keys').set('Cookie', cookie).expect(200);
+    expect(list.body.keys.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+  });
+
+  it('never accepts an API key, even an admin one, on /api/keys or /api/auth/session (401)', async () => {
+    const key = await h.createKey('admin');
+    const auth = { Authorization: `Bearer ${key}` };
+    await request(h.app).get('/api/keys').set(auth).expect(401);
+    await request(h.app).post('/api/keys').set(auth).send({ name: 'escalate', permissions: 'admin' }).expect(401);
+    await request(h.app).delete('/api/keys?id=x').set(auth).expect(401);
+    await request(h.app).get('/api/auth/session').set(auth).expect(401);
+  });
+
+  it('a read key is 403 on admin endpoints, reads libraries, and garbage keys are 401', async () => {
+    const read = await h.createKey('read');
+    const auth = { Authorization: `Bearer ${read}` };
+    const body = { libraryId: 'r', name: 'R', chunks: makeChunks(1) };
+    const forbidden = await request(h.app).post('/api/ingest').set(auth).send(body).expect(403);
+    expect(forbidden.body.code).toBe('FORBIDDEN');
+    await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'r' }).expect(403);
+    await request(h.app).get('/api/libraries').set(auth).expect(200);
+
+    await request(h.app).post('/api/ingest').send(body).expect(401);
+    await request(h.app).post('/api/ingest').set('Authorization', 'Bearer dsk_' + '0'.repeat(64)).send(body).expect(401);
+    await request(h.app).post('/api/ingest').set('Authorization', 'Basic abc').send(body).expect(401);
+    await request(h.app).post('/api/embed').send({ libraryId: 'r' }).expect(401);
+  });
+
+  it('key management errors: name missing 400, id missing 400, unknown id 404, no session 401', async () => {
+    const cookie = await h.login();
+    const noName = await request(h.app).post('/api/keys').set('Cookie', cookie).send({}).expect(400);
+    expect(noName.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'name' })] });
+    await request(h.app).post('/api/keys').set('Cookie', cookie).send({ name: 'x', permissions: 'owner' }).expect(400);
+    const noId = await request(h.app).delete('/api/keys').set('Cookie', cookie).expect(400);
+    expect(noId.body.details[0].path).toBe('id');
+    const unknown = await request(h.app).delete('/api/keys?id=does-not-exist').set('Cookie', cookie).expect(404);
+    expect(unknown.body.code).toBe('KEY_NOT_FOUND');
+    await request(h.app).get('/api/keys').expect(401);
+    await request(h.app).post('/api/keys').send({ name: 'x' }).expect(401);
+    await request(h.app).delete('/api/keys?id=x').expect(401);
+    await request(h.app).get('/api/keys').set('Cookie', 'docshelf_session=forged').expect(401);
+  });
+});

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '@docshelf/api';
+import { buildAdapters, type Adapters } from '@docshelf/adapters';
+import { loadConfig, type Config } from '@docshelf/config';
+import { ensureAdminUser } from '@docshelf/core';
+import { BullmqJobRunner } from '@docshelf/queue';
+import { startWorkers, type RunningWorkers } from '@docshelf/worker';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import request from 'supertest';
+import type { Express } from 'express';
+
+export const ADMIN = { email: 'admin@docshelf.test', password: 'correct horse battery' };
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface Harness {
+  app: Express;
+  config: Readonly<Config>;
+  adapters: Adapters;
+  dataDir: string;
+  prefix: string;
+  /** Logs in as the configured admin and returns the Cookie header value. */
+  login(): Promise<string>;
+  /** Creates a key through the API and returns its full value. */
+  createKey(permissions: 'read' | 'admin', name?: string): Promise<string>;
+  /** Stops the API side and the worker, keeping DATA_DIR; start() again reopens the same files. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real thing in one process: Express app, BullMQ worker, real Redis, SQLite in a fresh data dir. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-test-'));
+  const prefix = `docshelf-test-${randomBytes(4).toString('hex')}`;
+  const config = loadConfig({
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    JOB_WAIT_TIMEOUT_MS: '30000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const logger = pino({ level: 'silent' });
+
+  let adapters!: Adapters;
+  let jobs!: BullmqJobRunner;
+  let workers!: RunningWorkers;
+  let app!: Express;
+
+  const boot = async () => {
+    adapters = buildAdapters(config);
+    jobs = new BullmqJobRunner({ redisUrl: REDIS_URL, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
+    workers = startWorkers(adapters, {
+      redisUrl: REDIS_URL,
+      prefix,
+      queues: config.worker.queues,
+      concurrency: config.worker.concurrency,
+      logger,
+    });
+    await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
+    app = buildApp({ config, records: adapters.records, jobs, logger });
+  };
+  const shutdown = async () => {
+    await workers.close();
+    await jobs.close();
+    await adapters.close();
+  };
+  await boot();
+
+  const harness: Harness = {
+    get app() {
+      return app;
+    },
+    get adapters() {
+      return adapters;
+    },
+    config,
+    dataDir,
+    prefix,
+    async login() {
+      const res = await request(app).post('/api/auth/login').send(ADMIN).expect(200);
+      const setCookie = res.headers['set-cookie'] as unknown as string[];
+      return setCookie[0]!.split(';')[0]!;
+    },
+    async createKey(permissions, name = `${permissions} key`) {
+      const cookie = await harness.login();
+      const res = await request(app).post('/api/keys').set('Cookie', cookie).send({ name, permissions }).expect(200);
+      return res.body.key as string;
+    },
+    async restart() {
+      await shutdown();
+      await boot();
+    },
+    async close() {
+      await shutdown();
+      await deleteRedisKeys(prefix);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** `count` chunks of roughly `words` words each, with ids c0000, c0001, … */
+export function makeChunks(count: number, { words = 40, tag = 'doc' }: { words?: number; tag?: string } = {}) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${String(i).padStart(4, '0')}`,
+    title: `${tag} section ${i}`,
+    content: Array.from({ length: words }, (_, w) => `${tag}${i}word${w % 17}`).join(' '),
+    url: `https://docs.example.com/${tag}/${i}`,
+  }));
+}
