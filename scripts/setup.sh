@@ -20,8 +20,9 @@ if ! redis_answers; then
   redis_answers || { echo "setup: Redis did not start" >&2; exit 1; }
 fi
 
+# `npm install`, not `npm ci`: this npm leaves other platforms' optional binaries out of the lock file and ci then refuses it.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 
 if [ ! -f .env ]; then
