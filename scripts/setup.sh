@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what Docshelf needs on a Debian-like machine: npm packages, and Redis when none answers.
+# Installs what Docshelf needs on a Debian-like machine: npm packages, Chromium, and Redis when none answers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,12 @@ if ! redis_answers; then
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
   for _ in $(seq 1 20); do redis_answers && break; sleep 0.25; done
   redis_answers || { echo "setup: Redis did not start" >&2; exit 1; }
+fi
+
+# Crawls render pages in the system Chromium (Playwright cannot download a browser here).
+if ! command -v chromium >/dev/null && [ -z "${CHROMIUM_PATH:-}" ]; then
+  echo "setup: installing chromium for crawling"
+  as_root apt-get update -q && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 fi
 
 # `npm install`, not `npm ci`: this npm leaves other platforms' optional binaries out of the lock file and ci then refuses it.

@@ -7,7 +7,7 @@ import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig, type Config } from '@docshelf/config';
 import { ensureAdminUser } from '@docshelf/core';
 import { BullmqJobRunner } from '@docshelf/queue';
-import { startWorkers, type RunningWorkers } from '@docshelf/worker';
+import { createCrawlRuntime, startWorkers, type CrawlRuntime, type RunningWorkers } from '@docshelf/worker';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
@@ -50,12 +50,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   let adapters!: Adapters;
   let jobs!: BullmqJobRunner;
   let workers!: RunningWorkers;
+  let crawl!: CrawlRuntime;
   let app!: Express;
 
   const boot = async () => {
     adapters = buildAdapters(config);
     jobs = new BullmqJobRunner({ redisUrl: REDIS_URL, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
-    workers = startWorkers(adapters, {
+    crawl = createCrawlRuntime(config, logger);
+    const deps = { ...adapters, jobs, ...crawl, pageTimeoutMs: config.crawl.pageTimeoutMs, crawlWaitMs: config.crawl.waitTimeoutMs };
+    workers = startWorkers(deps, {
       redisUrl: REDIS_URL,
       prefix,
       queues: config.worker.queues,
@@ -63,11 +66,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       logger,
     });
     await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
-    app = buildApp({ config, records: adapters.records, jobs, logger });
+    app = buildApp({ config, records: adapters.records, jobs, queues: jobs, logger });
   };
   const shutdown = async () => {
     await workers.close();
-    await jobs.close();
+    await Promise.all([jobs.close(), crawl.close()]);
     await adapters.close();
   };
   await boot();

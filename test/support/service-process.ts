@@ -26,9 +26,11 @@ export interface ServiceProcess {
 /** Runs `npm start`'s launcher as a real process tree (API + worker) and waits until the API answers. */
 export async function startService(env: Record<string, string>, cwd: string): Promise<ServiceProcess> {
   const port = env.PORT ?? String(await freePort());
+  // Suites run side by side: each worker gets its own health port rather than the default 3001.
+  const healthPort = env.WORKER_HEALTH_PORT ?? String(await freePort());
   const child = spawn(process.execPath, [path.join(REPO, 'scripts/start.mjs')], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env, PORT: port },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env, PORT: port, WORKER_HEALTH_PORT: healthPort },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -1,10 +1,24 @@
 import type { Config } from '@docshelf/config';
 import type { JobRunner, RecordStore } from '@docshelf/core';
+import type { Registry } from '@docshelf/observability';
+import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 
+/** The Redis side of the job queues, for Bull Board, readiness and the queue gauges; BullmqJobRunner is one. */
+export interface QueueOps {
+  allQueues(): Queue[];
+  /** Throws, with the reason, when Redis cannot take a command right now. */
+  ping(timeoutMs?: number): Promise<void>;
+}
+
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete'>;
+  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'crawl' | 'metricsToken'>;
   records: RecordStore;
   jobs: JobRunner;
+  queues: QueueOps;
   logger: Logger;
+  /** Where /metrics collects from; the process registry in production, a fresh one per app when absent. */
+  metrics?: Registry;
+  /** True once shutdown began: /readyz answers 503 so load balancers stop sending traffic here. */
+  isStopping?: () => boolean;
 }

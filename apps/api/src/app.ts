@@ -1,27 +1,43 @@
+import { createHttpMetrics, registerQueueGauge, Registry } from '@docshelf/observability';
 import express, { type Express } from 'express';
 import type { ApiDeps } from './api-deps';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/errors';
 import { requestLog } from './http/request-log';
+import { adminQueueRoutes } from './ops/admin-queues.route';
+import { healthRoutes } from './ops/health.route';
+import { recordHttpMetrics } from './ops/http-metrics.middleware';
+import { metricsRoute } from './ops/metrics.route';
+import { openApiRoutes } from './ops/openapi/openapi.route';
 import { authRoutes } from './routes/auth.route';
+import { crawlRoutes } from './routes/crawl.route';
 import { embedRoutes } from './routes/embed.route';
 import { ingestRoutes } from './routes/ingest.route';
 import { keyRoutes } from './routes/keys.route';
 import { libraryRoutes } from './routes/libraries.route';
 
-export type { ApiDeps } from './api-deps';
+export type { ApiDeps, QueueOps } from './api-deps';
 
 /** The HTTP API without listening, so tests drive it in-process against real infrastructure. */
 export function buildApp(deps: ApiDeps): Express {
+  const registry = deps.metrics ?? new Registry();
+  registerQueueGauge(registry, { queues: () => deps.queues.allQueues(), ping: (ms) => deps.queues.ping(ms) });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.http.trustProxy);
   app.use(requestLog(deps.logger));
-  app.use(['/api/ingest', '/api/embed', '/api/keys', '/api/auth'], requireJsonBody);
+  app.use(recordHttpMetrics(createHttpMetrics(registry)));
+  app.use(healthRoutes(deps));
+  app.use(metricsRoute(registry, deps.config.metricsToken));
+  app.use(openApiRoutes());
+  app.use(adminQueueRoutes(deps));
+  app.use(['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth'], requireJsonBody);
   app.use(express.json({ limit: deps.config.http.bodyLimit, strict: true }));
   app.use(authRoutes(deps));
   app.use(keyRoutes(deps));
   app.use(ingestRoutes(deps));
   app.use(embedRoutes(deps));
+  app.use(crawlRoutes(deps));
   app.use(libraryRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

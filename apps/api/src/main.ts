@@ -1,8 +1,10 @@
 import { buildAdapters } from '@docshelf/adapters';
 import { ConfigError, createLogger, loadConfig } from '@docshelf/config';
 import { ensureAdminUser } from '@docshelf/core';
-import { BullmqJobRunner } from '@docshelf/queue';
+import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
+import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
 import { buildApp } from './app';
+import { closeHttpServer } from './ops/close-http-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +14,9 @@ async function main(): Promise<void> {
     redisUrl: config.redis.url,
     prefix: config.redis.prefix,
     waitTimeoutMs: config.jobWaitTimeoutMs,
+    onError: throttledErrorLog(logger, 'redis connection error; retrying'),
   });
+  void warnIfEvictionPolicyUnsafe(config.redis.url, logger);
   if (config.admin) {
     const user = await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin);
     logger.info({ email: user.email }, 'dashboard user ready');
@@ -20,26 +24,40 @@ async function main(): Promise<void> {
     logger.warn('ADMIN_EMAIL and ADMIN_PASSWORD are not set: no dashboard user was created or updated');
   }
 
-  const app = buildApp({ config, records: adapters.records, jobs, logger });
+  let stopping = false;
+  const app = buildApp({
+    config,
+    records: adapters.records,
+    jobs,
+    queues: jobs,
+    logger,
+    metrics: createProcessRegistry('api'),
+    isStopping: () => stopping,
+  });
   const server = app.listen(config.http.port, config.http.host, () => {
     logger.info({ url: `http://${config.http.host}:${config.http.port}`, dataDir: config.dataDir }, 'api listening');
   });
 
-  let stopping = false;
-  const stop = (signal: string) => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'api stopping');
-    server.close(async () => {
-      await jobs.close();
-      await adapters.close();
-      logger.info('api stopped');
+    const started = Date.now();
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'api stopping: finishing in-flight requests');
+    // Whatever hangs below, the process is gone by the deadline.
+    setTimeout(() => {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'api shutdown deadline reached; exiting');
       process.exit(0);
-    });
-    server.closeIdleConnections();
+    }, config.shutdownTimeoutMs).unref();
+    // Leave a little time after the HTTP drain for closing Redis and SQLite.
+    const drain = await closeHttpServer(server, Math.max(config.shutdownTimeoutMs - 2_000, config.shutdownTimeoutMs * 0.8));
+    if (drain === 'cut') logger.warn('in-flight requests were cut at the shutdown deadline');
+    await jobs.close().catch((error: unknown) => logger.warn({ err: error }, 'closing queues failed'));
+    await adapters.close();
+    logger.info({ ms: Date.now() - started }, 'api stopped');
+    process.exit(0);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {

@@ -1,27 +1,77 @@
 import { buildAdapters } from '@docshelf/adapters';
 import { ConfigError, createLogger, loadConfig } from '@docshelf/config';
+import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
+import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
+import { createCrawlRuntime } from './crawl-runtime';
+import { drainWorkers } from './ops/drain-workers';
+import { startHealthServer, type HealthServer } from './ops/health-server';
+import { createWorkerMetrics } from './ops/worker-metrics';
+import { workerReadinessChecks } from './ops/worker-readiness';
 import { startWorkers } from './worker';
+
+/** Time kept after the drain for handing jobs back and closing Redis and SQLite. */
+const CLOSE_RESERVE_MS = 2_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config, 'docshelf-worker');
   const adapters = buildAdapters(config);
-  const running = startWorkers(adapters, {
+  const metrics = createWorkerMetrics(createProcessRegistry('worker'));
+  const jobs = new BullmqJobRunner({
     redisUrl: config.redis.url,
     prefix: config.redis.prefix,
-    queues: config.worker.queues,
-    concurrency: config.worker.concurrency,
-    logger,
+    waitTimeoutMs: config.jobWaitTimeoutMs,
+    onError: throttledErrorLog(logger, 'redis connection error; retrying'),
   });
+  void warnIfEvictionPolicyUnsafe(config.redis.url, logger);
+  const crawl = createCrawlRuntime(config, logger);
+  const running = startWorkers(
+    { ...adapters, jobs, ...crawl, pageTimeoutMs: config.crawl.pageTimeoutMs, crawlWaitMs: config.crawl.waitTimeoutMs },
+    {
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      queues: config.worker.queues,
+      concurrency: config.worker.concurrency,
+      logger,
+      metrics,
+      lockDurationMs: config.worker.lockDurationMs,
+      stalledIntervalMs: config.worker.stalledIntervalMs,
+    },
+  );
 
   let stopping = false;
+  let health: HealthServer | undefined;
+  if (config.worker.healthPort > 0) {
+    const checks = workerReadinessChecks({ redis: jobs, records: adapters.records, running, isStopping: () => stopping });
+    health = await startHealthServer({
+      port: config.worker.healthPort,
+      host: config.http.host,
+      checks: () => checks,
+      describe: () => ({ queues: running.status(), activeJobs: running.activeCount() }),
+      registry: metrics.registry,
+      metricsToken: config.metricsToken,
+    });
+    logger.info({ port: health.port }, 'worker health endpoints listening (/healthz, /readyz, /metrics)');
+  }
+
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'worker stopping: finishing active jobs');
-    await running.close();
-    await adapters.close();
-    logger.info('worker stopped');
+    const started = Date.now();
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'worker received signal');
+    setTimeout(() => {
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'worker shutdown deadline reached; exiting');
+      process.exit(0);
+    }, config.shutdownTimeoutMs).unref();
+    const drainMs = Math.max(config.shutdownTimeoutMs - CLOSE_RESERVE_MS, config.shutdownTimeoutMs * 0.6);
+    const outcome = await drainWorkers(running, drainMs, logger);
+    // After a hand-back the processors may still be writing; exiting now is safer than closing SQLite under them.
+    if (outcome === 'drained') {
+      await Promise.all([jobs.close(), crawl.close()]).catch((error: unknown) => logger.warn({ err: error }, 'closing connections failed'));
+      await adapters.close();
+    }
+    await health?.close();
+    logger.info({ ms: Date.now() - started, outcome }, 'worker stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

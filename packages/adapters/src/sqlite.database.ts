@@ -69,6 +69,16 @@ const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  CREATE TABLE staged_pages (
+    staging_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    chunks TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (staging_id, url)
+  );
+  CREATE INDEX staged_pages_created_at ON staged_pages(created_at);
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

@@ -219,6 +219,27 @@ export class SqliteRecordStore implements RecordStore {
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), keyId);
   }
 
+  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO staged_pages (staging_id, url, chunks, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (staging_id, url) DO UPDATE SET chunks = excluded.chunks, created_at = excluded.created_at`,
+      )
+      .run(input.stagingId, input.url, JSON.stringify(input.chunks), input.now.toISOString());
+  }
+
+  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]> {
+    const rows = this.db
+      .prepare('SELECT url, chunks FROM staged_pages WHERE staging_id = ? ORDER BY rowid')
+      .all(stagingId) as { url: string; chunks: string }[];
+    return rows.map((row) => ({ url: row.url, chunks: JSON.parse(row.chunks) as ChunkInput[] }));
+  }
+
+  async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {
+    this.db.prepare('DELETE FROM staged_pages WHERE staging_id = ?').run(stagingId);
+    if (olderThan) this.db.prepare('DELETE FROM staged_pages WHERE created_at < ?').run(olderThan.toISOString());
+  }
+
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
   }

@@ -27,9 +27,19 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag,
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)$/i, 'BODY_LIMIT looks like 50mb').default('50mb'),
   JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  CRAWL_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
+  PAGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  ),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
+  WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
 });
 
 export interface Config {
@@ -41,11 +51,39 @@ export interface Config {
   chromiumPath?: string;
   privateHostAllowlist: string[];
   publicLibraryDelete: boolean;
-  worker: { queues: QueueName[]; concurrency: number };
+  /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
+  worker: {
+    queues: QueueName[];
+    concurrency: Record<QueueName, number>;
+    /** Port of the worker's /healthz, /readyz and /metrics; 0 = no health server. */
+    healthPort: number;
+    /** A crashed worker's job goes back to the queue at most lockDurationMs + stalledIntervalMs after the crash. */
+    lockDurationMs: number;
+    stalledIntervalMs: number;
+  };
+  /** How long a SIGTERM/SIGINT may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  /** When set, /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken?: string;
   jobWaitTimeoutMs: number;
+  crawl: { waitTimeoutMs: number; pageTimeoutMs: number };
   sessionTtlMs: number;
   embedding: { dimensions: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+}
+
+function readConcurrency(env: NodeJS.ProcessEnv, fallback: number): Record<QueueName, number> {
+  const entries = QUEUE_NAMES.map((queue) => {
+    const name = `WORKER_CONCURRENCY_${queue.toUpperCase().replace(/-/g, '_')}`;
+    const raw = env[name];
+    if (raw === undefined || raw === '') return [queue, fallback] as const;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1 || value > 256) {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: expected an integer from 1 to 256`);
+    }
+    return [queue, value] as const;
+  });
+  return Object.fromEntries(entries) as Record<QueueName, number>;
 }
 
 export class ConfigError extends Error {
@@ -79,8 +117,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     chromiumPath: e.CHROMIUM_PATH,
     privateHostAllowlist: e.PRIVATE_HOST_ALLOWLIST.split(',').map((h) => h.trim()).filter(Boolean),
     publicLibraryDelete: e.PUBLIC_LIBRARY_DELETE,
-    worker: { queues: queues as QueueName[], concurrency: e.WORKER_CONCURRENCY },
+    worker: {
+      queues: queues as QueueName[],
+      concurrency: readConcurrency(env, e.WORKER_CONCURRENCY),
+      healthPort: e.WORKER_HEALTH_PORT,
+      lockDurationMs: e.WORKER_LOCK_DURATION_MS,
+      stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
+    crawl: { waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS, pageTimeoutMs: e.PAGE_TIMEOUT_MS },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
     logLevel: e.LOG_LEVEL,

@@ -65,6 +65,12 @@ export interface RecordStore {
   deleteApiKey(userId: string, keyId: string): Promise<boolean>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
 
+  /** Keeps one crawled page's chunks until the crawl commits them; a page staged twice keeps the last chunks. */
+  stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void>;
+  listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]>;
+  /** Drops a crawl's staged pages, and any staging older than `olderThan` left behind by crashed crawls. */
+  discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
+
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { RedisOptions } from 'bullmq';
+import { Redis } from 'ioredis';
 
 /** Producers fail fast when Redis is down, so the API can answer 503 instead of hanging. */
 export function producerConnection(url: string): RedisOptions {
@@ -7,5 +8,16 @@ export function producerConnection(url: string): RedisOptions {
 
 /** Workers and event listeners keep retrying forever: a Redis restart must not kill them. */
 export function consumerConnection(url: string): RedisOptions {
-  return { url, maxRetriesPerRequest: null, enableOfflineQueue: true };
+  // BullMQ's own back-off grows to 20 s; a restarted Redis should be picked up within a few seconds.
+  return { url, maxRetriesPerRequest: null, enableOfflineQueue: true, retryStrategy: (attempt) => Math.min(attempt * 250, 3_000) };
+}
+
+/**
+ * One producer connection shared by every Queue of a process. It is an instance rather than options because BullMQ
+ * awaits the first connection before sending any command: with Redis down at boot `queue.add` would hang, whereas
+ * the instance's status lets callers refuse at once.
+ */
+export function createProducerRedis(url: string): Redis {
+  const { url: _url, ...options } = producerConnection(url);
+  return new Redis(url, { ...options, retryStrategy: (attempt) => Math.min(attempt * 100, 2_000) });
 }

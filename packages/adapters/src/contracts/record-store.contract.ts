@@ -256,6 +256,37 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
     });
 
+    describe('staged crawl pages', () => {
+      const now = new Date('2026-01-01T00:00:00.000Z');
+
+      it('keeps pages per staging id in staging order, last write wins, until discarded', async () => {
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/a', chunks: [{ id: 'a1', content: 'A one' }], now });
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/b', chunks: [], now });
+        await store.stagePage({ stagingId: 's2', url: 'https://d.test/a', chunks: [{ id: 'x', content: 'other crawl' }], now });
+        await store.stagePage({
+          stagingId: 's1',
+          url: 'https://d.test/a',
+          chunks: [{ id: 'a2', title: 'T', content: 'A two', url: 'https://d.test/a', tokenCount: 2 }],
+          now,
+        });
+        expect(await store.listStagedPages('s1')).toEqual([
+          { url: 'https://d.test/a', chunks: [{ id: 'a2', title: 'T', content: 'A two', url: 'https://d.test/a', tokenCount: 2 }] },
+          { url: 'https://d.test/b', chunks: [] },
+        ]);
+        await store.discardStaging('s1');
+        expect(await store.listStagedPages('s1')).toEqual([]);
+        expect(await store.listStagedPages('s2')).toHaveLength(1);
+      });
+
+      it('discards stale staging left by crashed crawls', async () => {
+        await store.stagePage({ stagingId: 'old', url: 'https://d.test/a', chunks: [], now: new Date('2020-01-01T00:00:00Z') });
+        await store.stagePage({ stagingId: 'new', url: 'https://d.test/a', chunks: [], now });
+        await store.discardStaging('none', new Date('2025-01-01T00:00:00Z'));
+        expect(await store.listStagedPages('old')).toEqual([]);
+        expect(await store.listStagedPages('new')).toHaveLength(1);
+      });
+    });
+
     describe('api keys', () => {
       const key = (id: string, userId: string, minutes: number, permissions: 'read' | 'admin' = 'read') => ({
         id,

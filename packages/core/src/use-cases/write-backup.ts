@@ -20,7 +20,9 @@ export async function writeBackup(
   }
   const createdAt = (deps.now ?? (() => new Date()))().toISOString();
   const snapshot = { format: BACKUP_FORMAT, createdAt, ingestionId: job.ingestionId, library, chunks };
-  const name = `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
+  // A retried job overwrites its own snapshot instead of adding a second one.
+  const existing = (await deps.backups.list(job.libraryId)).find((n) => n.endsWith(`-${job.ingestionId}.json.gz`));
+  const name = existing ?? `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
   await deps.backups.put(job.libraryId, name, gzipSync(JSON.stringify(snapshot)));
   return { written: true, name, chunks: chunks.length };
 }

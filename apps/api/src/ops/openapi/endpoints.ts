@@ -1,0 +1,176 @@
+import {
+  crawlRequestSchema,
+  crawlResponseSchema,
+  createKeyRequestSchema,
+  deleteKeyQuerySchema,
+  embedRequestSchema,
+  embedResponseSchema,
+  ingestRequestSchema,
+  ingestResponseSchema,
+  ingestUrlRequestSchema,
+  loginRequestSchema,
+} from '@docshelf/core';
+import type { z } from 'zod';
+import {
+  createdKeySchema,
+  healthSchema,
+  keyListSchema,
+  libraryDetailSchema,
+  libraryListSchema,
+  readinessSchema,
+  successSchema,
+  userResponseSchema,
+} from './response-schemas';
+
+/** Who may call an endpoint; each maps to the security requirements of the document. */
+export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metrics';
+
+export interface Endpoint {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  tag: 'Libraries' | 'Ingestion' | 'API keys' | 'Dashboard session' | 'Operations';
+  summary: string;
+  description?: string;
+  access: Access;
+  body?: { name: string; schema: z.ZodType };
+  query?: z.ZodObject;
+  libraryIdParam?: boolean;
+  ok: { name?: string; schema?: z.ZodType; description: string; contentType?: string };
+  errors: number[];
+}
+
+const JOB_ERRORS = [400, 401, 403, 413, 415, 500, 503, 504];
+
+/** Every endpoint Docshelf serves: SPEC.md section 4, the dashboard login, and the operator endpoints. */
+export const ENDPOINTS: Endpoint[] = [
+  {
+    method: 'post', path: '/api/ingest', tag: 'Ingestion', access: 'admin',
+    summary: 'Ingest pre-chunked documentation into a library',
+    description: 'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks (and `skipEmbeddings` is not set) and writes a backup, then answers.',
+    body: { name: 'IngestRequest', schema: ingestRequestSchema },
+    ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post', path: '/api/crawl', tag: 'Ingestion', access: 'admin',
+    summary: 'Crawl a documentation site into a library',
+    description: 'One seed URL: render it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150). Several URLs: crawl each, no discovery. Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks.',
+    body: { name: 'CrawlRequest', schema: crawlRequestSchema },
+    ok: { name: 'CrawlResponse', schema: crawlResponseSchema, description: 'Crawled' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post', path: '/api/ingest-url', tag: 'Ingestion', access: 'session',
+    summary: 'Fetch one URL (an llms.txt or a page) into a library',
+    description: 'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page.',
+    body: { name: 'IngestUrlRequest', schema: ingestUrlRequestSchema },
+    ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post', path: '/api/embed', tag: 'Ingestion', access: 'admin',
+    summary: 'Embed a page of a library\'s chunks',
+    description: 'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true.',
+    body: { name: 'EmbedRequest', schema: embedRequestSchema },
+    ok: { name: 'EmbedResponse', schema: embedResponseSchema, description: 'Embedded' },
+    errors: [...JOB_ERRORS, 404],
+  },
+  {
+    method: 'get', path: '/api/libraries', tag: 'Libraries', access: 'public',
+    summary: 'List every library',
+    ok: { name: 'LibraryList', schema: libraryListSchema, description: 'All libraries' },
+    errors: [500],
+  },
+  {
+    method: 'get', path: '/api/libraries/{id}', tag: 'Libraries', access: 'public', libraryIdParam: true,
+    summary: 'Get a library with its chunk metadata',
+    ok: { name: 'LibraryDetail', schema: libraryDetailSchema, description: 'The library and its chunks (without content), in library order' },
+    errors: [400, 404, 500],
+  },
+  {
+    method: 'delete', path: '/api/libraries/{id}', tag: 'Libraries', access: 'library-delete', libraryIdParam: true,
+    summary: 'Delete a library with its chunks, vectors and backups',
+    description: 'Needs an admin API key or a session unless the server runs with `PUBLIC_LIBRARY_DELETE=true`.',
+    ok: { name: 'Success', schema: successSchema, description: 'Deleted' },
+    errors: [400, 401, 403, 404, 500, 503, 504],
+  },
+  {
+    method: 'get', path: '/api/keys', tag: 'API keys', access: 'session',
+    summary: 'List the session user\'s API keys',
+    description: 'The full key value is never included.',
+    ok: { name: 'KeyList', schema: keyListSchema, description: 'The keys' },
+    errors: [401, 500],
+  },
+  {
+    method: 'post', path: '/api/keys', tag: 'API keys', access: 'session',
+    summary: 'Create an API key',
+    body: { name: 'CreateKeyRequest', schema: createKeyRequestSchema },
+    ok: { name: 'CreatedKey', schema: createdKeySchema, description: 'Created; `key` is shown only in this response' },
+    errors: [400, 401, 415, 500],
+  },
+  {
+    method: 'delete', path: '/api/keys', tag: 'API keys', access: 'session', query: deleteKeyQuerySchema,
+    summary: 'Revoke an API key',
+    ok: { name: 'Success', schema: successSchema, description: 'Revoked; the key no longer authenticates' },
+    errors: [400, 401, 404, 500],
+  },
+  {
+    method: 'post', path: '/api/auth/login', tag: 'Dashboard session', access: 'public',
+    summary: 'Log in to the dashboard',
+    description: 'Sets the `docshelf_session` cookie (HttpOnly, SameSite=Lax, Secure over https).',
+    body: { name: 'LoginRequest', schema: loginRequestSchema },
+    ok: { name: 'UserResponse', schema: userResponseSchema, description: 'Logged in' },
+    errors: [400, 401, 415, 500],
+  },
+  {
+    method: 'post', path: '/api/auth/logout', tag: 'Dashboard session', access: 'public',
+    summary: 'End the dashboard session',
+    ok: { name: 'Success', schema: successSchema, description: 'Logged out (also when there was no session)' },
+    errors: [500],
+  },
+  {
+    method: 'get', path: '/api/auth/session', tag: 'Dashboard session', access: 'session',
+    summary: 'The logged-in user',
+    ok: { name: 'UserResponse', schema: userResponseSchema, description: 'The session\'s user' },
+    errors: [401],
+  },
+  {
+    method: 'get', path: '/healthz', tag: 'Operations', access: 'public',
+    summary: 'Liveness: the process answers',
+    ok: { name: 'Health', schema: healthSchema, description: 'Alive' },
+    errors: [],
+  },
+  {
+    method: 'get', path: '/readyz', tag: 'Operations', access: 'public',
+    summary: 'Readiness: Redis and the record store are reachable',
+    description: 'Answers 503 with each failing check named (and `shutdown` while the process is stopping).',
+    ok: { name: 'Readiness', schema: readinessSchema, description: 'Ready' },
+    errors: [503],
+  },
+  {
+    method: 'get', path: '/metrics', tag: 'Operations', access: 'metrics',
+    summary: 'Prometheus metrics',
+    description: 'HTTP request counts and latency by route and status, jobs per queue and state, Node process metrics. Needs `Authorization: Bearer <METRICS_TOKEN>` when that variable is set.',
+    ok: { description: 'Prometheus text exposition format', contentType: 'text/plain' },
+    errors: [401],
+  },
+  {
+    method: 'get', path: '/api/openapi.json', tag: 'Operations', access: 'public',
+    summary: 'This OpenAPI 3.1 document',
+    ok: { description: 'The document', contentType: 'application/json' },
+    errors: [],
+  },
+  {
+    method: 'get', path: '/api/docs', tag: 'Operations', access: 'public',
+    summary: 'Readable API reference (HTML rendered from this document)',
+    ok: { description: 'The reference page', contentType: 'text/html' },
+    errors: [],
+  },
+  {
+    method: 'get', path: '/admin/queues', tag: 'Operations', access: 'session',
+    summary: 'Bull Board: the job queues',
+    description: 'A browser without a session gets a 401 page with a login form; API keys are refused (401).',
+    ok: { description: 'The dashboard', contentType: 'text/html' },
+    errors: [401, 503],
+  },
+];

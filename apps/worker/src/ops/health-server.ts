@@ -1,0 +1,64 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { evaluateReadiness, isMetricsScrapeAllowed, renderMetrics, type ReadinessCheck, type Registry } from '@docshelf/observability';
+
+export interface HealthServerOptions {
+  port: number;
+  host: string;
+  /** The readiness checks, asked for on each probe (they change while the process stops). */
+  checks: () => Record<string, ReadinessCheck>;
+  /** Extra fields for the /readyz body, e.g. the state of each queue's worker. */
+  describe: () => Record<string, unknown>;
+  registry: Registry;
+  metricsToken?: string;
+}
+
+export interface HealthServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The worker's small HTTP side for orchestrators and Prometheus: /healthz, /readyz and /metrics, nothing else. */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server = http.createServer((req, res) => {
+    void answer(options, req, res).catch((error: unknown) => sendJson(res, 500, { error: (error as Error).message, code: 'INTERNAL' }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'EADDRINUSE' ? ': set WORKER_HEALTH_PORT to a free port, or 0 to disable the health server' : '';
+      reject(new Error(`worker health server could not listen on ${options.host}:${options.port} (${error.message})${hint}`));
+    });
+    server.listen(options.port, options.host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function answer(options: HealthServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://worker').pathname;
+  if (req.method !== 'GET') return sendJson(res, 405, { error: `Method ${req.method} not allowed`, code: 'METHOD_NOT_ALLOWED' });
+  if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+  if (path === '/readyz') {
+    const report = await evaluateReadiness(options.checks());
+    return sendJson(res, report.ready ? 200 : 503, { ...report.body, ...options.describe() });
+  }
+  if (path === '/metrics') {
+    if (!isMetricsScrapeAllowed(req.headers.authorization, options.metricsToken)) {
+      return sendJson(res, 401, { error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"', code: 'UNAUTHORIZED' });
+    }
+    const { contentType, body } = await renderMetrics(options.registry);
+    res.writeHead(200, { 'content-type': contentType }).end(body);
+    return;
+  }
+  sendJson(res, 404, { error: `No route for GET ${path}`, code: 'NOT_FOUND' });
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}

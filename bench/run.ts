@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: each figure is printed beside a baseline measured in the same run, on the same machine,
+ * so ratios stay meaningful on a noisy host. Needs Redis like the tests.
+ */
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { startHarness } from '../test/support/harness';
+
+const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
+
+function makeChunks(count: number, words: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `chunk-${i}`,
+    title: `Section ${i}`,
+    content: Array.from({ length: words }, (_, w) => WORDS[(i * 31 + w * 7) % WORDS.length]).join(' '),
+  }));
+}
+
+async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, value };
+}
+
+const row = (name: string, ms: number, baselineName: string, baselineMs: number) =>
+  console.log(
+    `${name.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms | baseline ${baselineName.padEnd(34)} ${baselineMs.toFixed(0).padStart(7)} ms | ratio ${(ms / baselineMs).toFixed(2)}x`,
+  );
+
+async function main() {
+  const h = await startHarness();
+  try {
+    const key = await h.createKey('admin');
+    const auth = { Authorization: `Bearer ${key}` };
+
+    // 1. The largest payload BODY_LIMIT is sized for: 10,000 chunks of 500 words.
+    const chunks = makeChunks(10_000, 500);
+    const body = { libraryId: 'bench/big', name: 'Big', chunks, skipEmbeddings: true };
+    const bytes = Buffer.byteLength(JSON.stringify(body));
+    const heapBefore = process.memoryUsage().rss;
+    const api = await time(() => request(h.app).post('/api/ingest').set(auth).send(body).expect(200));
+    const rssGrowth = (process.memoryUsage().rss - heapBefore) / 2 ** 20;
+    const direct = await time(() =>
+      h.adapters.records.commitIngestion({
+        library: { id: 'bench/direct', name: 'Direct', sourceType: 'llms_txt' },
+        ownerId: 'bench',
+        chunks,
+        replace: false,
+        ingestionId: randomUUID(),
+        now: new Date(),
+      }),
+    );
+    console.log(`payload: ${(bytes / 2 ** 20).toFixed(1)} MiB JSON (BODY_LIMIT 50mb); API process RSS grew ${rssGrowth.toFixed(0)} MiB`);
+    row('POST /api/ingest 10,000 x 500 words', api.ms, 'commitIngestion of the same chunks', direct.ms);
+
+    // 2. The embed walk: 2,000 chunks through the queue and the worker, 200 per call.
+    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'bench/embed', name: 'Embed', chunks: makeChunks(2_000, 300), skipEmbeddings: true }).expect(200);
+    const walk = await time(async () => {
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const res: request.Response = await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'bench/embed', offset }).expect(200);
+        offset = res.body.nextOffset;
+      }
+    });
+    const inline = await time(async () => {
+      const stored = await h.adapters.records.listChunks('bench/embed', { offset: 0, limit: 2_000 });
+      const vectors = await h.adapters.embedder.embed(stored.map((c) => c.content));
+      await h.adapters.vectors.upsert('bench/embed-inline', stored.map((c, i) => ({ chunkId: c.id, values: vectors[i]! })));
+    });
+    row('POST /api/embed walk, 2,000 chunks', walk.ms, 'embed + upsert in one process', inline.ms);
+  } finally {
+    await h.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { libraryIdSchema } from '../domain/library-id';
+
+/** SPEC: a single-URL crawl follows at most this many pages. */
+export const MAX_CRAWL_PAGES = 150;
+
+export const httpUrlSchema = z
+  .string()
+  .max(4_096)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http or https URL');
+
+const pathPattern = z.string().min(1).max(512);
+
+/** Crawl options beyond the spec; every default is what SPEC.md describes. */
+export const crawlOptionsSchema = z.object({
+  /** 1 = the seed page's links, as SPEC.md describes; larger values follow links breadth-first. */
+  maxDepth: z.number().int().min(0).max(10).default(1),
+  maxPages: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(MAX_CRAWL_PAGES),
+  /** Glob patterns on the URL path (`/docs/**`); a discovered page must match one include and no exclude. */
+  includePaths: z.array(pathPattern).max(50).default([]),
+  excludePaths: z.array(pathPattern).max(50).default([]),
+  respectRobotsTxt: z.boolean().default(true),
+  /** Also seed discovery from the site's /sitemap.xml. */
+  useSitemap: z.boolean().default(false),
+  /** `browser` renders every page; `auto` renders only pages that are script shells; `http` never renders. */
+  renderer: z.enum(['browser', 'auto', 'http']).default('browser'),
+});
+export type CrawlOptions = z.infer<typeof crawlOptionsSchema>;
+
+export const crawlRequestSchema = z
+  .object({
+    libraryId: libraryIdSchema,
+    name: z.string().trim().min(1, 'name must not be empty').max(256),
+    description: z.string().max(4_096).optional(),
+    urls: z.array(httpUrlSchema).min(1, 'urls must contain at least one URL').max(MAX_CRAWL_PAGES),
+    replace: z.boolean().default(false),
+  })
+  .extend(crawlOptionsSchema.shape);
+export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
+
+export const crawlResponseSchema = z.object({
+  success: z.boolean(),
+  libraryId: z.string(),
+  pagesDiscovered: z.number().int(),
+  pagesCrawled: z.number().int(),
+  chunksIngested: z.number().int(),
+  vectorized: z.boolean(),
+  errors: z.array(z.string()),
+});
+export type CrawlResponse = z.infer<typeof crawlResponseSchema>;
+
+export const ingestUrlRequestSchema = z.object({
+  libraryId: libraryIdSchema,
+  name: z.string().trim().min(1, 'name must not be empty').max(256),
+  description: z.string().max(4_096).optional(),
+  sourceUrl: httpUrlSchema,
+  sourceType: z.string().min(1).max(64),
+});
+export type IngestUrlRequest = z.infer<typeof ingestUrlRequestSchema>;

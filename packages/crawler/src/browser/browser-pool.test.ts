@@ -1,0 +1,206 @@
+import { execFileSync } from 'node:child_process';
+import { BlockedUrlError, createAddressPolicy } from '../fetch/address-policy';
+import { startCanary, startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
+import { BrowserPool, RenderFailedError } from './browser-pool';
+import { findChromium } from './find-chromium';
+
+const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
+if (!chromiumPath) console.warn('Skipping BrowserPool tests: no Chromium found (set CHROMIUM_PATH or install chromium).');
+const describeWithChromium = chromiumPath ? describe : describe.skip;
+
+const policy = createAddressPolicy({ allowlist: ['localhost'] });
+const warnings: Array<{ message: string; host?: unknown }> = [];
+const logger = { warn: (obj: object, message: string) => void warnings.push({ message, ...obj }) };
+
+let site: FixtureServer;
+let canary: FixtureServer;
+let slow = { inFlight: 0, maxInFlight: 0 };
+
+function html(title: string, body: string): string {
+  return `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+}
+
+function buildLeakyPage(): string {
+  const target = canary.origin;
+  return html(
+    'Leaky',
+    `<link rel="preconnect" href="${target}"><link rel="stylesheet" href="${target}/style.css">
+    <img src="${target}/img.png"><img src="http://[::ffff:127.0.0.2]:${canary.port}/mapped.png">
+    <img src="/redirect-to-canary"><iframe src="${target}/frame"></iframe>
+    <script src="${target}/script.js"></script>
+    <script>
+      fetch('${target}/fetch').catch(() => {});
+      const xhr = new XMLHttpRequest(); xhr.open('GET', '${target}/xhr'); xhr.send();
+      navigator.sendBeacon('/beacon', 'data');
+      try { new WebSocket('ws://127.0.0.2:${canary.port}/ws'); } catch {}
+      new Worker('/worker.js');
+    </script><p>Still rendered</p>`,
+  );
+}
+
+beforeAll(async () => {
+  canary = await startCanary();
+  site = await startFixtureServer(
+    '127.0.0.1',
+    (request, response) => {
+      const path = new URL(request.url ?? '/', 'http://fixture').pathname;
+      const page = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      const redirect = (location: string) => response.writeHead(302, { location }).end();
+      if (path === '/plain') return page(html('Plain', '<h1>Plain page</h1>'));
+      if (path === '/delayed') {
+        return page(html('Delayed', `<div id="app">loading</div><script>
+          addEventListener('load', () => setTimeout(() => {
+            document.getElementById('app').textContent = 'Inserted by a script after load';
+          }, 500));</script>`));
+      }
+      if (path === '/leaky') return page(buildLeakyPage());
+      if (path === '/worker.js') {
+        response.writeHead(200, { 'content-type': 'text/javascript' });
+        return response.end(`fetch('${canary.origin}/worker-fetch').catch(() => {});
+          try { new WebSocket('ws://127.0.0.2:${canary.port}/worker-ws'); } catch {}`);
+      }
+      if (path === '/redirect-to-canary') return redirect(`${canary.origin}/redirected`);
+      if (path === '/moved') return redirect('/docs/final');
+      if (path === '/docs/final') return page(html('Final', '<img src="pic.png"><p>Arrived</p>'));
+      if (path === '/docs/pic.png') return response.writeHead(200, { 'content-type': 'image/png' }).end();
+      if (path === '/busy') return page(html('Busy', '<script>while (true) {}</script>'));
+      if (path === '/cookies') return page(html('', `<script>document.title = 'cookies:' + document.cookie; document.cookie = 'seen=1';</script>`));
+      if (path === '/slow') {
+        slow.inFlight += 1;
+        slow.maxInFlight = Math.max(slow.maxInFlight, slow.inFlight);
+        return void setTimeout(() => {
+          slow.inFlight -= 1;
+          page(html('Slow', '<p>Slow page</p>'));
+        }, 600);
+      }
+      response.writeHead(404).end();
+    },
+    'localhost',
+  );
+});
+
+afterAll(async () => {
+  await Promise.all([site?.close(), canary?.close()]);
+});
+
+describeWithChromium('BrowserPool', () => {
+  let pool: BrowserPool;
+
+  beforeAll(() => {
+    pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 2, policy, logger });
+  });
+  afterAll(() => pool.close());
+
+  it('captures text a script inserts after load', async () => {
+    const startedAt = Date.now();
+    const page = await pool.render(`${site.origin}/delayed`);
+    console.log(`first render (launch included): ${Date.now() - startedAt} ms`);
+    expect(page).toMatchObject({ url: `${site.origin}/delayed`, status: 200, title: 'Delayed', blocked: [] });
+    expect(page.html).toContain('Inserted by a script after load');
+  });
+
+  it('renders a static page in about a second once launched', async () => {
+    const startedAt = Date.now();
+    const page = await pool.render(`${site.origin}/plain`);
+    console.log(`warm render of a static page: ${Date.now() - startedAt} ms`);
+    expect(page.html).toContain('<h1>Plain page</h1>');
+  });
+
+  it('refuses every subresource aimed at a private address and never reaches it', async () => {
+    const page = await pool.render(`${site.origin}/leaky`);
+    expect(page.html).toContain('Still rendered');
+    const target = canary.origin;
+    expect(page.blocked).toEqual(
+      expect.arrayContaining([
+        `${target}/img.png`,
+        `${target}/script.js`,
+        `${target}/fetch`,
+        `${target}/xhr`,
+        `${target}/frame`,
+        `${target}/style.css`,
+        `${target}/worker-fetch`,
+        `http://[::ffff:7f00:2]:${canary.port}/mapped.png`,
+        `${site.origin}/redirect-to-canary`,
+        `${site.origin}/beacon`,
+        `ws://127.0.0.2:${canary.port}/ws`,
+      ]),
+    );
+    // The worker's WebSocket (and any preconnect) never reaches the route handler; the sinkhole proxy takes it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(warnings).toContainEqual(expect.objectContaining({ host: '127.0.0.2' }));
+    expect(canary.connections).toBe(0);
+  });
+
+  it('rejects navigation to a private URL with BlockedUrlError', async () => {
+    await expect(pool.render(`${canary.origin}/`)).rejects.toThrow(BlockedUrlError);
+    await expect(pool.render(`${site.origin}/redirect-to-canary`)).rejects.toThrow(
+      new BlockedUrlError(`${canary.origin}/redirected`, '127.0.0.2 is a loopback address'),
+    );
+    const strict = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy: createAddressPolicy({ allowlist: [] }) });
+    await expect(strict.render(`${site.origin}/plain`)).rejects.toThrow(BlockedUrlError);
+    await strict.close();
+    expect(canary.connections).toBe(0);
+  });
+
+  it('opens a redirected page at its final URL, so relative links resolve against it', async () => {
+    const page = await pool.render(`${site.origin}/moved`);
+    expect(page).toMatchObject({ url: `${site.origin}/docs/final`, status: 200, title: 'Final' });
+    expect(site.hits).toContain('/docs/pic.png');
+  });
+
+  it('gives each render fresh cookies', async () => {
+    expect((await pool.render(`${site.origin}/cookies`)).title).toBe('cookies:');
+    expect((await pool.render(`${site.origin}/cookies`)).title).toBe('cookies:');
+  });
+
+  it('times out a page whose scripts never finish, with a clear error', async () => {
+    const startedAt = Date.now();
+    await expect(pool.render(`${site.origin}/busy`, { timeoutMs: 2000 })).rejects.toThrow(
+      new RenderFailedError(`${site.origin}/busy`, 'timed out after 2000ms'),
+    );
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');
+  });
+});
+
+describeWithChromium('BrowserPool limits and recovery', () => {
+  it('keeps at most maxPages pages in flight', async () => {
+    slow = { inFlight: 0, maxInFlight: 0 };
+    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 2, policy });
+    try {
+      const pages = await Promise.all([1, 2, 3, 4, 5].map((n) => pool.render(`${site.origin}/slow?n=${n}`)));
+      expect(pages.map((page) => page.title)).toEqual(['Slow', 'Slow', 'Slow', 'Slow', 'Slow']);
+      expect(slow.maxInFlight).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  function listChildProcesses(): Map<number, string> {
+    const out = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+    return new Map(
+      out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.trim().split(/\s+/))
+        .map(([pid, comm]) => [Number(pid), comm ?? ''] as [number, string]),
+    );
+  }
+
+  it('relaunches Chromium after it dies', async () => {
+    const before = listChildProcesses();
+    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy, logger });
+    try {
+      await pool.render(`${site.origin}/plain`);
+      const launched = [...listChildProcesses()].filter(([pid, comm]) => !before.has(pid) && /chrom/i.test(comm));
+      expect(launched).toHaveLength(1);
+      process.kill(launched[0]![0], 'SIGKILL');
+      const page = await pool.render(`${site.origin}/delayed`);
+      expect(page.html).toContain('Inserted by a script after load');
+      expect(warnings.map((w) => w.message)).toContain('Chromium disconnected; the next render relaunches it');
+    } finally {
+      await pool.close();
+    }
+  });
+});

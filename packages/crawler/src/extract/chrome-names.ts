@@ -1,0 +1,71 @@
+/**
+ * Decides from an element's id and class names whether it is page chrome (navigation, sidebars,
+ * banners…). Names are split into words (kebab, snake and camelCase) so `theme-doc-sidebar-container`
+ * and `tableOfContents_bqdL` match while `toctree-wrapper` or `navigator-api` do not.
+ */
+
+const CHROME_WORDS = new Set([
+  'sidebar', 'sidenav', 'toc', 'breadcrumb', 'breadcrumbs', 'navbar', 'nav', 'navigation', 'menu', 'menubar',
+  'footer', 'cookie', 'cookies', 'consent', 'gdpr', 'banner', 'announcement', 'pagination', 'pager',
+  'skiplink', 'skipnav', 'search', 'searchbox',
+]);
+
+const CHROME_PHRASES = [
+  ['table', 'of', 'contents'],
+  ['on', 'this', 'page'],
+  ['edit', 'this', 'page'],
+  ['edit', 'page'],
+  ['edit', 'link'],
+  ['prev', 'next'],
+  ['previous', 'next'],
+  ['next', 'prev'],
+  ['skip', 'link'],
+  ['skip', 'to', 'content'],
+  ['last', 'updated'],
+];
+
+/**
+ * `header` is chrome as a page region (`site-header`, `md-header`) but not inside names such as
+ * `header-anchor`, `card-header` or `table-header`, whose elements hold content or are handled as permalinks.
+ */
+const HEADER_WORDS = new Set(['header', 'masthead']);
+const HEADER_PART_WORDS = new Set([
+  'anchor', 'link', 'cell', 'row', 'col', 'column', 'card', 'table', 'section', 'title', 'group', 'permalink',
+]);
+
+/** Splits one class or id token into lower-case words. */
+export function splitNameWords(token: string): string[] {
+  return token
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[-_\s.:]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}
+
+/** True when any of the id/class tokens names a chrome region. */
+export function hasChromeName(id: string | undefined, className: string | undefined): boolean {
+  const tokens = [id ?? '', ...(className ?? '').split(/\s+/)].filter((token) => token !== '');
+  return tokens.some((token) => isChromeToken(splitNameWords(token)));
+}
+
+/** True when the id/class tokens name a header region (see HEADER_WORDS). */
+export function hasHeaderName(id: string | undefined, className: string | undefined): boolean {
+  const tokens = [id ?? '', ...(className ?? '').split(/\s+/)].filter((token) => token !== '');
+  return tokens.some((token) => isHeaderToken(splitNameWords(token)));
+}
+
+function isChromeToken(words: string[]): boolean {
+  if (words.some((word) => CHROME_WORDS.has(word))) return true;
+  return CHROME_PHRASES.some((phrase) => containsPhrase(words, phrase));
+}
+
+function isHeaderToken(words: string[]): boolean {
+  return words.some((word) => HEADER_WORDS.has(word)) && !words.some((word) => HEADER_PART_WORDS.has(word));
+}
+
+function containsPhrase(words: string[], phrase: string[]): boolean {
+  for (let start = 0; start + phrase.length <= words.length; start += 1) {
+    if (phrase.every((word, offset) => words[start + offset] === word)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,78 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+
+/**
+ * Content containers of documentation generators, most specific first. The generic landmarks come
+ * last because on most generators they also wrap sidebars, breadcrumbs and pagination.
+ */
+const GENERATOR_ROOTS = [
+  '#apicontent', // Node.js API docs
+  '.theme-doc-markdown', // Docusaurus
+  '.md-content article', // MkDocs Material
+  '.md-content',
+  '.vp-doc', // VitePress
+  '.markdown-section', // Docsify, legacy GitBook
+  '.td-content', // Hugo Docsy
+  '.nextra-content', // Nextra
+  '[data-pagefind-body]',
+  '.rst-content [role=main]', // Sphinx (Read the Docs theme)
+  'div.body[role=main]', // Sphinx (alabaster, classic)
+  '.document [role=main]',
+  'div.body',
+  '.page-inner .normal', // legacy GitBook
+  '.markdown', // Docusaurus pages outside docs
+  '.markdown-body', // GitHub-styled renderers
+];
+
+const GENERIC_ROOTS = ['main article', 'article', '[role=main]', 'main', '#content'];
+
+// Class names common enough to appear on small widgets: trusted only when they hold a real share of the page.
+const WEAK_ROOTS = new Set(['div.body', '.markdown', '.markdown-body', '#content']);
+const WEAK_ROOT_MIN_SHARE = 0.2;
+// Several articles make a listing (blog index, card grid): the page is their container, not one of them.
+const SINGLE_MATCH_ROOTS = new Set(['main article', 'article']);
+
+/** Picks the element holding the page's documentation content; falls back to `<body>`. */
+export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
+  const asciidoc = selectAsciidocRoot($);
+  if (asciidoc) return asciidoc;
+  const bodyLength = measureText($('body').first());
+  for (const selector of [...GENERATOR_ROOTS, ...GENERIC_ROOTS]) {
+    if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
+    const root = selectLongestMatch($, selector);
+    if (!root) continue;
+    if (WEAK_ROOTS.has(selector) && measureText(root) < bodyLength * WEAK_ROOT_MIN_SHARE) continue;
+    return root;
+  }
+  const body = $('body').first();
+  return body.length > 0 ? body : $.root().children().first();
+}
+
+/**
+ * Asciidoc keeps the page title and the man page NAME line in `#header`, a sibling of `#content`;
+ * their common parent is the root so both survive (chrome removal keeps a header holding an h1).
+ */
+function selectAsciidocRoot($: CheerioAPI): Cheerio<Element> | null {
+  const content = $('#header ~ #content').first();
+  if (content.length === 0 || $('#apicontent').length > 0) return null;
+  const parent = content.parent();
+  return parent.length > 0 && parent[0]?.type === 'tag' ? (parent as Cheerio<Element>) : null;
+}
+
+/** Among several matches (e.g. two `article`s) the one with the most text is the page body. */
+function selectLongestMatch($: CheerioAPI, selector: string): Cheerio<Element> | null {
+  let best: Cheerio<Element> | null = null;
+  let bestLength = 0;
+  ($(selector) as Cheerio<Element>).each((_, element) => {
+    const length = measureText($(element));
+    if (length > bestLength) {
+      best = $(element);
+      bestLength = length;
+    }
+  });
+  return best;
+}
+
+function measureText(element: Cheerio<Element>): number {
+  return element.text().replace(/\s+/g, ' ').trim().length;
+}

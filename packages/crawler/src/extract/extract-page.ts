@@ -1,0 +1,32 @@
+import { load } from 'cheerio';
+import { selectContentRoot } from './content-root';
+import { convertHtmlToMarkdown } from './html-to-markdown';
+import { normalizeCodeBlocks } from './normalize-code-blocks';
+import { normalizeInline } from './normalize-inline';
+import { normalizeTables } from './normalize-tables';
+import { extractTitle } from './page-title';
+import { collectPageLinks, resolveDocumentBase } from './page-links';
+import { removeChrome } from './remove-chrome';
+
+export interface ExtractedPage {
+  title: string;
+  markdown: string;
+  /** Same-origin page links of the whole document, navigation included, for discovery. */
+  links: string[];
+}
+
+/** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
+export function extractPage(html: string, pageUrl: string): ExtractedPage {
+  const $ = load(html);
+  // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
+  const links = collectPageLinks($, pageUrl);
+  const baseUrl = resolveDocumentBase($, pageUrl);
+  const root = selectContentRoot($);
+  removeChrome($, root);
+  normalizeCodeBlocks($, root);
+  normalizeTables($, root);
+  normalizeInline($, root, baseUrl);
+  const title = extractTitle($, root);
+  const markdown = convertHtmlToMarkdown($.html(root));
+  return { title, markdown, links };
+}

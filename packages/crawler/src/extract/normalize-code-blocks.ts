@@ -1,0 +1,60 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+
+const LANGUAGE_CLASS = /(?:^|\s)(?:language-|lang-|highlight-(?:source-|text-)?|brush:\s*)([\w#+.-]+)/i;
+const NO_LANGUAGE = new Set(['none', 'default', 'nohighlight', 'notranslate', 'plain', 'plaintext']);
+const LINE_NUMBER_GUTTERS = '.linenos, .lineno, .line-numbers-rows, .gutter, .line-number, [data-line-number]';
+// Sphinx and MkDocs put the language two levels above <pre> (div.highlight-python > div.highlight > pre).
+const LANGUAGE_ANCESTOR_DEPTH = 3;
+
+/**
+ * Rewrites every `<pre>` under `root` as `<pre><code class="language-xx">plain text</code></pre>`, the one
+ * shape turndown turns into a fenced block with its language; highlighter markup and line numbers go.
+ */
+export function normalizeCodeBlocks($: CheerioAPI, root: Cheerio<Element>): void {
+  unwrapLineNumberTables($, root);
+  root.find('pre').each((_, element) => {
+    const pre = $(element);
+    if (pre.parents('pre').length > 0) return;
+    const language = detectCodeLanguage($, pre);
+    pre.find(LINE_NUMBER_GUTTERS).remove();
+    // Prism (Docusaurus) ends each line with <br>, which has no text of its own.
+    pre.find('br').replaceWith('\n');
+    const code = $('<code></code>').text(pre.text());
+    if (language) code.attr('class', `language-${language}`);
+    pre.empty().removeAttr('class').append(code);
+  });
+}
+
+/** The language of a code block from its own, its `<code>` child's or a close ancestor's markup. */
+export function detectCodeLanguage($: CheerioAPI, pre: Cheerio<Element>): string {
+  const candidates: Cheerio<Element>[] = [pre.children('code').first(), pre];
+  let ancestor = pre.parent();
+  for (let depth = 0; depth < LANGUAGE_ANCESTOR_DEPTH && ancestor.length > 0; depth += 1) {
+    candidates.push(ancestor as Cheerio<Element>);
+    ancestor = ancestor.parent();
+  }
+  for (const candidate of candidates) {
+    if (candidate.length === 0) continue;
+    const language = readLanguage(candidate);
+    if (language !== null) return language;
+  }
+  return '';
+}
+
+function readLanguage(element: Cheerio<Element>): string | null {
+  const declared = element.attr('data-lang') ?? element.attr('data-language');
+  const fromClass = (element.attr('class') ?? '').match(LANGUAGE_CLASS)?.[1];
+  const language = (declared ?? fromClass ?? '').trim().toLowerCase();
+  if (language === '') return null;
+  return NO_LANGUAGE.has(language) ? '' : language;
+}
+
+/** Pygments renders numbered blocks as a two-cell table; only the code cell is worth keeping. */
+function unwrapLineNumberTables($: CheerioAPI, root: Cheerio<Element>): void {
+  root.find('table.highlighttable, table.codehilitetable').each((_, element) => {
+    const table = $(element);
+    const code = table.find('td.code, td.highlight').first();
+    if (code.length > 0) table.replaceWith(code.contents());
+  });
+}

@@ -1,0 +1,76 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+import { splitNameWords } from './chrome-names';
+
+const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
+const PERMALINK_LABEL = /permalink|permanent link|link to this|direct link|anchor/i;
+const PERMALINK_CLASS_WORDS = new Set(['headerlink', 'hash', 'anchorjs', 'permalink', 'anchor', 'mark']);
+const ZERO_WIDTH = /[\u200b-\u200d\ufeff]/g;
+const NON_WEB_LINK = /^\s*(javascript|data|blob):/i;
+
+/**
+ * Drops heading permalinks and empty anchors, makes every link absolute (against `<base href>` when
+ * present) and replaces images by their alt text.
+ */
+export function normalizeInline($: CheerioAPI, root: Cheerio<Element>, baseUrl: string): void {
+  // Images first: a link holding only an image with alt text is not empty.
+  replaceImagesWithAlt($, root);
+  removePermalinks($, root);
+  root.find('a').each((_, element) => absolutizeLink($(element), baseUrl));
+  root.find('a').each((_, element) => {
+    const link = $(element);
+    if (visibleText(link) === '') link.remove();
+  });
+}
+
+function removePermalinks($: CheerioAPI, root: Cheerio<Element>): void {
+  root.find('h1, h2, h3, h4, h5, h6').find('a').each((_, element) => {
+    const link = $(element);
+    if (isPermalink(link, true)) {
+      link.remove();
+    } else if ((link.attr('href') ?? '').startsWith('#')) {
+      // A heading whose text links to itself reads better as plain heading text.
+      link.replaceWith(link.contents());
+    }
+  });
+  root.find('a[class], a[title], a[aria-label]').each((_, element) => {
+    const link = $(element);
+    if (isPermalink(link, false)) link.remove();
+  });
+}
+
+/** A permalink is a link whose text is only a marker (¶, #, nothing) and that sits in or names a heading. */
+function isPermalink(link: Cheerio<Element>, inHeading: boolean): boolean {
+  if (!PERMALINK_TEXT.test(visibleText(link))) return false;
+  if (inHeading) return true;
+  const classWords = (link.attr('class') ?? '').split(/\s+/).flatMap(splitNameWords);
+  const label = `${link.attr('title') ?? ''} ${link.attr('aria-label') ?? ''}`;
+  return classWords.some((word) => PERMALINK_CLASS_WORDS.has(word)) || PERMALINK_LABEL.test(label);
+}
+
+function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
+  root.find('img').each((_, element) => {
+    const image = $(element);
+    const alt = (image.attr('alt') ?? '').replace(/\s+/g, ' ').trim();
+    image.replaceWith(alt === '' ? '' : $('<span></span>').text(alt));
+  });
+  root.find('picture source, video, audio').remove();
+}
+
+function absolutizeLink(link: Cheerio<Element>, baseUrl: string): void {
+  const href = link.attr('href');
+  if (href === undefined) return;
+  if (href.trim() === '' || NON_WEB_LINK.test(href)) {
+    link.removeAttr('href');
+    return;
+  }
+  try {
+    link.attr('href', new URL(href.trim(), baseUrl).href);
+  } catch {
+    link.removeAttr('href');
+  }
+}
+
+function visibleText(element: Cheerio<Element>): string {
+  return element.text().replace(ZERO_WIDTH, '').trim();
+}

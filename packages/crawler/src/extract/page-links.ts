@@ -1,0 +1,95 @@
+import { load, type CheerioAPI } from 'cheerio';
+
+// Files a docs crawler should never queue as pages: they are not HTML documents.
+const ASSET_EXTENSIONS = new Set([
+  // images
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'tif', 'tiff',
+  // styles, scripts, source maps, WebAssembly
+  'css', 'js', 'mjs', 'cjs', 'map', 'wasm',
+  // fonts
+  'woff', 'woff2', 'ttf', 'otf', 'eot',
+  // audio and video
+  'mp3', 'mp4', 'm4a', 'webm', 'ogg', 'ogv', 'oga', 'wav', 'flac', 'mov', 'avi', 'mkv',
+  // archives and packages
+  'zip', 'tar', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'jar', 'exe', 'dmg', 'msi', 'deb', 'rpm', 'apk', 'whl',
+  // documents and data
+  'pdf', 'epub', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'csv', 'txt',
+  'json', 'xml', 'rss', 'atom', 'yaml', 'yml', 'toml', 'ics',
+]);
+
+const SKIPPED_SCHEMES = /^\s*(mailto|tel|sms|javascript|data|blob|ftp|file):/i;
+
+/**
+ * Resolves `href` against `base` into a canonical page URL: absolute, no fragment, no default port,
+ * lower-case host, no empty `?`. Returns null for anything that is not http(s) or cannot be parsed.
+ */
+export function normalizePageUrl(href: string, base: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(href.trim(), base);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  url.hash = '';
+  // WHATWG URL keeps a bare "?"; assigning '' removes it.
+  if (url.search === '' || url.search === '?') url.search = '';
+  return url.href;
+}
+
+/** True when the URL path ends in a file extension that names an asset rather than a page. */
+export function isAssetUrl(url: string): boolean {
+  const { pathname } = new URL(url);
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  const dot = lastSegment.lastIndexOf('.');
+  if (dot <= 0) return false;
+  return ASSET_EXTENSIONS.has(lastSegment.slice(dot + 1).toLowerCase());
+}
+
+/** The URL relative links resolve against: `<base href>` when present, else the page URL. */
+export function resolveDocumentBase($: CheerioAPI, pageUrl: string): string {
+  const baseHref = $('base[href]').first().attr('href');
+  if (!baseHref) return pageUrl;
+  return normalizeBaseHref(baseHref, pageUrl) ?? pageUrl;
+}
+
+function normalizeBaseHref(baseHref: string, pageUrl: string): string | null {
+  try {
+    return new URL(baseHref.trim(), pageUrl).href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Same-origin page links of a document, in document order, de-duplicated and normalised.
+ * Reads `<a href>` and `<link rel=next|prev>`; skips fragment-only links, non-web schemes,
+ * downloads, assets, other origins and the page itself.
+ */
+export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string): string[] {
+  const $ = typeof $OrHtml === 'string' ? load($OrHtml) : $OrHtml;
+  const self = normalizePageUrl(pageUrl, pageUrl);
+  if (!self) return [];
+  const origin = new URL(self).origin;
+  const base = resolveDocumentBase($, self);
+  const seen = new Set<string>([self]);
+  const links: string[] = [];
+
+  $('a[href], area[href], link[href]').each((_, element) => {
+    const $element = $(element);
+    if (element.tagName === 'link' && !isPaginationRel($element.attr('rel'))) return;
+    if ($element.is('[download]')) return;
+    const href = ($element.attr('href') ?? '').trim();
+    if (href === '' || href.startsWith('#') || SKIPPED_SCHEMES.test(href)) return;
+    const url = normalizePageUrl(href, base);
+    if (!url || seen.has(url)) return;
+    seen.add(url);
+    if (new URL(url).origin !== origin || isAssetUrl(url)) return;
+    links.push(url);
+  });
+  return links;
+}
+
+function isPaginationRel(rel: string | undefined): boolean {
+  return (rel ?? '').toLowerCase().split(/\s+/).some((token) => token === 'next' || token === 'prev');
+}

@@ -1,0 +1,171 @@
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { BlockedUrlError, type AddressPolicy } from './address-policy';
+import { FetchFailedError, describeNetworkError } from './fetch-failed-error';
+import { readBody } from './read-body';
+
+export { FetchFailedError, type FetchFailureKind } from './fetch-failed-error';
+
+export interface SafeFetchOptions {
+  policy: AddressPolicy;
+  method?: 'GET' | 'HEAD';
+  headers?: Record<string, string>;
+  /** For the whole fetch, redirects included. */
+  timeoutMs?: number;
+  /** Limit on the decoded body. */
+  maxBytes?: number;
+  maxRedirects?: number;
+  signal?: AbortSignal;
+}
+
+export interface SafeResponse {
+  /** The final URL, after redirects. */
+  url: string;
+  status: number;
+  /** Lower-cased names; multiple set-cookie values joined by "\n"; describes `body` (no content-encoding once decoded). */
+  headers: Record<string, string>;
+  /** Lower-cased mime type without parameters, '' when absent. */
+  contentType: string;
+  body: Buffer;
+  /** Every redirect target followed, in order. */
+  redirects: string[];
+}
+
+export const DEFAULT_USER_AGENT = 'DocshelfBot/0.1 (+https://github.com/docshelf)';
+const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+// Only what node:zlib can undo; a browser's "zstd" would come back undecodable.
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const DROPPED_REQUEST_HEADERS = new Set([
+  'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
+  'content-length', 'accept-encoding', 'proxy-authorization',
+]);
+const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
+
+function buildRequestHeaders(custom: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': DEFAULT_USER_AGENT, accept: DEFAULT_ACCEPT };
+  for (const [name, value] of Object.entries(custom ?? {})) {
+    const lower = name.toLowerCase();
+    if (!DROPPED_REQUEST_HEADERS.has(lower) && !lower.startsWith(':')) headers[lower] = value;
+  }
+  headers['accept-encoding'] = ACCEPT_ENCODING;
+  return headers;
+}
+
+function flattenHeaders(raw: IncomingHttpHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(name === 'set-cookie' ? '\n' : ', ') : value;
+  }
+  return headers;
+}
+
+function parseMimeType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+// Keep-alive pools keyed by policy: a pooled socket is only reused by fetches whose policy checked its address. The
+// global agent could hand us a socket someone else connected without any check.
+const agentsByPolicy = new WeakMap<AddressPolicy, { http: http.Agent; https: https.Agent }>();
+
+function getAgent(policy: AddressPolicy, protocol: string): http.Agent {
+  let agents = agentsByPolicy.get(policy);
+  if (!agents) {
+    agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    agentsByPolicy.set(policy, agents);
+  }
+  return protocol === 'https:' ? agents.https : agents.http;
+}
+
+function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = getAgent(policy, url.protocol);
+    const request = transport.request(url, { method, headers, agent, lookup: policy.lookup, signal }, resolve);
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** Lets an abort interrupt steps that take no signal, such as DNS resolution. */
+function raceWithAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function findRedirectTarget(response: IncomingMessage, current: URL): URL | null {
+  const location = response.headers.location;
+  if (!REDIRECT_STATUSES.has(response.statusCode ?? 0) || !location) return null;
+  try {
+    return new URL(location, current);
+  } catch {
+    throw new FetchFailedError(current.href, 'bad-response', `invalid redirect location ${JSON.stringify(location)}`);
+  }
+}
+
+function skipBody(response: IncomingMessage): { body: Buffer; decoded: boolean } {
+  response.resume();
+  return { body: Buffer.alloc(0), decoded: false };
+}
+
+/**
+ * Fetches a user-supplied URL without letting it reach a non-public address: the policy checks the first URL and every
+ * redirect hop before connecting, and its lookup checks the address actually connected to.
+ */
+export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeResponse> {
+  const { policy, timeoutMs = 15_000, maxBytes = 10 * 1024 * 1024, maxRedirects = 5 } = options;
+  let method: 'GET' | 'HEAD' = options.method ?? 'GET';
+  const headers = buildRequestHeaders(options.headers);
+  if (!URL.canParse(url)) throw new BlockedUrlError(url, 'not a valid absolute URL');
+  let current = new URL(url);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const redirects: string[] = [];
+  try {
+    for (;;) {
+      await raceWithAbort(policy.assertUrlAllowed(current), signal);
+      const response = await sendRequest(current, method, headers, policy, signal);
+      const target = findRedirectTarget(response, current);
+      if (target) {
+        response.resume();
+        if (redirects.length >= maxRedirects) {
+          throw new FetchFailedError(url, 'too-many-redirects', `too many redirects (more than ${maxRedirects})`);
+        }
+        if (target.origin !== current.origin) CREDENTIAL_HEADERS.forEach((name) => delete headers[name]);
+        if (response.statusCode === 303 && method !== 'HEAD') method = 'GET';
+        redirects.push(target.href);
+        current = target;
+        continue;
+      }
+      const { body, decoded } = method === 'HEAD' ? skipBody(response) : await readBody(response, current.href, maxBytes);
+      const responseHeaders = flattenHeaders(response.headers);
+      if (decoded) {
+        delete responseHeaders['content-encoding'];
+        delete responseHeaders['content-length'];
+      }
+      return {
+        url: current.href,
+        status: response.statusCode ?? 0,
+        headers: responseHeaders,
+        contentType: parseMimeType(responseHeaders['content-type']),
+        body,
+        redirects,
+      };
+    }
+  } catch (error) {
+    if (deadline.signal.aborted) {
+      throw new FetchFailedError(current.href, 'timeout', `timeout after ${timeoutMs}ms`, { cause: error });
+    }
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (error instanceof BlockedUrlError || error instanceof FetchFailedError) throw error;
+    throw describeNetworkError(current, error);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,14 @@
+export * from './crawl/crawl-page';
+export * from './crawl/crawl-site';
+export * from './crawl/ingest-url';
+export * from './crawl/page-loader';
+export { BlockedUrlError, classifyAddress, createAddressPolicy } from './fetch/address-policy';
+export type { AddressPolicy, AddressPolicyOptions, ResolveHost } from './fetch/address-policy';
+export { DEFAULT_USER_AGENT, FetchFailedError, safeFetch } from './fetch/safe-fetch';
+export type { FetchFailureKind, SafeFetchOptions, SafeResponse } from './fetch/safe-fetch';
+export { findChromium } from './browser/find-chromium';
+export { BrowserPool, RenderFailedError } from './browser/browser-pool';
+export type { BrowserPoolOptions, RenderedPage, RenderOptions } from './browser/browser-pool';
+export { collectPageLinks, normalizePageUrl, isAssetUrl } from './extract/page-links';
+export { extractPage, type ExtractedPage } from './extract/extract-page';
+export { needsBrowser } from './extract/needs-browser';

@@ -1,0 +1,45 @@
+import { evaluateReadiness } from './readiness';
+import { isMetricsScrapeAllowed } from './metrics-access';
+
+describe('evaluateReadiness', () => {
+  it('is ready when every check resolves', async () => {
+    const report = await evaluateReadiness({ redis: async () => undefined, records: async () => undefined });
+    expect(report).toEqual({ ready: true, body: { status: 'ready', checks: { redis: 'ok', records: 'ok' } } });
+  });
+
+  it('names each failing check with its message, in the error shape', async () => {
+    const report = await evaluateReadiness({
+      redis: async () => undefined,
+      records: async () => {
+        throw new Error('disk I/O error');
+      },
+    });
+    expect(report).toEqual({
+      ready: false,
+      body: {
+        status: 'not_ready',
+        checks: { redis: 'ok', records: 'failed' },
+        error: 'Not ready: records: disk I/O error',
+        code: 'NOT_READY',
+        details: [{ check: 'records', message: 'disk I/O error' }],
+      },
+    });
+  });
+
+  it('fails a check that hangs, after the timeout', async () => {
+    const started = Date.now();
+    const report = await evaluateReadiness({ redis: () => new Promise(() => undefined) }, 100);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(report.body.details).toEqual([{ check: 'redis', message: 'redis check timed out after 100 ms' }]);
+  });
+});
+
+describe('isMetricsScrapeAllowed', () => {
+  it('is open without a token and needs the exact bearer token with one', () => {
+    expect(isMetricsScrapeAllowed(undefined, undefined)).toBe(true);
+    expect(isMetricsScrapeAllowed(undefined, 'secret-token-123456')).toBe(false);
+    expect(isMetricsScrapeAllowed('Bearer nope', 'secret-token-123456')).toBe(false);
+    expect(isMetricsScrapeAllowed('secret-token-123456', 'secret-token-123456')).toBe(false);
+    expect(isMetricsScrapeAllowed('Bearer secret-token-123456', 'secret-token-123456')).toBe(true);
+  });
+});

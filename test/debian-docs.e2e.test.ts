@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { serveFixtures, type FixtureServer } from './support/fixture-server';
+import { startHarness, type Harness } from './support/harness';
+
+/** Real documentation nobody here wrote: Debian's nodejs-doc and git-doc, unpacked by scripts/fetch-debian-docs.sh. */
+const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
+const NODE_API = path.join(DOCS, 'nodejs/api');
+const GIT_DOC = path.join(DOCS, 'git-doc');
+const available = fs.existsSync(path.join(NODE_API, 'fs.html')) && fs.existsSync(path.join(GIT_DOC, 'git-commit.html'));
+if (!available) {
+  console.warn(`debian-docs tests skipped: ${DOCS} is missing; run \`bash scripts/fetch-debian-docs.sh\` first`);
+}
+const describeIfDocs = available ? describe : describe.skip;
+
+describeIfDocs('crawling real documentation sites (Debian nodejs-doc and git-doc on 127.0.0.1)', () => {
+  let h: Harness;
+  let nodeSite: FixtureServer;
+  let gitSite: FixtureServer;
+  let auth: { Authorization: string };
+
+  beforeAll(async () => {
+    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
+    auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
+    nodeSite = await serveFixtures({ root: NODE_API });
+    gitSite = await serveFixtures({ root: GIT_DOC });
+  });
+  afterAll(async () => {
+    await Promise.all([nodeSite.close(), gitSite.close()]);
+    await h.close();
+  });
+
+  const crawl = (body: object) => request(h.app).post('/api/crawl').set(auth).send(body).expect(200);
+  const contentOf = async (libraryId: string) =>
+    (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 })).map((c) => c.content).join('\n');
+
+  it('keeps the Node.js API reference and drops its menus, version picker and table of contents', async () => {
+    await crawl({ libraryId: 'debian/node', name: 'Node.js', urls: [`${nodeSite.origin}/fs.html`, `${nodeSite.origin}/path.html`] });
+    const text = await contentOf('debian/node');
+    expect(text).toContain('path.join([...paths])');
+    expect(text).toMatch(/fsPromises\.unlink\(path\)|fs\.unlink\(path, callback\)/);
+    expect(text).toMatch(/```(js|mjs|cjs)\n/);
+    for (const chrome of ['View on single page', 'Edit on GitHub', 'Table of contents', 'Asynchronous context tracking', 'View another version']) {
+      expect(text).not.toContain(chrome);
+    }
+  });
+
+  it('discovers the Node.js docs from their index and crawls them in the browser', async () => {
+    const res = await crawl({
+      libraryId: 'debian/node-index',
+      name: 'Node.js',
+      urls: [`${nodeSite.origin}/index.html`],
+      maxPages: 12,
+      excludePaths: ['/all.html'],
+    });
+    expect(res.body.pagesDiscovered).toBeGreaterThan(50);
+    expect(res.body.pagesCrawled).toBe(12);
+    expect(nodeSite.requests).not.toContain('/all.html');
+    const text = await contentOf('debian/node-index');
+    expect(text).not.toContain('Edit on GitHub');
+    expect(text).not.toContain('View on single page');
+  });
+
+  it('keeps a git manual page and drops its footer', async () => {
+    await crawl({ libraryId: 'debian/git', name: 'git', urls: [`${gitSite.origin}/git-commit.html`, `${gitSite.origin}/git-status.html`] });
+    const text = await contentOf('debian/git');
+    expect(text).toContain('git commit');
+    expect(text).toContain('[--dry-run]');
+    expect(text).toMatch(/SYNOPSIS/i);
+    expect(text).not.toContain('Last updated');
+  });
+});

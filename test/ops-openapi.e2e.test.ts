@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { startHarness, type Harness } from './support/harness';
+
+const VALIDATOR = path.resolve(__dirname, '../node_modules/@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+const SPEC_MD = path.resolve(__dirname, '../../shared/SPEC.md');
+
+/** SPEC.md section 4, as `METHOD /path` with `:id` as `{id}` and the query string dropped. */
+const SPEC_ENDPOINTS = [
+  'POST /api/ingest',
+  'POST /api/crawl',
+  'POST /api/ingest-url',
+  'POST /api/embed',
+  'GET /api/libraries',
+  'GET /api/libraries/{id}',
+  'DELETE /api/libraries/{id}',
+  'GET /api/keys',
+  'POST /api/keys',
+  'DELETE /api/keys',
+];
+
+function endpointsInSpecMd(): string[] {
+  const text = fs.readFileSync(SPEC_MD, 'utf8');
+  return [...text.matchAll(/^### 4\.\d+ (GET|POST|DELETE|PUT|PATCH) (\S+)/gm)].map(
+    ([, method, rawPath]) => `${method} ${rawPath!.split('?')[0]!.replace(/:(\w+)/g, '{$1}')}`,
+  );
+}
+
+function validate(document: unknown): { valid: boolean; errors?: unknown } {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-')), 'openapi.json');
+  fs.writeFileSync(file, JSON.stringify(document));
+  try {
+    return JSON.parse(execFileSync(process.execPath, [VALIDATOR, file], { encoding: 'utf8' }));
+  } catch (error) {
+    return JSON.parse((error as { stdout: string }).stdout);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
+describe('OpenAPI document and reference page', () => {
+  let h: Harness;
+  let doc: any;
+  beforeAll(async () => {
+    h = await startHarness();
+    doc = (await request(h.app).get('/api/openapi.json').expect(200).expect('content-type', /json/)).body;
+  });
+  afterAll(async () => h.close());
+
+  it('is a valid OpenAPI 3.1 document (checked by @seriousme/openapi-schema-validator)', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(validate(doc)).toEqual({ valid: true });
+    // The validator does reject a broken document, so the check above means something.
+    const broken = { ...doc, paths: { ...doc.paths, '/api/ingest': { post: { responses: 'none' } } } };
+    expect(validate(broken).valid).toBe(false);
+  });
+
+  it('lists every endpoint of SPEC.md section 4, plus login, health and metrics', () => {
+    const listed = Object.entries(doc.paths as Record<string, object>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    if (fs.existsSync(SPEC_MD)) expect(endpointsInSpecMd().sort()).toEqual([...SPEC_ENDPOINTS].sort());
+    expect(listed).toEqual(expect.arrayContaining(SPEC_ENDPOINTS));
+    expect(listed).toEqual(
+      expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/session', 'GET /healthz', 'GET /readyz', 'GET /metrics']),
+    );
+  });
+
+  it('describes request bodies, responses, credentials and the error shape from the zod schemas', () => {
+    const schemas = doc.components.schemas;
+    expect(schemas.IngestRequest.required).toEqual(expect.arrayContaining(['libraryId', 'name', 'chunks']));
+    expect(schemas.IngestRequest.properties.chunks.items.required).toEqual(['id', 'content']);
+    expect(schemas.CrawlRequest.properties.urls).toMatchObject({ type: 'array', minItems: 1, maxItems: 150 });
+    expect(schemas.EmbedRequest.properties.limit).toMatchObject({ default: 200, maximum: 5000 });
+    expect(schemas.EmbedResponse.properties.nextOffset).toBeDefined();
+    expect(schemas.CreatedKey.required).toEqual(expect.arrayContaining(['id', 'name', 'key', 'keyPrefix', 'permissions']));
+    expect(schemas.Library.required).toEqual(
+      expect.arrayContaining(['id', 'name', 'sourceType', 'chunkCount', 'ownerId', 'createdAt', 'updatedAt']),
+    );
+    expect(schemas.Error).toMatchObject({ required: ['error', 'code'], properties: { details: { type: 'array' } } });
+
+    expect(doc.components.securitySchemes).toMatchObject({
+      apiKey: { type: 'http', scheme: 'bearer' },
+      session: { type: 'apiKey', in: 'cookie', name: 'docshelf_session' },
+    });
+    const op = (method: string, p: string) => doc.paths[p][method];
+    expect(op('post', '/api/ingest').security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(op('post', '/api/ingest-url').security).toEqual([{ session: [] }]);
+    expect(op('get', '/api/keys').security).toEqual([{ session: [] }]);
+    expect(op('get', '/api/libraries').security).toEqual([]);
+    expect(op('post', '/api/crawl').requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CrawlRequest' });
+    expect(op('post', '/api/crawl').responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CrawlResponse' });
+    expect(op('post', '/api/ingest').responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(op('delete', '/api/keys').parameters).toEqual([expect.objectContaining({ name: 'id', in: 'query', required: true })]);
+    expect(op('get', '/api/libraries/{id}').parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+  });
+
+  it('renders a self-contained reference page at /api/docs', async () => {
+    const res = await request(h.app).get('/api/docs').expect(200).expect('content-type', /text\/html/);
+    for (const endpoint of SPEC_ENDPOINTS) {
+      const [method, p] = endpoint.split(' ');
+      expect(res.text).toContain(`${method}</span> ${p}`);
+    }
+    expect(res.text).toContain('chunks[].content');
+    expect(res.text).toContain('docshelf_session');
+    // Nothing is fetched from elsewhere: no external scripts, styles, fonts or images.
+    expect(res.text).not.toMatch(/(src|href)=["']?(https?:)?\/\//i);
+    expect(res.text).not.toMatch(/@import|<script|<link/i);
+  });
+});

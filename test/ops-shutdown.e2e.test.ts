@@ -1,0 +1,99 @@
+import { buildAdapters, type Adapters } from '@docshelf/adapters';
+import { loadConfig } from '@docshelf/config';
+import { makeChunks } from './support/harness';
+import {
+  cleanUpOpsEnv,
+  createKeyVia,
+  loginCookie,
+  opsEnv,
+  postJson,
+  signalAndWait,
+  spawnApi,
+  spawnWorker,
+  stopQuietly,
+  waitForActiveJob,
+  workerReadiness,
+  type ApiProcess,
+  type WorkerProcess,
+} from './support/ops-processes';
+
+/** 5,000 chunks of 200 words at 4,096 dimensions: an embed-range job of several seconds on this machine. */
+const SLOW = { chunks: 5_000, words: 200, dimensions: '4096' };
+
+describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
+  const env = opsEnv({ EMBEDDING_DIMENSIONS: SLOW.dimensions, JOB_WAIT_TIMEOUT_MS: '110000' });
+  let api: ApiProcess | undefined;
+  const workers: WorkerProcess[] = [];
+  let bearer: Record<string, string>;
+  let adapters: Adapters;
+
+  const ingestSlowLibrary = async (libraryId: string) => {
+    const body = { libraryId, name: libraryId, skipEmbeddings: true, chunks: makeChunks(SLOW.chunks, { words: SLOW.words, tag: libraryId.replace(/\W/g, '') }) };
+    const res = await postJson(`${api!.baseUrl}/api/ingest`, body, bearer);
+    expect(res.body).toMatchObject({ success: true, chunksIngested: SLOW.chunks, vectorized: false });
+  };
+
+  beforeAll(async () => {
+    api = await spawnApi(env);
+    workers.push(await spawnWorker(env));
+    bearer = { authorization: `Bearer ${await createKeyVia(api.baseUrl, await loginCookie(api.baseUrl))}` };
+    adapters = buildAdapters(loadConfig({ DATA_DIR: env.DATA_DIR, EMBEDDING_DIMENSIONS: SLOW.dimensions }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await adapters?.close();
+    await Promise.all([stopQuietly(api), ...workers.map(stopQuietly)]);
+    await cleanUpOpsEnv(env);
+  });
+
+  it('SIGTERM to both processes mid-job: the worker finishes the job, the API delivers the answer, both exit 0', async () => {
+    await ingestSlowLibrary('drain/me');
+    const embed = postJson(`${api!.baseUrl}/api/embed`, { libraryId: 'drain/me', limit: SLOW.chunks }, bearer);
+    const worker = await waitForActiveJob(workers);
+
+    const workerExit = signalAndWait(worker, 'SIGTERM');
+    const apiExit = signalAndWait(api!, 'SIGTERM');
+    // While draining, the worker says it is not ready and why; the API takes no new connections.
+    await new Promise((r) => setTimeout(r, 300));
+    const draining = await workerReadiness(worker);
+    expect(draining.status).toBe(503);
+    expect(draining.body.details).toEqual(expect.arrayContaining([{ check: 'workers', message: expect.stringMatching(/shutting down/) }]));
+    await expect(fetch(`${api!.baseUrl}/healthz`)).rejects.toThrow();
+
+    const answer = await embed;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ libraryId: 'drain/me', processed: SLOW.chunks, total: SLOW.chunks, done: true });
+    const [w, a] = await Promise.all([workerExit, apiExit]);
+    console.log(`ops figures: SIGTERM mid-job -> worker exit ${w.code} after ${w.ms} ms, api exit ${a.code} after ${a.ms} ms (embed request took ${answer.ms} ms)`);
+    expect(w).toMatchObject({ code: 0, signal: null });
+    expect(a).toMatchObject({ code: 0, signal: null });
+    expect(w.ms).toBeLessThan(25_000);
+    expect(a.ms).toBeLessThan(25_000);
+    expect(worker.output()).toMatch(/"job":"embed-range".*"outcome":"completed"[\s\S]*"outcome":"drained".*worker stopped/);
+    expect(api!.output()).toMatch(/api stopped/);
+    expect(await adapters.vectors.count('drain/me')).toBe(SLOW.chunks);
+  }, 120_000);
+
+  it('a job still running at the deadline is handed back, the worker exits 0 on time, and another worker completes it', async () => {
+    api = await spawnApi(env);
+    const hurried = await spawnWorker({ ...env, SHUTDOWN_TIMEOUT_MS: '1000' });
+    workers.push(hurried);
+    await ingestSlowLibrary('hand/back');
+    const embed = postJson(`${api.baseUrl}/api/embed`, { libraryId: 'hand/back', limit: SLOW.chunks }, bearer);
+    await waitForActiveJob([hurried]);
+
+    const exit = await signalAndWait(hurried, 'SIGTERM');
+    console.log(`ops figures: SIGTERM with SHUTDOWN_TIMEOUT_MS=1000 and a longer job -> exit ${exit.code} after ${exit.ms} ms`);
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.ms).toBeLessThan(1_000 + 500);
+    expect(hurried.output()).toMatch(/active jobs handed back to the queue/);
+    expect(hurried.output()).not.toMatch(/"job":"embed-range".*"outcome":"completed"/);
+
+    const successor = await spawnWorker(env);
+    workers.push(successor);
+    const answer = await embed;
+    expect(answer.body).toMatchObject({ processed: SLOW.chunks, done: true });
+    expect(successor.output()).toMatch(/"job":"embed-range".*"outcome":"completed"/);
+    expect(await adapters.vectors.count('hand/back')).toBe(SLOW.chunks);
+  }, 120_000);
+});
