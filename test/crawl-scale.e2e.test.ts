@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
 import { REDIS_URL, startHarness, type Harness } from './support/harness';
-import { freePort } from './support/service-process';
+import { signalAndWait, spawnWorker, type WorkerProcess } from './support/ops-processes';
 
-const REPO = path.resolve(__dirname, '..');
 const words = 'gauge chart series axis legend tooltip render stream widget layout'.split(' ');
 const generatedPage = (n: number) =>
   `<!DOCTYPE html><html><head><title>Generated ${n}</title></head><body><main><h1>Generated page ${n}</h1><p>${Array.from(
@@ -64,38 +61,27 @@ describe('the 500-chunk embedding threshold of crawls', () => {
 describe('two crawl worker processes share one crawl', () => {
   let h: Harness;
   let site: FixtureServer;
-  const workers: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     // This process serves every queue but crawl; two separate worker processes serve only crawl.
     h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WORKER_QUEUES: 'embed,backup,delete,ingest' });
     // A slow site, so that both workers are busy at once.
     site = await serveFixtures({ root: DOCS_SITE, delayMs: 150 });
-    for (let i = 0; i < 2; i++) {
-      const healthPort = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/worker/src/main.ts')], {
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: process.env.HOME ?? '',
-          REDIS_URL,
-          QUEUE_PREFIX: h.prefix,
-          DATA_DIR: h.dataDir,
-          PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
-          WORKER_QUEUES: 'crawl',
-          WORKER_CONCURRENCY_CRAWL: '1',
-          WORKER_HEALTH_PORT: String(healthPort),
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      workers.push(child);
-      await waitUntilReady(`http://127.0.0.1:${healthPort}/readyz`);
-    }
+    const env = {
+      REDIS_URL,
+      QUEUE_PREFIX: h.prefix,
+      DATA_DIR: h.dataDir,
+      HOST: '127.0.0.1',
+      PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+      WORKER_QUEUES: 'crawl',
+      WORKER_CONCURRENCY_CRAWL: '1',
+      LOG_LEVEL: 'warn',
+    };
+    workers.push(...(await Promise.all([spawnWorker(env), spawnWorker(env)])));
   });
   afterAll(async () => {
-    await Promise.all(
-      workers.map((w) => new Promise((resolve) => (w.exitCode !== null ? resolve(null) : (w.once('exit', resolve), w.kill('SIGTERM'))))),
-    );
+    await Promise.all(workers.map((w) => signalAndWait(w, 'SIGTERM')));
     await site.close();
     await h.close();
   });
@@ -137,15 +123,3 @@ describe('two crawl worker processes share one crawl', () => {
   });
 });
 
-async function waitUntilReady(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`worker at ${url} never became ready`);
-}
