@@ -10,7 +10,10 @@ const describeWithChromium = chromiumPath ? describe : describe.skip;
 
 const policy = createAddressPolicy({ allowlist: ['localhost'] });
 const warnings: Array<{ message: string; host?: unknown }> = [];
-const logger = { warn: (obj: object, message: string) => void warnings.push({ message, ...obj }) };
+const logger = {
+  warn: (obj: object, message: string) => void warnings.push({ message, ...obj }),
+  debug: () => undefined,
+};
 
 let site: FixtureServer;
 let canary: FixtureServer;

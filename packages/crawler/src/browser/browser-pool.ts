@@ -24,7 +24,7 @@ export interface BrowserPoolOptions {
   chromiumPath: string;
   maxPages: number;
   policy: AddressPolicy;
-  logger?: { warn(obj: object, msg: string): void };
+  logger?: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
 export interface RenderOptions {
@@ -59,13 +59,17 @@ function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number): P
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Chromium's own background calls (component updates, sign-in) reach the sinkhole too; one line per host is enough. */
+/** Chromium's own background calls (component updates, sign-in) are expected: they are not worth a warning. */
+const CHROMIUM_BACKGROUND_HOSTS = /(^|\.)(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)$/i;
+
+/** Whatever else reaches the sinkhole is worth one line per host. */
 function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string, requestLine: string) => void {
   const seen = new Set<string>();
   return (host, requestLine) => {
     if (seen.has(host)) return;
     seen.add(host);
-    logger?.warn({ host, request: requestLine.slice(0, 200) }, 'Chromium tried to connect outside the request guard; dropped');
+    const level = CHROMIUM_BACKGROUND_HOSTS.test(host.replace(/:\d+$/, '')) ? 'debug' : 'warn';
+    logger?.[level]({ host, request: requestLine.slice(0, 200) }, 'Chromium tried to connect outside the request guard; dropped');
   };
 }
 
