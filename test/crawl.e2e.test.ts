@@ -118,6 +118,34 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     expect(capped.body.pagesCrawled).toBe(3);
   });
 
+  it('seeds discovery from sitemap.xml when asked, and keeps to includePaths', async () => {
+    const mapped = await serveFixtures({
+      root: DOCS_SITE,
+      routes: (req, res) => {
+        if (req.url !== '/sitemap.xml') return false;
+        const origin = `http://${req.headers.host}`;
+        res.writeHead(200, { 'content-type': 'application/xml' }).end(
+          `<?xml version="1.0"?><urlset><url><loc>${origin}/guide/advanced.html</loc></url><url><loc>${origin}/api/reference.html</loc></url></urlset>`,
+        );
+        return true;
+      },
+    });
+    try {
+      const res = await crawl({
+        libraryId: 'fixture/sitemap',
+        name: 'Sitemap',
+        urls: [`${mapped.origin}/index.html`],
+        useSitemap: true,
+        includePaths: ['/guide/**'],
+        renderer: 'http',
+      }).expect(200);
+      expect(mapped.pagesFetched()).toEqual(['/guide/advanced.html', '/guide/configuration.html', '/guide/getting-started.html', '/index.html']);
+      expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
+    } finally {
+      await mapped.close();
+    }
+  });
+
   it('crawls exactly the given URLs without discovery when several are given', async () => {
     const res = await crawl({
       libraryId: 'fixture/multi',
