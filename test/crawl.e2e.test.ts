@@ -146,6 +146,24 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     }
   });
 
+  it('follows a redirecting seed and does not fetch its target twice', async () => {
+    const redirecting = await serveFixtures({
+      root: DOCS_SITE,
+      routes: (req, res) => {
+        if (req.url !== '/start') return false;
+        res.writeHead(302, { location: '/index.html' }).end();
+        return true;
+      },
+    });
+    try {
+      const res = await crawl({ libraryId: 'fixture/redirect', name: 'Redirect', urls: [`${redirecting.origin}/start`], renderer: 'http' }).expect(200);
+      expect(res.body).toMatchObject({ pagesCrawled: 5, errors: [`${redirecting.origin}/missing.html: HTTP 404`] });
+      expect(redirecting.requests.filter((r) => r === '/index.html')).toHaveLength(1);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
   it('crawls exactly the given URLs without discovery when several are given', async () => {
     const res = await crawl({
       libraryId: 'fixture/multi',

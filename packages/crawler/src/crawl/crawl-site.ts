@@ -34,6 +34,8 @@ type Job = JobPayload<'crawl-site'>;
 export async function crawlSite(deps: CrawlSiteDeps, job: Job): Promise<JobResult<'crawl-site'>> {
   const discovery = job.urls.length === 1;
   const seeds = [...new Set(job.urls.map((u) => normalizePageUrl(u, u) ?? u))];
+  // A seed that redirects (http → https, / → /index.html) brings its final origin into scope.
+  const origins = new Set([new URL(seeds[0]!).origin]);
   const origin = new URL(seeds[0]!).origin;
   const inScope = buildPathFilter(job.options.includePaths, job.options.excludePaths);
   const robots = job.options.respectRobotsTxt ? await loadRobots(deps.policy, origin) : ALLOW_ALL;
@@ -42,12 +44,13 @@ export async function crawlSite(deps: CrawlSiteDeps, job: Job): Promise<JobResul
   const crawled: string[] = [];
 
   const admit = (url: string, queue: string[]) => {
-    if (found.has(url) || new URL(url).origin !== origin || !inScope(url)) return;
+    if (found.has(url) || !origins.has(new URL(url).origin) || !inScope(url)) return;
     found.add(url);
     if (robots.isAllowed(url)) queue.push(url);
   };
 
-  let level = seeds.filter((url) => robots.isAllowed(url) || !errors.push(`${url}: disallowed by robots.txt`));
+  for (const url of seeds.filter((u) => !robots.isAllowed(u))) errors.push(`${url}: disallowed by robots.txt`);
+  let level = seeds.filter((url) => robots.isAllowed(url));
   let budget = discovery ? job.options.maxPages : seeds.length;
   const sitemapUrls = discovery && job.options.useSitemap ? await loadSitemap(deps.policy, origin) : [];
 
@@ -68,6 +71,10 @@ export async function crawlSite(deps: CrawlSiteDeps, job: Job): Promise<JobResul
         return;
       }
       crawled.push(batch[i]!);
+      const finalUrl = normalizePageUrl(result.value.finalUrl, result.value.finalUrl);
+      if (depth === 0 && finalUrl) origins.add(new URL(finalUrl).origin);
+      // The page under its final URL is already crawled.
+      if (finalUrl && origins.has(new URL(finalUrl).origin)) found.add(finalUrl);
       result.value.links.forEach((link) => admit(link, next));
     });
     level = next;
