@@ -3,7 +3,7 @@ import type { Config } from '@docshelf/config';
 import type { BackupStorage, Embedder, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalEmbedder } from './local.embedder';
-import { openSqliteDatabase } from './sqlite.database';
+import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 
@@ -15,13 +15,25 @@ export interface Adapters {
   close(): Promise<void>;
 }
 
-/** The one place that picks adapters from config. */
-export function buildAdapters(config: Pick<Config, 'dataDir' | 'embedding'>): Adapters {
-  const db = openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite'));
-  const embedder = new LocalEmbedder(config.embedding.dimensions);
-  const records = new SqliteRecordStore(db);
-  const vectors = new SqliteVecVectorIndex(db, embedder.dimensions);
-  const backups = new FsBackupStorage(path.join(config.dataDir, 'backups'));
+type AdapterConfig = Pick<Config, 'dataDir' | 'embedding' | 'adapters'>;
+
+/** The one place that picks adapters from config: embedded engines by default, production ones where configured. */
+export function buildAdapters(config: AdapterConfig): Adapters {
+  const choice = config.adapters;
+  // SQLite is opened only when some port still uses it.
+  let db: Database | undefined;
+  const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
+
+  const embedder = buildEmbedder(config);
+  const records = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : new SqliteRecordStore(sqlite());
+  const vectors =
+    choice.vectors.kind === 'pinecone'
+      ? new (loadPinecone().PineconeVectorIndex)({ ...choice.vectors, dimensions: embedder.dimensions })
+      : new SqliteVecVectorIndex(sqlite(), embedder.dimensions);
+  const backups =
+    choice.backups.kind === 'gcs'
+      ? new (loadGcs().GcsBackupStorage)(choice.backups)
+      : new FsBackupStorage(path.join(config.dataDir, 'backups'));
   return {
     records,
     vectors,
@@ -30,7 +42,19 @@ export function buildAdapters(config: Pick<Config, 'dataDir' | 'embedding'>): Ad
     close: async () => {
       await vectors.close();
       await records.close();
-      db.close();
+      db?.close();
     },
   };
 }
+
+function buildEmbedder(config: AdapterConfig): Embedder {
+  const choice = config.adapters.embedder;
+  if (choice.kind === 'openai') return new (loadOpenAi().OpenAiEmbedder)(choice);
+  return new LocalEmbedder(config.embedding.dimensions);
+}
+
+// Production adapters load only when selected: their SDKs add about half a second to every process start.
+const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
+const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
+const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
+const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describeBackupStorageContract } from './contracts/backup-storage.contract';
 import { FsBackupStorage } from './fs.backup-storage';
 import { createTempDir } from './testing/temp-dir';
+import { announceContractTarget } from './testing/announce-target';
 
+announceContractTarget('BackupStorage', 'fs', 'real files in a temp dir');
 describeBackupStorageContract('FsBackupStorage', async () => {
   const { dir, removeDir } = createTempDir();
   return { storage: new FsBackupStorage(path.join(dir, 'backups')), cleanup: async () => removeDir() };

@@ -1,6 +1,8 @@
 import { describeEmbedderContract } from './contracts/embedder.contract';
 import { LocalEmbedder } from './local.embedder';
+import { announceContractTarget } from './testing/announce-target';
 
+announceContractTarget('Embedder', 'local', 'in-process, no network');
 describeEmbedderContract('LocalEmbedder', async () => ({ embedder: new LocalEmbedder(), cleanup: async () => {} }));
 describeEmbedderContract('LocalEmbedder (64 dimensions)', async () => ({ embedder: new LocalEmbedder(64), cleanup: async () => {} }));
 

@@ -3,7 +3,9 @@ import { describeVectorIndexContract } from './contracts/vector-index.contract';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 import { openSqliteDatabase } from './sqlite.database';
 import { createTempDir } from './testing/temp-dir';
+import { announceContractTarget } from './testing/announce-target';
 
+announceContractTarget('VectorIndex', 'sqlite-vec', 'real SQLite file with sqlite-vec in a temp dir');
 describeVectorIndexContract('SqliteVecVectorIndex', async () => {
   const { dir, removeDir } = createTempDir();
   const index = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.db')), 8, { ownsDatabase: true });

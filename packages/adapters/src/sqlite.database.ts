@@ -79,6 +79,10 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX staged_pages_created_at ON staged_pages(created_at);
   `,
+  `
+  ALTER TABLE libraries ADD COLUMN embedding_model TEXT;
+  ALTER TABLE libraries ADD COLUMN embedding_dimensions INTEGER;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

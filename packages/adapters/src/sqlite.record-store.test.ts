@@ -3,7 +3,9 @@ import { describeRecordStoreContract } from './contracts/record-store.contract';
 import { openSqliteDatabase } from './sqlite.database';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { createTempDir } from './testing/temp-dir';
+import { announceContractTarget } from './testing/announce-target';
 
+announceContractTarget('RecordStore', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
 describeRecordStoreContract('SqliteRecordStore', async () => {
   const { dir, removeDir } = createTempDir();
   const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });

@@ -6,6 +6,7 @@ import {
   type ChunkInput,
   type ChunkMeta,
   type CommitIngestionInput,
+  type EmbeddingModel,
   type Library,
   type Permission,
   type RecordStore,
@@ -31,6 +32,8 @@ interface LibraryRow {
   owner_id: string;
   created_at: string;
   updated_at: string;
+  embedding_model: string | null;
+  embedding_dimensions: number | null;
 }
 
 interface ChunkRow {
@@ -132,6 +135,12 @@ export class SqliteRecordStore implements RecordStore {
       return this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id).changes > 0;
     });
     return remove.immediate();
+  }
+
+  async setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void> {
+    this.db
+      .prepare('UPDATE libraries SET embedding_model = ?, embedding_dimensions = ? WHERE id = ?')
+      .run(embedding?.model ?? null, embedding?.dimensions ?? null, libraryId);
   }
 
   async upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User> {
@@ -330,6 +339,7 @@ function toLibrary(row: LibraryRow): Library {
     ownerId: row.owner_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.embedding_model === null ? {} : { embeddingModel: row.embedding_model, embeddingDimensions: row.embedding_dimensions ?? 0 }),
   };
 }
 

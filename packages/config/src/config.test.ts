@@ -45,3 +45,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT/);
   });
 });
+
+describe('loadConfig: production adapters', () => {
+  it('uses the embedded engines by default', () => {
+    expect(loadConfig({}).adapters).toEqual({ records: { kind: 'sqlite' }, vectors: { kind: 'sqlite-vec' }, backups: { kind: 'fs' }, embedder: { kind: 'local' } });
+  });
+
+  it('reads each production engine with its settings and defaults', () => {
+    const config = loadConfig({
+      RECORD_STORE: 'mongo',
+      MONGODB_URI: 'mongodb://db:27017/docshelf?replicaSet=rs0',
+      VECTOR_INDEX: 'pinecone',
+      PINECONE_API_KEY: 'pc-key',
+      PINECONE_INDEX: 'docs',
+      BACKUP_STORAGE: 'gcs',
+      GCS_BUCKET: 'docshelf-backups',
+      STORAGE_EMULATOR_HOST: 'localhost:4443',
+      EMBEDDER: 'openai',
+      OPENAI_API_KEY: 'sk-test',
+    });
+    expect(config.adapters).toEqual({
+      records: { kind: 'mongo', uri: 'mongodb://db:27017/docshelf?replicaSet=rs0' },
+      vectors: { kind: 'pinecone', apiKey: 'pc-key', indexName: 'docs', indexHost: undefined, controllerHost: undefined },
+      backups: { kind: 'gcs', bucket: 'docshelf-backups', projectId: undefined, apiEndpoint: 'http://localhost:4443' },
+      embedder: { kind: 'openai', apiKey: 'sk-test', baseUrl: undefined, model: 'text-embedding-3-small', dimensions: 1536, maxConcurrency: 4, maxRetries: 6, timeoutMs: 60_000 },
+    });
+    expect(loadConfig({ BACKUP_STORAGE: 'gcs', GCS_BUCKET: 'b-1', GCS_API_ENDPOINT: 'http://gcs:4443', STORAGE_EMULATOR_HOST: 'other:1' }).adapters.backups).toMatchObject({ apiEndpoint: 'http://gcs:4443' });
+    expect(loadConfig({ EMBEDDER: 'openai', OPENAI_BASE_URL: 'http://ollama:11434/v1' }).adapters.embedder).toMatchObject({ apiKey: 'not-needed' });
+  });
+
+  it('names every missing setting of a selected engine at once', () => {
+    expect(() => loadConfig({ RECORD_STORE: 'mongo', VECTOR_INDEX: 'pinecone', BACKUP_STORAGE: 'gcs', EMBEDDER: 'openai' })).toThrow(
+      /MONGODB_URI[\s\S]*PINECONE_INDEX or PINECONE_INDEX_HOST[\s\S]*PINECONE_API_KEY[\s\S]*GCS_BUCKET[\s\S]*OPENAI_API_KEY/,
+    );
+    expect(() => loadConfig({ RECORD_STORE: 'postgres' })).toThrow(/RECORD_STORE/);
+    expect(() => loadConfig({ OPENAI_EMBEDDING_DIMENSIONS: '0', OPENAI_MAX_CONCURRENCY: 'many' })).toThrow(/OPENAI_EMBEDDING_DIMENSIONS[\s\S]*OPENAI_MAX_CONCURRENCY/);
+    expect(() => loadConfig({ MONGODB_URI: 'postgres://x' })).toThrow(/MONGODB_URI/);
+  });
+});

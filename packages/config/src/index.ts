@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { QUEUE_NAMES, type QueueName } from '@docshelf/core';
+import { ConfigError } from './config-error';
+import { productionEnvSchema, readProductionAdapters, type ProductionAdapters } from './production-adapters';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -40,6 +42,7 @@ const envSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
+  ...productionEnvSchema.shape,
 });
 
 export interface Config {
@@ -69,6 +72,8 @@ export interface Config {
   crawl: { waitTimeoutMs: number; pageTimeoutMs: number };
   sessionTtlMs: number;
   embedding: { dimensions: number };
+  /** Which engine serves each port, with that engine's settings; embedded ones by default. */
+  adapters: ProductionAdapters;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 }
 
@@ -86,9 +91,6 @@ function readConcurrency(env: NodeJS.ProcessEnv, fallback: number): Record<Queue
   return Object.fromEntries(entries) as Record<QueueName, number>;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
 
 /** Reads and validates the environment once; the only place in Docshelf that looks at process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
@@ -130,7 +132,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     crawl: { waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS, pageTimeoutMs: e.PAGE_TIMEOUT_MS },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
+    adapters: readProductionAdapters(e),
     logLevel: e.LOG_LEVEL,
   });
 }
 export * from './logger';
+export { ConfigError } from './config-error';
+export type { ProductionAdapters } from './production-adapters';

@@ -49,6 +49,14 @@ export const libraryNotFound = (libraryId: string) =>
   new AppError('LIBRARY_NOT_FOUND', `Library '${libraryId}' not found`, 404, { retryable: false });
 export const keyNotFound = (keyId: string) =>
   new AppError('KEY_NOT_FOUND', `API key '${keyId}' not found`, 404, { retryable: false });
+export const embeddingMismatch = (libraryId: string, stored: string, current: string) =>
+  new AppError(
+    'EMBEDDING_MISMATCH',
+    `Library '${libraryId}' was embedded with ${stored}, but this service embeds with ${current}; ` +
+      'vectors of different models cannot be searched together. Re-ingest it with "replace": true to re-embed it.',
+    409,
+    { retryable: false },
+  );
 export const conflict = (code: string, message: string) => new AppError(code, message, 409, { retryable: false });
 export const serviceUnavailable = (code: string, message: string) =>
   new AppError(code, message, 503, { retryable: true });

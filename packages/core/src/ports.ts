@@ -13,6 +13,11 @@ import type {
   VectorRecord,
 } from './domain/types';
 
+export interface EmbeddingModel {
+  model: string;
+  dimensions: number;
+}
+
 export interface CommitIngestionInput {
   library: LibraryInput;
   /** Owner recorded when the library is created; an existing library keeps its owner. */
@@ -40,6 +45,8 @@ export interface RecordStore {
   countChunks(libraryId: string): Promise<number>;
   /** Removes the library and its chunks; false when it did not exist. */
   deleteLibrary(id: string): Promise<boolean>;
+  /** Records which model made the library's vectors (null: it has none); leaves other fields and updatedAt alone. */
+  setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void>;
 
   upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User>;
   findUserByEmail(email: string): Promise<UserWithPassword | null>;

@@ -128,6 +128,22 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
     });
 
+    describe('embedding model', () => {
+      it('remembers the model and dimensions of the vectors, clears them, and leaves the rest alone', async () => {
+        const created = await store.commitIngestion(ingestion({ chunks: [chunk('a')] }));
+        expect(created).not.toHaveProperty('embeddingModel');
+        await store.setEmbeddingModel('vercel/next.js', { model: 'text-embedding-3-small', dimensions: 1536 });
+        expect(await store.getLibrary('vercel/next.js')).toEqual({ ...created, embeddingModel: 'text-embedding-3-small', embeddingDimensions: 1536 });
+        const later = await store.commitIngestion(ingestion({ chunks: [chunk('b')], now: at(1) }));
+        expect(later).toMatchObject({ embeddingModel: 'text-embedding-3-small', embeddingDimensions: 1536 });
+        await store.setEmbeddingModel('vercel/next.js', null);
+        expect(await store.getLibrary('vercel/next.js')).toEqual({ ...later, embeddingModel: undefined, embeddingDimensions: undefined });
+        expect(await store.getLibrary('vercel/next.js')).not.toHaveProperty('embeddingModel');
+        await store.setEmbeddingModel('missing', { model: 'm', dimensions: 8 });
+        expect(await store.getLibrary('missing')).toBeNull();
+      });
+    });
+
     describe('chunks', () => {
       it('stores chunks in payload order with increasing positions', async () => {
         await store.commitIngestion(ingestion({ chunks: [chunk('c'), chunk('a'), chunk('b')] }));

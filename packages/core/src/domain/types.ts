@@ -11,6 +11,9 @@ export interface Library {
   ownerId: string;
   createdAt: string;
   updatedAt: string;
+  /** Model and size of the library's vectors, set when vectors are first written, cleared when all are removed. */
+  embeddingModel?: string;
+  embeddingDimensions?: number;
 }
 
 /** The library fields a client supplies on ingestion. */

@@ -1,5 +1,6 @@
 import type { StoredChunk } from '../domain/types';
-import type { Embedder, VectorIndex } from '../ports';
+import { embeddingMismatch } from '../errors';
+import type { Embedder, RecordStore, VectorIndex } from '../ports';
 
 const EMBED_BATCH_SIZE = 64;
 
@@ -9,10 +10,12 @@ export function embeddingTextOf(chunk: Pick<StoredChunk, 'title' | 'content'>): 
 }
 
 export async function embedChunks(
-  deps: { embedder: Embedder; vectors: VectorIndex },
+  deps: { records: RecordStore; embedder: Embedder; vectors: VectorIndex },
   libraryId: string,
   chunks: StoredChunk[],
 ): Promise<number> {
+  if (chunks.length === 0) return 0;
+  await claimEmbeddingModel(deps, libraryId);
   for (let start = 0; start < chunks.length; start += EMBED_BATCH_SIZE) {
     const batch = chunks.slice(start, start + EMBED_BATCH_SIZE);
     const vectors = await deps.embedder.embed(batch.map(embeddingTextOf));
@@ -22,4 +25,17 @@ export async function embedChunks(
     );
   }
   return chunks.length;
+}
+
+/** Vectors of two models in one library would be compared as if alike: the first model to write one owns it. */
+async function claimEmbeddingModel(deps: { records: RecordStore; embedder: Embedder }, libraryId: string): Promise<void> {
+  const library = await deps.records.getLibrary(libraryId);
+  const current = { model: deps.embedder.model, dimensions: deps.embedder.dimensions };
+  if (!library?.embeddingModel) {
+    await deps.records.setEmbeddingModel(libraryId, current);
+    return;
+  }
+  if (library.embeddingModel !== current.model || library.embeddingDimensions !== current.dimensions) {
+    throw embeddingMismatch(libraryId, `${library.embeddingModel} (${library.embeddingDimensions})`, `${current.model} (${current.dimensions})`);
+  }
 }

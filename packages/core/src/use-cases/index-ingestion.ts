@@ -10,6 +10,8 @@ export async function indexIngestion(
   const chunks = await deps.records.listChunksOfIngestion(job.libraryId, job.ingestionId);
   if (job.replace) {
     await deps.vectors.deleteLibrary(job.libraryId);
+    // No vector is left, so the library may be embedded with whatever model this service uses now.
+    await deps.records.setEmbeddingModel(job.libraryId, null);
   } else if (!job.generate) {
     await deps.vectors.deleteChunks(job.libraryId, chunks.map((c) => c.id));
   }

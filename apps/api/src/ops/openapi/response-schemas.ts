@@ -18,6 +18,8 @@ export const librarySchema = z.object({
   ownerId: z.string(),
   createdAt: isoTimestamp,
   updatedAt: isoTimestamp,
+  embeddingModel: z.string().optional().describe('Model that made the library vectors; absent until it has some'),
+  embeddingDimensions: z.number().int().optional(),
 });
 
 export const chunkMetaSchema = z.object({

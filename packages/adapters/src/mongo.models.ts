@@ -1,0 +1,169 @@
+import { Schema, type Connection } from 'mongoose';
+import type { ChunkInput, Permission } from '@docshelf/core';
+
+export interface LibraryDoc {
+  _id: string;
+  name: string;
+  description?: string;
+  sourceUrl?: string;
+  sourceType: string;
+  version?: string;
+  chunkCount: number;
+  ownerId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  embeddingModel?: string;
+  embeddingDimensions?: number;
+}
+
+export interface ChunkDoc {
+  libraryId: string;
+  id: string;
+  title?: string;
+  content: string;
+  url?: string;
+  tokenCount: number;
+  position: number;
+  ingestionId: string;
+}
+
+export interface UserDoc {
+  _id: string;
+  email: string;
+  /** Lower-cased email: the unique key, so lookups ignore case. */
+  emailKey: string;
+  passwordHash: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionDoc {
+  _id: string;
+  userId: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface ApiKeyDoc {
+  _id: string;
+  userId: string;
+  name: string;
+  keyHash: string;
+  keyPrefix: string;
+  permissions: Permission;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+  /** Insertion order, the tie-breaker for keys created in the same millisecond. */
+  seq: number;
+}
+
+export interface StagedPageDoc {
+  stagingId: string;
+  url: string;
+  chunks: ChunkInput[];
+  createdAt: Date;
+  seq: number;
+}
+
+export type MongoModels = ReturnType<typeof defineMongoModels>;
+
+// No `id` virtual: chunks have a real `id` field, and the store maps `_id` itself.
+const options = { versionKey: false, minimize: false, id: false } as const;
+
+/** Collections and one index for every query the record store makes. */
+export function defineMongoModels(connection: Connection) {
+  const libraries = new Schema<LibraryDoc>(
+    {
+      _id: String,
+      name: { type: String, required: true },
+      description: String,
+      sourceUrl: String,
+      sourceType: { type: String, required: true },
+      version: String,
+      chunkCount: { type: Number, required: true },
+      ownerId: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+      embeddingModel: String,
+      embeddingDimensions: Number,
+    },
+    options,
+  );
+
+  const chunks = new Schema<ChunkDoc>(
+    {
+      libraryId: { type: String, required: true },
+      id: { type: String, required: true },
+      title: String,
+      content: { type: String, required: true },
+      url: String,
+      tokenCount: { type: Number, required: true },
+      position: { type: Number, required: true },
+      ingestionId: { type: String, required: true },
+    },
+    options,
+  );
+  chunks.index({ libraryId: 1, id: 1 }, { unique: true });
+  chunks.index({ libraryId: 1, position: 1 }, { unique: true });
+  chunks.index({ libraryId: 1, ingestionId: 1, position: 1 });
+
+  const users = new Schema<UserDoc>(
+    {
+      _id: String,
+      email: { type: String, required: true },
+      emailKey: { type: String, required: true },
+      passwordHash: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    options,
+  );
+  users.index({ emailKey: 1 }, { unique: true });
+
+  const sessions = new Schema<SessionDoc>(
+    { _id: String, userId: { type: String, required: true }, expiresAt: { type: Date, required: true }, createdAt: Date },
+    options,
+  );
+  // MongoDB removes expired sessions by itself; deleteExpiredSessions still answers exactly at its `now`.
+  sessions.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+  const apiKeys = new Schema<ApiKeyDoc>(
+    {
+      _id: String,
+      userId: { type: String, required: true },
+      name: { type: String, required: true },
+      keyHash: { type: String, required: true },
+      keyPrefix: { type: String, required: true },
+      permissions: { type: String, enum: ['read', 'admin'], required: true },
+      lastUsedAt: { type: Date, default: null },
+      createdAt: { type: Date, required: true },
+      seq: { type: Number, required: true },
+    },
+    options,
+  );
+  apiKeys.index({ keyHash: 1 }, { unique: true });
+  apiKeys.index({ userId: 1, createdAt: -1, seq: -1 });
+
+  const stagedPages = new Schema<StagedPageDoc>(
+    {
+      stagingId: { type: String, required: true },
+      url: { type: String, required: true },
+      chunks: { type: Schema.Types.Mixed, required: true },
+      createdAt: { type: Date, required: true },
+      seq: { type: Number, required: true },
+    },
+    options,
+  );
+  stagedPages.index({ stagingId: 1, url: 1 }, { unique: true });
+  stagedPages.index({ stagingId: 1, seq: 1 });
+  stagedPages.index({ createdAt: 1 });
+
+  return {
+    libraries: connection.model('Library', libraries, 'libraries'),
+    chunks: connection.model('Chunk', chunks, 'chunks'),
+    users: connection.model('User', users, 'users'),
+    sessions: connection.model('Session', sessions, 'sessions'),
+    apiKeys: connection.model('ApiKey', apiKeys, 'apiKeys'),
+    stagedPages: connection.model('StagedPage', stagedPages, 'stagedPages'),
+  };
+}

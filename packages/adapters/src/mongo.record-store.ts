@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import mongoose, { type ClientSession, type Connection } from 'mongoose';
+import {
+  estimateTokens,
+  type ApiKey,
+  type ApiKeyRecord,
+  type ChunkInput,
+  type ChunkMeta,
+  type CommitIngestionInput,
+  type EmbeddingModel,
+  type Library,
+  type RecordStore,
+  type Session,
+  type StoredChunk,
+  type User,
+  type UserWithPassword,
+} from '@docshelf/core';
+import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type LibraryDoc, type MongoModels } from './mongo.models';
+
+/** Chunk writes per bulkWrite round trip. */
+const WRITE_BATCH_SIZE = 1_000;
+const LIBRARY_OPTIONAL = ['description', 'sourceUrl', 'version'] as const;
+
+export interface MongoRecordStoreOptions {
+  uri: string;
+  /** Overrides the database named in the URI (tests use one database each). */
+  dbName?: string;
+}
+
+let sequence = 0;
+/** Increasing within a process and roughly across processes: orders keys and staged pages written in one millisecond. */
+const nextSeq = () => Date.now() * 1_024 + (sequence++ % 1_024);
+
+/**
+ * RecordStore on MongoDB via mongoose. Ingestion commits and library deletes run in multi-document transactions,
+ * so a reader sees a library entirely before or entirely after them; MongoDB offers those on replica sets and
+ * sharded clusters only (a single-node replica set is enough), which the store checks on first use.
+ */
+export class MongoRecordStore implements RecordStore {
+  private readonly connection: Connection;
+  private readonly models: MongoModels;
+  private ready?: Promise<void>;
+
+  constructor(options: MongoRecordStoreOptions) {
+    this.connection = mongoose.createConnection(options.uri, { ...(options.dbName ? { dbName: options.dbName } : {}), serverSelectionTimeoutMS: 10_000 });
+    this.models = defineMongoModels(this.connection);
+  }
+
+  async getLibrary(id: string): Promise<Library | null> {
+    const doc = await this.models.libraries.findById(id).lean<LibraryDoc>();
+    return doc ? toLibrary(doc) : null;
+  }
+
+  async listLibraries(): Promise<Library[]> {
+    const docs = await this.models.libraries.find().sort({ _id: 1 }).lean<LibraryDoc[]>();
+    return docs.map(toLibrary);
+  }
+
+  async commitIngestion(input: CommitIngestionInput): Promise<Library> {
+    await this.whenReady();
+    return this.connection.transaction(async (session) => {
+      await this.writeLibrary(input, session);
+      if (input.replace) await this.models.chunks.deleteMany({ libraryId: input.library.id }, { session });
+      await this.upsertChunks(input, session);
+      const chunkCount = await this.models.chunks.countDocuments({ libraryId: input.library.id }, { session });
+      const doc = await this.models.libraries
+        .findByIdAndUpdate(input.library.id, { $set: { chunkCount } }, { session, new: true })
+        .lean<LibraryDoc>();
+      return toLibrary(doc as LibraryDoc);
+    });
+  }
+
+  async listChunkMeta(libraryId: string): Promise<ChunkMeta[]> {
+    const docs = await this.models.chunks
+      .find({ libraryId }, { _id: 0, id: 1, title: 1, url: 1, tokenCount: 1 })
+      .sort({ position: 1 })
+      .lean<Pick<ChunkDoc, 'id' | 'title' | 'url' | 'tokenCount'>[]>();
+    return docs.map((d) => ({ id: d.id, ...present('title', d.title), ...present('url', d.url), tokenCount: d.tokenCount }));
+  }
+
+  async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
+    const docs = await this.models.chunks.find({ libraryId }).sort({ position: 1 }).skip(page.offset).limit(page.limit).lean<ChunkDoc[]>();
+    return docs.map(toStoredChunk);
+  }
+
+  async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
+    const docs = await this.models.chunks.find({ libraryId, ingestionId }).sort({ position: 1 }).lean<ChunkDoc[]>();
+    return docs.map(toStoredChunk);
+  }
+
+  async countChunks(libraryId: string): Promise<number> {
+    return this.models.chunks.countDocuments({ libraryId });
+  }
+
+  async deleteLibrary(id: string): Promise<boolean> {
+    await this.whenReady();
+    return this.connection.transaction(async (session) => {
+      await this.models.chunks.deleteMany({ libraryId: id }, { session });
+      return (await this.models.libraries.deleteOne({ _id: id }, { session })).deletedCount > 0;
+    });
+  }
+
+  async setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void> {
+    const update = embedding
+      ? { $set: { embeddingModel: embedding.model, embeddingDimensions: embedding.dimensions } }
+      : { $unset: { embeddingModel: 1, embeddingDimensions: 1 } };
+    await this.models.libraries.updateOne({ _id: libraryId }, update);
+  }
+
+  async upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User> {
+    const upsert = () =>
+      this.models.users
+        .findOneAndUpdate(
+          { emailKey: input.email.toLowerCase() },
+          {
+            $set: { passwordHash: input.passwordHash, updatedAt: input.now },
+            $setOnInsert: { _id: randomUUID(), email: input.email, createdAt: input.now },
+          },
+          { upsert: true, new: true },
+        )
+        .lean();
+    // Two first logins at once can both try the insert; the loser finds the winner's user on the second try.
+    const doc = await upsert().catch((error: unknown) => (isDuplicateKey(error) ? upsert() : Promise.reject(error)));
+    return { id: doc!._id, email: doc!.email };
+  }
+
+  async findUserByEmail(email: string): Promise<UserWithPassword | null> {
+    const doc = await this.models.users.findOne({ emailKey: email.toLowerCase() }).lean();
+    return doc ? { id: doc._id, email: doc.email, passwordHash: doc.passwordHash } : null;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const doc = await this.models.users.findById(id).lean();
+    return doc ? { id: doc._id, email: doc.email } : null;
+  }
+
+  async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
+    await this.models.sessions.create({ _id: input.tokenHash, userId: input.userId, expiresAt: input.expiresAt, createdAt: input.now });
+  }
+
+  async findSession(tokenHash: string): Promise<Session | null> {
+    const doc = await this.models.sessions.findById(tokenHash).lean();
+    return doc ? { userId: doc.userId, expiresAt: doc.expiresAt.toISOString() } : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.models.sessions.deleteOne({ _id: tokenHash });
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    return (await this.models.sessions.deleteMany({ expiresAt: { $lte: now } })).deletedCount;
+  }
+
+  async createApiKey(input: Parameters<RecordStore['createApiKey']>[0]): Promise<ApiKey> {
+    const { id, now, ...fields } = input;
+    const doc: ApiKeyDoc = { _id: id, ...fields, lastUsedAt: null, createdAt: now, seq: nextSeq() };
+    await this.models.apiKeys.create(doc);
+    return toApiKey(doc);
+  }
+
+  async listApiKeys(userId: string): Promise<ApiKey[]> {
+    const docs = await this.models.apiKeys.find({ userId }).sort({ createdAt: -1, seq: -1 }).lean<ApiKeyDoc[]>();
+    return docs.map(toApiKey);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const doc = await this.models.apiKeys.findOne({ keyHash }).lean<ApiKeyDoc>();
+    return doc ? { ...toApiKey(doc), userId: doc.userId } : null;
+  }
+
+  async deleteApiKey(userId: string, keyId: string): Promise<boolean> {
+    return (await this.models.apiKeys.deleteOne({ _id: keyId, userId })).deletedCount > 0;
+  }
+
+  async touchApiKey(keyId: string, at: Date): Promise<void> {
+    await this.models.apiKeys.updateOne({ _id: keyId }, { $set: { lastUsedAt: at } });
+  }
+
+  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void> {
+    // seq is set on the first stage only, so a page staged again keeps its place.
+    await this.models.stagedPages.updateOne(
+      { stagingId: input.stagingId, url: input.url },
+      { $set: { chunks: input.chunks, createdAt: input.now }, $setOnInsert: { seq: nextSeq() } },
+      { upsert: true },
+    );
+  }
+
+  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]> {
+    const docs = await this.models.stagedPages.find({ stagingId }).sort({ seq: 1 }).lean();
+    return docs.map((d) => ({ url: d.url, chunks: d.chunks }));
+  }
+
+  async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {
+    await this.models.stagedPages.deleteMany({ stagingId });
+    if (olderThan) await this.models.stagedPages.deleteMany({ createdAt: { $lt: olderThan } });
+  }
+
+  async ping(): Promise<void> {
+    await this.connection.asPromise();
+    await this.connection.db!.admin().ping();
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  /** Connects, builds the indexes and checks that the server can run transactions, once. */
+  private whenReady(): Promise<void> {
+    this.ready ??= (async () => {
+      await this.connection.asPromise();
+      const hello = await this.connection.db!.admin().command({ hello: 1 });
+      if (!hello.setName && hello.msg !== 'isdbgrid') {
+        throw new Error('MongoDB record store needs transactions: run MongoDB as a replica set (one node is enough) or a sharded cluster');
+      }
+      await Promise.all(Object.values(this.models).map((model) => model.init()));
+    })().catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  private async writeLibrary({ library, ownerId, now }: CommitIngestionInput, session: ClientSession): Promise<void> {
+    const { id, ...fields } = library;
+    const absent = Object.fromEntries(LIBRARY_OPTIONAL.filter((key) => fields[key] === undefined).map((key) => [key, 1]));
+    const set = Object.fromEntries(Object.entries({ ...fields, updatedAt: now }).filter(([, v]) => v !== undefined));
+    await this.models.libraries.updateOne(
+      { _id: id },
+      { $set: set, ...(Object.keys(absent).length > 0 ? { $unset: absent } : {}), $setOnInsert: { ownerId, createdAt: now, chunkCount: 0 } },
+      { upsert: true, session },
+    );
+  }
+
+  /** Existing ids keep their position; new ids are appended in payload order; a repeated id keeps its last content. */
+  private async upsertChunks(input: CommitIngestionInput, session: ClientSession): Promise<void> {
+    const libraryId = input.library.id;
+    const latest = new Map<string, ChunkInput>();
+    for (const chunk of input.chunks) latest.set(chunk.id, chunk);
+    const ids = [...latest.keys()];
+    const last = await this.models.chunks.findOne({ libraryId }, { position: 1 }).sort({ position: -1 }).session(session).lean();
+    let nextPosition = (last?.position ?? -1) + 1;
+    for (let start = 0; start < ids.length; start += WRITE_BATCH_SIZE) {
+      const batch = ids.slice(start, start + WRITE_BATCH_SIZE);
+      const existing = new Set(
+        (await this.models.chunks.find({ libraryId, id: { $in: batch } }, { id: 1 }).session(session).lean()).map((d) => d.id),
+      );
+      const operations = batch.map((id) => {
+        const chunk = latest.get(id) as ChunkInput;
+        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId };
+        const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+        const unset = Object.fromEntries((['title', 'url'] as const).filter((k) => chunk[k] === undefined).map((k) => [k, 1]));
+        if (existing.has(id)) {
+          return { updateOne: { filter: { libraryId, id }, update: { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) } } };
+        }
+        return { insertOne: { document: { libraryId, id, ...set, position: nextPosition++ } as ChunkDoc } };
+      });
+      // Every id appears once per batch, so unordered writes cannot reorder an insert and an update of one chunk.
+      await this.models.chunks.bulkWrite(operations, { ordered: false, session });
+    }
+  }
+}
+
+function present<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined || value === null ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+function toLibrary(doc: LibraryDoc): Library {
+  return {
+    id: doc._id,
+    name: doc.name,
+    ...present('description', doc.description),
+    ...present('sourceUrl', doc.sourceUrl),
+    sourceType: doc.sourceType,
+    ...present('version', doc.version),
+    chunkCount: doc.chunkCount,
+    ownerId: doc.ownerId,
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+    ...(doc.embeddingModel ? { embeddingModel: doc.embeddingModel, embeddingDimensions: doc.embeddingDimensions ?? 0 } : {}),
+  };
+}
+
+function toStoredChunk(doc: ChunkDoc): StoredChunk {
+  return {
+    id: doc.id,
+    ...present('title', doc.title),
+    content: doc.content,
+    ...present('url', doc.url),
+    tokenCount: doc.tokenCount,
+    position: doc.position,
+  };
+}
+
+function toApiKey(doc: ApiKeyDoc): ApiKey {
+  return {
+    id: doc._id,
+    name: doc.name,
+    keyPrefix: doc.keyPrefix,
+    permissions: doc.permissions,
+    lastUsedAt: doc.lastUsedAt ? doc.lastUsedAt.toISOString() : null,
+    createdAt: doc.createdAt.toISOString(),
+  };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number } | null)?.code === 11000;
+}
