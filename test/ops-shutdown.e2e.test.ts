@@ -94,7 +94,7 @@ describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
     workers.push(successor);
     const answer = await embed;
     expect(answer.body).toMatchObject({ processed: SLOW.chunks, done: true });
-    expect(successor.output()).toMatch(/"job":"embed-range".*"outcome":"completed"/);
+    await successor.waitForOutput(/"job":"embed-range".*"outcome":"completed"/, 10_000);
     expect(await adapters.vectors.count('hand/back')).toBe(SLOW.chunks);
   }, 120_000);
 });

@@ -61,7 +61,10 @@ function spawnApp(app: 'api' | 'worker', env: Record<string, string>): NodeProce
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
+    const exitedAt = { at: 0 };
+    child.once('exit', () => (exitedAt.at = Date.now()));
+    // 'close' comes after the output pipes have drained, so output() is complete once this resolves.
+    child.once('close', (code, signal) => resolve({ code, signal, at: exitedAt.at || Date.now() }));
   });
   return {
     child,

@@ -58,7 +58,7 @@ export async function startService(env: Record<string, string>, cwd: string): Pr
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        child.once('close', (code) => resolve(code));
         child.kill('SIGTERM');
       }),
   };
