@@ -87,12 +87,13 @@ describe('two crawl worker processes share one crawl', () => {
   });
 
   it('both workers take pages and the result equals a single-worker crawl', async () => {
-    const key = await h.createKey('admin');
-    const res = await request(h.app)
-      .post('/api/crawl')
-      .set('Authorization', `Bearer ${key}`)
-      .send({ libraryId: 'shared', name: 'Shared', urls: [`${site.origin}/index.html`] })
-      .expect(200);
+    const crawlSite = async (harness: Harness) =>
+      request(harness.app)
+        .post('/api/crawl')
+        .set('Authorization', `Bearer ${await harness.createKey('admin')}`)
+        .send({ libraryId: 'shared', name: 'Shared', urls: [`${site.origin}/index.html`] })
+        .expect(200);
+    const res = await crawlSite(h);
     expect(res.body).toMatchObject({ pagesDiscovered: 7, pagesCrawled: 5 });
 
     const queue = new Queue('crawl', { connection: { url: REDIS_URL }, prefix: h.prefix });
@@ -105,12 +106,7 @@ describe('two crawl worker processes share one crawl', () => {
 
     const single = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
     try {
-      const singleKey = await single.createKey('admin');
-      const alone = await request(single.app)
-        .post('/api/crawl')
-        .set('Authorization', `Bearer ${singleKey}`)
-        .send({ libraryId: 'shared', name: 'Shared', urls: [`${site.origin}/index.html`] })
-        .expect(200);
+      const alone = await crawlSite(single);
       expect(alone.body).toEqual(res.body);
       const strip = (chunks: { id: string; title?: string; content: string; url?: string }[]) =>
         chunks.map(({ id, title, content, url }) => ({ id, title, content, url }));

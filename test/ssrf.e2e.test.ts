@@ -65,6 +65,7 @@ describe('SSRF: crawls refuse private targets on every hop', () => {
       for (const detail of res.body.details) expect(detail).toMatch(/: Blocked .*(loopback|private)/i);
     }
     expect(canary.requests).toEqual([]);
+    expect(canary.connections()).toBe(0);
   });
 
   it('refuses a redirect from an allowed site to a private address', async () => {
@@ -74,6 +75,7 @@ describe('SSRF: crawls refuse private targets on every hop', () => {
     }
     expect(site.requests.filter((r) => r.startsWith('/redirect')).length).toBeGreaterThanOrEqual(2);
     expect(canary.requests).toEqual([]);
+    expect(canary.connections()).toBe(0);
   });
 
   it('crawls a public page while refusing every subresource it points at a private address', async () => {
@@ -82,5 +84,6 @@ describe('SSRF: crawls refuse private targets on every hop', () => {
     const chunks = await h.adapters.records.listChunks('ssrf', { offset: 0, limit: 100 });
     expect(chunks.map((c) => c.content).join('\n')).toContain('SUBRESOURCEPAGE');
     expect(canary.requests).toEqual([]);
+    expect(canary.connections()).toBe(0);
   });
 });

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
+import { startFixtureServer } from '../../packages/crawler/src/fetch/test-support/fixture-server';
 
 export interface FixtureServer {
   origin: string;
   /** Paths requested so far, in order (query strings kept). */
   requests: string[];
+  /** TCP connections accepted, preconnects included: a canary must stay at 0. */
+  connections(): number;
   /** Distinct requested paths ending in .html or /, the pages a crawler fetched. */
   pagesFetched(): string[];
   close(): Promise<void>;
@@ -29,12 +31,6 @@ export type Route = (req: http.IncomingMessage, res: http.ServerResponse) => boo
 export async function serveFixtures(
   options: { root?: string; host?: string; routes?: Route; /** Delay before each answer, to keep several crawlers busy. */ delayMs?: number } = {},
 ): Promise<FixtureServer> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? '/');
-    if (options.delayMs) setTimeout(() => answer(req, res), options.delayMs);
-    else answer(req, res);
-  });
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (options.routes?.(req, res)) return;
     const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -46,19 +42,17 @@ export async function serveFixtures(
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   };
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startFixtureServer(options.host ?? '127.0.0.1', (req, res) => {
+    if (options.delayMs) setTimeout(() => answer(req, res), options.delayMs);
+    else answer(req, res);
+  });
   return {
-    origin: `http://${host}:${port}`,
-    requests,
+    origin: server.origin,
+    requests: server.hits,
+    connections: () => server.connections,
     pagesFetched: () =>
-      [...new Set(requests.map((r) => new URL(r, 'http://x').pathname))].filter((p) => p.endsWith('.html') || p.endsWith('/')).sort(),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      [...new Set(server.hits.map((r) => new URL(r, 'http://x').pathname))].filter((p) => p.endsWith('.html') || p.endsWith('/')).sort(),
+    close: () => server.close(),
   };
 }
 

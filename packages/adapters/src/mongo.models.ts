@@ -1,20 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
-import type { ChunkInput, Permission } from '@docshelf/core';
+import type { ChunkInput, Library, Permission } from '@docshelf/core';
 
-export interface LibraryDoc {
-  _id: string;
-  name: string;
-  description?: string;
-  sourceUrl?: string;
-  sourceType: string;
-  version?: string;
-  chunkCount: number;
-  ownerId: string;
-  createdAt: Date;
-  updatedAt: Date;
-  embeddingModel?: string;
-  embeddingDimensions?: number;
-}
+/** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
+export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
 
 export interface ChunkDoc {
   libraryId: string;

@@ -16,6 +16,7 @@ import {
   type UserWithPassword,
 } from '@docshelf/core';
 import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type LibraryDoc, type MongoModels } from './mongo.models';
+import { optionalField } from './optional-field';
 
 /** Chunk writes per bulkWrite round trip. */
 const WRITE_BATCH_SIZE = 1_000;
@@ -75,7 +76,7 @@ export class MongoRecordStore implements RecordStore {
       .find({ libraryId }, { _id: 0, id: 1, title: 1, url: 1, tokenCount: 1 })
       .sort({ position: 1 })
       .lean<Pick<ChunkDoc, 'id' | 'title' | 'url' | 'tokenCount'>[]>();
-    return docs.map((d) => ({ id: d.id, ...present('title', d.title), ...present('url', d.url), tokenCount: d.tokenCount }));
+    return docs.map((d) => ({ id: d.id, ...optionalField('title', d.title), ...optionalField('url', d.url), tokenCount: d.tokenCount }));
   }
 
   async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
@@ -260,18 +261,14 @@ export class MongoRecordStore implements RecordStore {
   }
 }
 
-function present<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined || value === null ? {} : { [key]: value }) as { [P in K]?: string };
-}
-
 function toLibrary(doc: LibraryDoc): Library {
   return {
     id: doc._id,
     name: doc.name,
-    ...present('description', doc.description),
-    ...present('sourceUrl', doc.sourceUrl),
+    ...optionalField('description', doc.description),
+    ...optionalField('sourceUrl', doc.sourceUrl),
     sourceType: doc.sourceType,
-    ...present('version', doc.version),
+    ...optionalField('version', doc.version),
     chunkCount: doc.chunkCount,
     ownerId: doc.ownerId,
     createdAt: doc.createdAt.toISOString(),
@@ -283,9 +280,9 @@ function toLibrary(doc: LibraryDoc): Library {
 function toStoredChunk(doc: ChunkDoc): StoredChunk {
   return {
     id: doc.id,
-    ...present('title', doc.title),
+    ...optionalField('title', doc.title),
     content: doc.content,
-    ...present('url', doc.url),
+    ...optionalField('url', doc.url),
     tokenCount: doc.tokenCount,
     position: doc.position,
   };

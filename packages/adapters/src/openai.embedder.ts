@@ -1,21 +1,14 @@
+import type { ProductionAdapters } from '@docshelf/config';
 import { AppError, type Embedder } from '@docshelf/core';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { OPENAI_EMBEDDING_LIMITS, planEmbeddingBatches, prepareEmbeddingInput, type EmbeddingLimits } from './embedding-batches';
 import { mapWithConcurrency } from './run-bounded';
 
-export interface OpenAiEmbedderOptions {
-  apiKey: string;
-  /** Any OpenAI-compatible server (vLLM, Ollama, TEI); OpenAI itself when absent. */
-  baseUrl?: string;
-  model: string;
-  dimensions: number;
-  maxConcurrency: number;
-  /** Retries of one request on 408/409/429/5xx and network errors, honouring retry-after(-ms). */
-  maxRetries: number;
-  timeoutMs: number;
+/** The settings config reads for `EMBEDDER=openai` (see packages/config), plus limits that tests may lower. */
+export type OpenAiEmbedderOptions = Omit<Extract<ProductionAdapters['embedder'], { kind: 'openai' }>, 'kind'> & {
   limits?: EmbeddingLimits;
-}
+};
 
 const embeddingResponseSchema = z.object({
   data: z.array(z.object({ index: z.number().int().min(0), embedding: z.array(z.number()) })),

@@ -17,6 +17,7 @@ import {
 } from '@docshelf/core';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
+import { optionalField } from './optional-field';
 
 /** Rows per multi-row upsert statement (9 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
@@ -107,7 +108,7 @@ export class SqliteRecordStore implements RecordStore {
     const rows = this.db
       .prepare('SELECT id, title, url, token_count FROM chunks WHERE library_id = ? ORDER BY position')
       .all(libraryId) as Omit<ChunkRow, 'content' | 'position'>[];
-    return rows.map((row) => ({ id: row.id, ...optional('title', row.title), ...optional('url', row.url), tokenCount: row.token_count }));
+    return rows.map((row) => ({ id: row.id, ...optionalField('title', row.title), ...optionalField('url', row.url), tokenCount: row.token_count }));
   }
 
   async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
@@ -323,18 +324,14 @@ export class SqliteRecordStore implements RecordStore {
   }
 }
 
-function optional<K extends string>(key: K, value: string | null): { [P in K]?: string } {
-  return (value === null ? {} : { [key]: value }) as { [P in K]?: string };
-}
-
 function toLibrary(row: LibraryRow): Library {
   return {
     id: row.id,
     name: row.name,
-    ...optional('description', row.description),
-    ...optional('sourceUrl', row.source_url),
+    ...optionalField('description', row.description),
+    ...optionalField('sourceUrl', row.source_url),
     sourceType: row.source_type,
-    ...optional('version', row.version),
+    ...optionalField('version', row.version),
     chunkCount: row.chunk_count,
     ownerId: row.owner_id,
     createdAt: row.created_at,
@@ -346,9 +343,9 @@ function toLibrary(row: LibraryRow): Library {
 function toStoredChunk(row: ChunkRow): StoredChunk {
   return {
     id: row.id,
-    ...optional('title', row.title),
+    ...optionalField('title', row.title),
     content: row.content,
-    ...optional('url', row.url),
+    ...optionalField('url', row.url),
     tokenCount: row.token_count,
     position: row.position,
   };

@@ -40,10 +40,12 @@ export interface ProductionAdapters {
     | {
         kind: 'openai';
         apiKey: string;
+        /** Any OpenAI-compatible server (vLLM, Ollama, TEI); OpenAI itself when absent. */
         baseUrl?: string;
         model: string;
         dimensions: number;
         maxConcurrency: number;
+        /** Retries of one request on 408/409/429/5xx and network errors, honouring retry-after(-ms). */
         maxRetries: number;
         timeoutMs: number;
       };
