@@ -1,19 +1,11 @@
 import { Schema, type Connection } from 'mongoose';
-import type { ChunkInput, Library, Permission } from '@docshelf/core';
+import type { ChunkInput, Library, Permission, StoredChunk } from '@docshelf/core';
 
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
 export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
 
-export interface ChunkDoc {
-  libraryId: string;
-  id: string;
-  title?: string;
-  content: string;
-  url?: string;
-  tokenCount: number;
-  position: number;
-  ingestionId: string;
-}
+/** A stored chunk with the library it belongs to and the ingestion that last wrote it. */
+export type ChunkDoc = StoredChunk & { libraryId: string; ingestionId: string };
 
 export interface UserDoc {
   _id: string;
