@@ -54,7 +54,8 @@ describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
     const workerExit = signalAndWait(worker, 'SIGTERM');
     const apiExit = signalAndWait(api!, 'SIGTERM');
     // While draining, the worker says it is not ready and why; the API takes no new connections.
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for each process to act on the signal rather than guessing how long a loaded machine takes.
+    await Promise.all([worker.waitForOutput(/worker stopping/, 10_000), api!.waitForOutput(/api stopping/, 10_000)]);
     const draining = await workerReadiness(worker);
     expect(draining.status).toBe(503);
     expect(draining.body.details).toEqual(expect.arrayContaining([{ check: 'workers', message: expect.stringMatching(/shutting down/) }]));
