@@ -58,7 +58,7 @@ describe('OpenAPI document and reference page', () => {
     expect(validate(broken).valid).toBe(false);
   });
 
-  it('lists every endpoint of SPEC.md section 4, plus login, health and metrics', () => {
+  it('lists every endpoint of SPEC.md section 4, plus login, health, metrics and the read side', () => {
     const listed = Object.entries(doc.paths as Record<string, object>).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
     );
@@ -67,6 +67,9 @@ describe('OpenAPI document and reference page', () => {
     expect(listed).toEqual(
       expect.arrayContaining(['POST /api/auth/login', 'POST /api/auth/logout', 'GET /api/auth/session', 'GET /healthz', 'GET /readyz', 'GET /metrics']),
     );
+    expect(listed).toEqual(expect.arrayContaining(['GET /api/search', 'GET /api/context', 'GET /api/chunks', 'POST /mcp']));
+    const search = (doc.paths as Record<string, Record<string, { parameters: { name: string; required: boolean }[] }>>)['/api/search']!.get!;
+    expect(search.parameters.map((p) => [p.name, p.required])).toEqual([['q', true], ['libraryId', false], ['limit', false], ['mode', false]]);
   });
 
   it('describes request bodies, responses, credentials and the error shape from the zod schemas', () => {

@@ -66,7 +66,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       logger,
     });
     await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
-    app = buildApp({ config, records: adapters.records, jobs, queues: jobs, logger });
+    app = buildApp({ config, ...adapters, jobs, queues: jobs, logger });
   };
   const shutdown = async () => {
     await workers.close();

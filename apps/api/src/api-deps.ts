@@ -1,5 +1,5 @@
 import type { Config } from '@docshelf/config';
-import type { JobRunner, RecordStore } from '@docshelf/core';
+import type { Embedder, JobRunner, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
 import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
@@ -12,8 +12,12 @@ export interface QueueOps {
 }
 
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'crawl' | 'metricsToken'>;
+  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken'>;
   records: RecordStore;
+  /** The read side: keyword and vector rankings, and the embedder that turns a question into a vector. */
+  keywords: KeywordIndex;
+  vectors: VectorIndex;
+  embedder: Embedder;
   jobs: JobRunner;
   queues: QueueOps;
   logger: Logger;

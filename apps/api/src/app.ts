@@ -14,6 +14,8 @@ import { embedRoutes } from './routes/embed.route';
 import { ingestRoutes } from './routes/ingest.route';
 import { keyRoutes } from './routes/keys.route';
 import { libraryRoutes } from './routes/libraries.route';
+import { mcpRoutes } from './routes/mcp.route';
+import { retrievalRoutes } from './routes/retrieval.route';
 
 export type { ApiDeps, QueueOps } from './api-deps';
 
@@ -31,7 +33,7 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(metricsRoute(registry, deps.config.metricsToken));
   app.use(openApiRoutes());
   app.use(adminQueueRoutes(deps));
-  app.use(['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth'], requireJsonBody);
+  app.use(['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth', '/mcp'], requireJsonBody);
   app.use(express.json({ limit: deps.config.http.bodyLimit, strict: true }));
   app.use(authRoutes(deps));
   app.use(keyRoutes(deps));
@@ -39,6 +41,8 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(embedRoutes(deps));
   app.use(crawlRoutes(deps));
   app.use(libraryRoutes(deps));
+  app.use(retrievalRoutes(deps));
+  app.use(mcpRoutes(deps));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

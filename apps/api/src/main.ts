@@ -28,6 +28,9 @@ async function main(): Promise<void> {
   const app = buildApp({
     config,
     records: adapters.records,
+    keywords: adapters.keywords,
+    vectors: adapters.vectors,
+    embedder: adapters.embedder,
     jobs,
     queues: jobs,
     logger,

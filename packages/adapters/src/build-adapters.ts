@@ -1,14 +1,17 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, Embedder, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalEmbedder } from './local.embedder';
 import { openSqliteDatabase, type Database } from './sqlite.database';
+import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 
 export interface Adapters {
   records: RecordStore;
+  /** Keyword search over the record store's chunks, kept in step with its writes by the store's own engine. */
+  keywords: KeywordIndex;
   vectors: VectorIndex;
   backups: BackupStorage;
   embedder: Embedder;
@@ -25,7 +28,12 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
 
   const embedder = buildEmbedder(config);
-  const records = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : new SqliteRecordStore(sqlite());
+  const mongo = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
+  const records = mongo ?? new SqliteRecordStore(sqlite());
+  const keywords =
+    mongo && choice.records.kind === 'mongo'
+      ? new (loadMongoSearch().MongoKeywordIndex)(mongo, { atlasSearchIndex: choice.records.atlasSearchIndex })
+      : new SqliteFtsKeywordIndex(sqlite());
   const vectors =
     choice.vectors.kind === 'pinecone'
       ? new (loadPinecone().PineconeVectorIndex)({ ...choice.vectors, dimensions: embedder.dimensions })
@@ -36,6 +44,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
       : new FsBackupStorage(path.join(config.dataDir, 'backups'));
   return {
     records,
+    keywords,
     vectors,
     backups,
     embedder,
@@ -55,6 +64,7 @@ function buildEmbedder(config: AdapterConfig): Embedder {
 
 // Production adapters load only when selected: their SDKs add about half a second to every process start.
 const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
+const loadMongoSearch = () => require('./mongo.keyword-index') as typeof import('./mongo.keyword-index');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
 const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
 const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');

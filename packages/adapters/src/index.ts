@@ -4,3 +4,4 @@ export { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite
 export { FsBackupStorage } from './fs.backup-storage';
 export { LocalEmbedder } from './local.embedder';
 export { buildAdapters, type Adapters } from './build-adapters';
+export { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';

@@ -86,6 +86,9 @@ export function defineMongoModels(connection: Connection) {
   chunks.index({ libraryId: 1, id: 1 }, { unique: true });
   chunks.index({ libraryId: 1, position: 1 }, { unique: true });
   chunks.index({ libraryId: 1, ingestionId: 1, position: 1 });
+  // Keyword search (mongo.keyword-index.ts): a title match counts 2.5× a body match, as in SQLite FTS. Not prefixed
+  // by libraryId, since a prefixed text index serves only equality on it, not the `$in` of a multi-library search.
+  chunks.index({ title: 'text', content: 'text' }, { name: 'chunk_text', weights: { title: 5, content: 2 }, default_language: 'english' });
 
   const users = new Schema<UserDoc>(
     {

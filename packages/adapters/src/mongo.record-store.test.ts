@@ -1,54 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import mongoose from 'mongoose';
 import { describeRecordStoreContract } from './contracts/record-store.contract';
 import { MongoRecordStore } from './mongo.record-store';
 import { announceContractTarget } from './testing/announce-target';
-import { detectContainerRuntimeSync } from './testing/container-runtime';
+import { mongoTarget } from './testing/mongo-target';
 
-const MONGO_IMAGE = 'mongo:7';
-const givenUri = process.env.MONGODB_URI;
-const runtime = givenUri ? undefined : detectContainerRuntimeSync();
-const target = givenUri ? 'real server at MONGODB_URI' : runtime?.available ? `real server: ${MONGO_IMAGE} replica set via testcontainers` : undefined;
+const mongo = mongoTarget();
+afterAll(async () => mongo.stop());
 
-let stopContainer: (() => Promise<void>) | undefined;
-let uri: Promise<string> | undefined;
-
-/** MONGODB_URI when given, else one single-node replica set container for the whole file. */
-function serverUri(): Promise<string> {
-  uri ??= givenUri
-    ? Promise.resolve(givenUri)
-    : (async () => {
-        const { MongoDBContainer } = await import('@testcontainers/mongodb');
-        const container = await new MongoDBContainer(MONGO_IMAGE).start();
-        stopContainer = async () => void (await container.stop());
-        return `${container.getConnectionString()}?directConnection=true`;
-      })();
-  return uri;
-}
-
-afterAll(async () => {
-  await stopContainer?.();
-});
-
-if (target) {
-  announceContractTarget('RecordStore', 'mongo (mongoose)', target);
+if (mongo.description) {
+  announceContractTarget('RecordStore', 'mongo (mongoose)', mongo.description);
   describeRecordStoreContract('mongo', async () => {
     // A database per test: a fresh, empty store without touching anyone else's data.
-    const dbName = `docshelf_test_${randomBytes(4).toString('hex')}`;
-    const store = new MongoRecordStore({ uri: await serverUri(), dbName });
+    const db = await mongo.freshDatabase();
+    const store = new MongoRecordStore({ uri: db.uri, dbName: db.dbName });
     return {
       store,
       cleanup: async () => {
-        const admin = mongoose.createConnection(await serverUri(), { dbName });
-        await admin.asPromise();
-        await admin.dropDatabase();
-        await admin.close();
+        await db.drop();
         await store.close();
       },
     };
   });
 } else {
-  const reason = `skipped: no MONGODB_URI and ${runtime && !runtime.available ? runtime.reason : 'no container runtime'}`;
+  const reason = mongo.skipReason;
   announceContractTarget('RecordStore', 'mongo (mongoose)', reason);
   describe.skip(`RecordStore contract: mongo — ${reason}`, () => {
     it('runs against a real MongoDB replica set', () => {});

@@ -84,6 +84,12 @@ export class MongoRecordStore implements RecordStore {
     return docs.map(toStoredChunk);
   }
 
+  async getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]> {
+    if (chunkIds.length === 0) return [];
+    const docs = await this.models.chunks.find({ libraryId, id: { $in: chunkIds } }).sort({ position: 1 }).lean<ChunkDoc[]>();
+    return docs.map(toStoredChunk);
+  }
+
   async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
     const docs = await this.models.chunks.find({ libraryId, ingestionId }).sort({ position: 1 }).lean<ChunkDoc[]>();
     return docs.map(toStoredChunk);
@@ -194,6 +200,12 @@ export class MongoRecordStore implements RecordStore {
   async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {
     await this.models.stagedPages.deleteMany({ stagingId });
     if (olderThan) await this.models.stagedPages.deleteMany({ createdAt: { $lt: olderThan } });
+  }
+
+  /** The chunks collection with its indexes built, for a keyword index that searches what this store writes. */
+  async chunkModel(): Promise<MongoModels['chunks']> {
+    await this.whenReady();
+    return this.models.chunks;
   }
 
   async ping(): Promise<void> {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
+import { registerSearchFunctions } from './sqlite-fts.functions';
 
 export type Database = BetterSqlite3.Database;
 
@@ -83,6 +84,48 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE libraries ADD COLUMN embedding_model TEXT;
   ALTER TABLE libraries ADD COLUMN embedding_dimensions INTEGER;
   `,
+  // Keyword search: chunks get an explicit integer key (a bare rowid may change on VACUUM) that rows of a
+  // contentless FTS5 index point at; triggers keep the index in step with every chunk write and delete.
+  `
+  CREATE TABLE chunks_v2 (
+    seq INTEGER PRIMARY KEY,
+    library_id TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    title TEXT,
+    content TEXT NOT NULL,
+    url TEXT,
+    token_count INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    ingestion_id TEXT NOT NULL,
+    UNIQUE (library_id, id)
+  );
+  INSERT INTO chunks_v2 (library_id, id, title, content, url, token_count, position, ingestion_id)
+    SELECT library_id, id, title, content, url, token_count, position, ingestion_id FROM chunks ORDER BY library_id, position;
+  DROP TABLE chunks;
+  ALTER TABLE chunks_v2 RENAME TO chunks;
+  CREATE UNIQUE INDEX chunks_library_position ON chunks(library_id, position);
+  CREATE INDEX chunks_library_ingestion ON chunks(library_id, ingestion_id);
+  CREATE VIRTUAL TABLE chunk_search USING fts5(
+    lib, title, body,
+    content = '', contentless_delete = 1,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO chunk_search (rowid, lib, title, body)
+    SELECT seq, docshelf_library_key(library_id), docshelf_search_text(title), docshelf_search_text(content) FROM chunks;
+  CREATE TRIGGER chunks_search_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunk_search (rowid, lib, title, body)
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(new.title), docshelf_search_text(new.content));
+  END;
+  CREATE TRIGGER chunks_search_delete AFTER DELETE ON chunks BEGIN
+    DELETE FROM chunk_search WHERE rowid = old.seq;
+  END;
+  CREATE TRIGGER chunks_search_update AFTER UPDATE OF library_id, title, content ON chunks
+  WHEN old.library_id IS NOT new.library_id OR old.title IS NOT new.title OR old.content IS NOT new.content BEGIN
+    DELETE FROM chunk_search WHERE rowid = old.seq;
+    INSERT INTO chunk_search (rowid, lib, title, body)
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(new.title), docshelf_search_text(new.content));
+  END;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */
@@ -96,6 +139,8 @@ export function openSqliteDatabase(file: string): Database {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     sqliteVec.load(db);
+    // Before migrating: the search index's triggers call these on every chunk write, in every process.
+    registerSearchFunctions(db);
     migrateSchema(db);
     return db;
   } catch (error) {
@@ -104,13 +149,16 @@ export function openSqliteDatabase(file: string): Database {
   }
 }
 
-/** Applies pending migrations under the write lock, so a second process re-reads the version and skips them. */
-export function migrateSchema(db: Database): void {
+/**
+ * Applies pending migrations under the write lock, so a second process re-reads the version and skips them.
+ * `upTo` stops at an older version (tests build files as earlier releases left them).
+ */
+export function migrateSchema(db: Database, upTo = MIGRATIONS.length): void {
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
-    for (let version = current; version < MIGRATIONS.length; version++) {
+    for (let version = current; version < upTo; version++) {
       db.exec(MIGRATIONS[version] as string);
     }
-    if (current < MIGRATIONS.length) db.pragma(`user_version = ${MIGRATIONS.length}`);
+    if (current < upTo) db.pragma(`user_version = ${upTo}`);
   }).immediate();
 }

@@ -118,6 +118,16 @@ export class SqliteRecordStore implements RecordStore {
     return rows.map(toStoredChunk);
   }
 
+  async getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]> {
+    if (chunkIds.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position`,
+      )
+      .all(libraryId, JSON.stringify(chunkIds)) as ChunkRow[];
+    return rows.map(toStoredChunk);
+  }
+
   async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
     const rows = this.db
       .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND ingestion_id = ? ORDER BY position`)

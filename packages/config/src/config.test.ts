@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       redis: { url: 'redis://127.0.0.1:6379', prefix: 'docshelf' },
       dataDir: path.resolve('./data'),
       publicLibraryDelete: false,
+      publicSearch: false,
       worker: { queues: ['embed', 'backup', 'delete', 'ingest', 'crawl'], concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4 } },
     });
     expect(config).toMatchObject({
@@ -31,6 +32,7 @@ describe('loadConfig', () => {
   it('parses flags and lists', () => {
     const config = loadConfig({ PUBLIC_LIBRARY_DELETE: 'true', WORKER_QUEUES: ' backup , delete ', PRIVATE_HOST_ALLOWLIST: '127.0.0.1, docs.local' });
     expect(config.publicLibraryDelete).toBe(true);
+    expect(loadConfig({ PUBLIC_SEARCH: 'true' }).publicSearch).toBe(true);
     expect(config.worker.queues).toEqual(['backup', 'delete']);
     expect(loadConfig({ WORKER_CONCURRENCY: '2', WORKER_CONCURRENCY_CRAWL: '8' }).worker.concurrency).toMatchObject({ crawl: 8, embed: 2 });
     expect(() => loadConfig({ WORKER_CONCURRENCY_CRAWL: 'lots' })).toThrow(/WORKER_CONCURRENCY_CRAWL/);

@@ -24,6 +24,7 @@ const envSchema = z.object({
   CHROMIUM_PATH: z.string().optional(),
   PRIVATE_HOST_ALLOWLIST: z.string().default(''),
   PUBLIC_LIBRARY_DELETE: booleanFlag,
+  PUBLIC_SEARCH: booleanFlag,
   WORKER_QUEUES: z.string().default(QUEUE_NAMES.join(',')),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   TRUST_PROXY: booleanFlag,
@@ -54,6 +55,8 @@ export interface Config {
   chromiumPath?: string;
   privateHostAllowlist: string[];
   publicLibraryDelete: boolean;
+  /** When true search, context, chunks and MCP answer without a credential. */
+  publicSearch: boolean;
   /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
   worker: {
     queues: QueueName[];
@@ -119,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     chromiumPath: e.CHROMIUM_PATH,
     privateHostAllowlist: e.PRIVATE_HOST_ALLOWLIST.split(',').map((h) => h.trim()).filter(Boolean),
     publicLibraryDelete: e.PUBLIC_LIBRARY_DELETE,
+    publicSearch: e.PUBLIC_SEARCH,
     worker: {
       queues: queues as QueueName[],
       concurrency: readConcurrency(env, e.WORKER_CONCURRENCY),

@@ -9,6 +9,7 @@ const optionalUrl = emptyAsUndefined(z.string().url().optional()) as z.ZodType<s
 export const productionEnvSchema = z.object({
   RECORD_STORE: z.enum(['sqlite', 'mongo']).default('sqlite'),
   MONGODB_URI: emptyAsUndefined(z.string().regex(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI starts with mongodb:// or mongodb+srv://').optional()) as z.ZodType<string | undefined>,
+  MONGODB_ATLAS_SEARCH_INDEX: optionalString,
   VECTOR_INDEX: z.enum(['sqlite-vec', 'pinecone']).default('sqlite-vec'),
   PINECONE_API_KEY: optionalString,
   PINECONE_INDEX: optionalString,
@@ -32,7 +33,8 @@ export const productionEnvSchema = z.object({
 type ProductionEnv = z.infer<typeof productionEnvSchema>;
 
 export interface ProductionAdapters {
-  records: { kind: 'sqlite' } | { kind: 'mongo'; uri: string };
+  /** `atlasSearchIndex`: keyword search on that Atlas Search index instead of MongoDB's text index. */
+  records: { kind: 'sqlite' } | { kind: 'mongo'; uri: string; atlasSearchIndex?: string };
   vectors: { kind: 'sqlite-vec' } | { kind: 'pinecone'; apiKey: string; indexName?: string; indexHost?: string; controllerHost?: string };
   backups: { kind: 'fs' } | { kind: 'gcs'; bucket: string; projectId?: string; apiEndpoint?: string };
   embedder:
@@ -59,16 +61,25 @@ export function readProductionAdapters(e: ProductionEnv): ProductionAdapters {
     return value ?? '';
   };
   const adapters: ProductionAdapters = {
-    records: e.RECORD_STORE === 'mongo' ? { kind: 'mongo', uri: need(e.MONGODB_URI, 'MONGODB_URI: required when RECORD_STORE=mongo') } : { kind: 'sqlite' },
+    records: e.RECORD_STORE === 'mongo' ? readMongo(e, need) : { kind: 'sqlite' },
     vectors: e.VECTOR_INDEX === 'pinecone' ? readPinecone(e, need, problems) : { kind: 'sqlite-vec' },
     backups: e.BACKUP_STORAGE === 'gcs' ? readGcs(e, need) : { kind: 'fs' },
     embedder: e.EMBEDDER === 'openai' ? readOpenAi(e, need) : { kind: 'local' },
   };
+  if (e.MONGODB_ATLAS_SEARCH_INDEX && e.RECORD_STORE !== 'mongo') problems.push('MONGODB_ATLAS_SEARCH_INDEX: only valid with RECORD_STORE=mongo');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return adapters;
 }
 
 type Need = (value: string | undefined, message: string) => string;
+
+function readMongo(e: ProductionEnv, need: Need): ProductionAdapters['records'] {
+  return {
+    kind: 'mongo',
+    uri: need(e.MONGODB_URI, 'MONGODB_URI: required when RECORD_STORE=mongo'),
+    atlasSearchIndex: e.MONGODB_ATLAS_SEARCH_INDEX,
+  };
+}
 
 function readPinecone(e: ProductionEnv, need: Need, problems: string[]): ProductionAdapters['vectors'] {
   if (!e.PINECONE_INDEX && !e.PINECONE_INDEX_HOST) problems.push('PINECONE_INDEX or PINECONE_INDEX_HOST: one is required when VECTOR_INDEX=pinecone');

@@ -22,3 +22,5 @@ export { chunkMarkdown, countWords, composeChunkTitle, type ChunkMarkdownOptions
 export { computeChunkId } from './chunking/chunk-id';
 export * from './llms-txt/parse-llms-txt';
 export * from './llms-txt/chunk-llms-txt';
+export * from './api/retrieval-schemas';
+export * from './retrieval';

@@ -9,6 +9,7 @@ import type {
   StoredChunk,
   User,
   UserWithPassword,
+  ChunkHit,
   VectorMatch,
   VectorRecord,
 } from './domain/types';
@@ -40,6 +41,8 @@ export interface RecordStore {
   listChunkMeta(libraryId: string): Promise<ChunkMeta[]>;
   /** A page of chunks in library order. */
   listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]>;
+  /** The chunks of the library with these ids, in library order; unknown ids are left out. */
+  getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]>;
   /** The chunks last written by one ingestion, in library order. */
   listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]>;
   countChunks(libraryId: string): Promise<number>;
@@ -93,6 +96,23 @@ export interface VectorIndex {
   /** Nearest chunks by cosine similarity, best first. */
   query(libraryId: string, vector: number[], topK: number): Promise<VectorMatch[]>;
   close(): Promise<void>;
+}
+
+export interface KeywordQuery {
+  /** Analysed query terms (see queryTerms); any of them may match. */
+  terms: string[];
+  /** The libraries to search; null searches every library. */
+  libraryIds: string[] | null;
+  limit: number;
+}
+
+/**
+ * BM25-style keyword ranking over chunk titles and contents, kept in step with every chunk write, replace and delete
+ * of the record store it belongs to.
+ */
+export interface KeywordIndex {
+  /** Matching chunks, best first; `score` is higher for better matches and comparable within one answer only. */
+  search(query: KeywordQuery): Promise<ChunkHit[]>;
 }
 
 /** Gzipped backup objects, grouped per library. */

@@ -69,6 +69,18 @@ export function requireAdmin(deps: AuthDeps): RequestHandler {
   };
 }
 
+/** Any API key (read or admin) or a session; with `open` (PUBLIC_SEARCH) no credential at all, though one sent must be valid. */
+export function requireReader(deps: AuthDeps, open: boolean): RequestHandler {
+  return async (req, _res, next) => {
+    const principal = await identify(deps, req);
+    if (!principal && !open) {
+      throw unauthorized('A read or admin API key (Authorization: Bearer) or a dashboard session is required');
+    }
+    if (principal) req.principal = principal;
+    next();
+  };
+}
+
 export function principalOf(req: Request): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;

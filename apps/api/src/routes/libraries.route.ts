@@ -1,4 +1,4 @@
-import { libraryIdSchema, libraryNotFound, requestLibraryDeletion } from '@docshelf/core';
+import { libraryIdSchema, libraryListQuerySchema, libraryNotFound, rankLibraries, requestLibraryDeletion } from '@docshelf/core';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { requireAdmin } from '../http/auth';
@@ -15,8 +15,10 @@ export function libraryRoutes(deps: ApiDeps): Router {
   const guardDelete: RequestHandler = deps.config.publicLibraryDelete ? (_req, _res, next) => next() : requireAdmin(auth);
 
   return Router()
-    .get('/api/libraries', async (_req, res) => {
-      res.json({ libraries: await deps.records.listLibraries() });
+    .get('/api/libraries', async (req, res) => {
+      const { q } = parseInput(libraryListQuerySchema, req.query, 'Query');
+      const libraries = await deps.records.listLibraries();
+      res.json({ libraries: q ? rankLibraries(libraries, q) : libraries });
     })
     .get('/api/libraries/*id', async (req, res) => {
       const id = libraryIdOf(req);

@@ -228,6 +228,18 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect(await store.listChunksOfIngestion('vercel/next.js', 'unknown')).toEqual([]);
       });
 
+      it('reads chunks by id in library order, leaving out unknown ids and other libraries', async () => {
+        await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('c', 'elsewhere')] }));
+        await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')] }));
+        const found = await store.getChunks('vercel/next.js', ['c', 'missing', 'a']);
+        expect(found.map((c) => [c.id, c.content])).toEqual([
+          ['a', 'content of a'],
+          ['c', 'content of c'],
+        ]);
+        expect(found[0]).toMatchObject({ title: 'Title a', url: 'https://example.com/a', tokenCount: 10, position: expect.any(Number) });
+        expect(await store.getChunks('vercel/next.js', [])).toEqual([]);
+      });
+
       it('keeps chunks of different libraries apart even with equal chunk ids', async () => {
         await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('a', 'one')] }));
         await store.commitIngestion(ingestion({ chunks: [chunk('a', 'two'), chunk('b')] }));

@@ -87,3 +87,12 @@ export interface VectorMatch {
   chunkId: string;
   score: number;
 }
+
+/** One chunk found by a search, with the ranking's own score (higher is better). */
+export interface ChunkHit {
+  libraryId: string;
+  chunkId: string;
+  score: number;
+  /** The chunk's source URL when the ranking knows it: chunks of one page lend each other evidence. */
+  url?: string | null;
+}

@@ -1,12 +1,14 @@
 import type { StoredChunk } from '../domain/types';
 import { embeddingMismatch } from '../errors';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
+import { withoutLinkTargets } from '../retrieval/query-terms';
 
 const EMBED_BATCH_SIZE = 64;
 
-/** The text a chunk is embedded from: its heading gives the content its context. */
+/** The text a chunk is embedded from: its heading gives the content its context; link addresses are noise. */
 export function embeddingTextOf(chunk: Pick<StoredChunk, 'title' | 'content'>): string {
-  return chunk.title ? `${chunk.title}\n\n${chunk.content}` : chunk.content;
+  const content = withoutLinkTargets(chunk.content);
+  return chunk.title ? `${chunk.title}\n\n${content}` : content;
 }
 
 export async function embedChunks(

@@ -7,10 +7,17 @@ import {
   embedResponseSchema,
   ingestRequestSchema,
   ingestResponseSchema,
+  chunksQuerySchema,
+  chunksResponseSchema,
+  contextQuerySchema,
+  contextResponseSchema,
   ingestUrlRequestSchema,
+  libraryListQuerySchema,
   loginRequestSchema,
+  searchQuerySchema,
+  searchResponseSchema,
 } from '@docshelf/core';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   createdKeySchema,
   healthSchema,
@@ -23,12 +30,12 @@ import {
 } from './response-schemas';
 
 /** Who may call an endpoint; each maps to the security requirements of the document. */
-export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metrics';
+export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metrics' | 'reader';
 
 export interface Endpoint {
   method: 'get' | 'post' | 'delete';
   path: string;
-  tag: 'Libraries' | 'Ingestion' | 'API keys' | 'Dashboard session' | 'Operations';
+  tag: 'Libraries' | 'Retrieval' | 'Ingestion' | 'API keys' | 'Dashboard session' | 'Operations';
   summary: string;
   description?: string;
   access: Access;
@@ -40,6 +47,11 @@ export interface Endpoint {
 }
 
 const JOB_ERRORS = [400, 401, 403, 413, 415, 500, 503, 504];
+const READER = 'A read or admin API key or a session; anyone when the server runs with `PUBLIC_SEARCH=true`.';
+
+const jsonRpcMessageSchema = z
+  .object({ jsonrpc: z.literal('2.0'), method: z.string(), params: z.record(z.string(), z.unknown()).optional(), id: z.union([z.string(), z.number()]).optional() })
+  .describe('A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)');
 
 /** Every endpoint Docshelf serves: SPEC.md section 4, the dashboard login, and the operator endpoints. */
 export const ENDPOINTS: Endpoint[] = [
@@ -77,7 +89,9 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'get', path: '/api/libraries', tag: 'Libraries', access: 'public',
-    summary: 'List every library',
+    summary: 'List every library, or those matching `q`',
+    description: 'Without `q`: every library. With `q`: libraries whose id, name or description match, best first (exact id or name, then the id\'s last segment, prefixes, then words).',
+    query: libraryListQuerySchema,
     ok: { name: 'LibraryList', schema: libraryListSchema, description: 'All libraries' },
     errors: [500],
   },
@@ -93,6 +107,35 @@ export const ENDPOINTS: Endpoint[] = [
     description: 'Needs an admin API key or a session unless the server runs with `PUBLIC_LIBRARY_DELETE=true`.',
     ok: { name: 'Success', schema: successSchema, description: 'Deleted' },
     errors: [400, 401, 403, 404, 500, 503, 504],
+  },
+  {
+    method: 'get', path: '/api/search', tag: 'Retrieval', access: 'reader', query: searchQuerySchema,
+    summary: 'Search chunks by a question',
+    description: `Hybrid ranking: BM25 keyword ranking over titles and contents fused by reciprocal rank fusion with vector similarity of the question, embedded by each library's own embedding model; libraries without vectors are searched by keyword alone and \`mode\` says which ran. \`libraryId\` may repeat; absent searches every library. ${READER}`,
+    ok: { name: 'SearchResponse', schema: searchResponseSchema, description: 'Results, best first' },
+    errors: [400, 401, 404, 500],
+  },
+  {
+    method: 'get', path: '/api/context', tag: 'Retrieval', access: 'reader', query: contextQuerySchema,
+    summary: 'The most relevant text of a library, packed into a token budget',
+    description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its source URL and title. \`format=txt\` (default) answers plain text ready for a prompt, \`json\` the pieces. ${READER}`,
+    ok: { name: 'ContextResponse', schema: contextResponseSchema, description: 'The packed context (JSON with `format=json`; plain text otherwise)' },
+    errors: [400, 401, 404, 500],
+  },
+  {
+    method: 'get', path: '/api/chunks', tag: 'Retrieval', access: 'reader', query: chunksQuerySchema,
+    summary: 'A page of a library\'s chunks with their text',
+    description: `In library order; repeat with \`nextOffset\` until it is null. ${READER}`,
+    ok: { name: 'ChunksResponse', schema: chunksResponseSchema, description: 'The chunks' },
+    errors: [400, 401, 404, 500],
+  },
+  {
+    method: 'post', path: '/mcp', tag: 'Retrieval', access: 'reader',
+    summary: 'Model Context Protocol server (Streamable HTTP)',
+    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. ${READER}`,
+    body: { name: 'McpMessage', schema: jsonRpcMessageSchema },
+    ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
+    errors: [400, 401, 405, 406, 415],
   },
   {
     method: 'get', path: '/api/keys', tag: 'API keys', access: 'session',

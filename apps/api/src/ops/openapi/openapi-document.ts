@@ -13,6 +13,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
   403: 'FORBIDDEN: a read API key on an admin endpoint',
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND)',
+  405: 'Method not allowed',
+  406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
   413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
   500: 'INTERNAL: unexpected failure; errorId is also in the log',
@@ -26,6 +28,7 @@ const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   public: [],
   'library-delete': [{ apiKey: [] }, { session: [] }],
   metrics: [{}, { metricsToken: [] }],
+  reader: [{ apiKey: [] }, { session: [] }],
 };
 
 /** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */

@@ -1,0 +1,33 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Router, type Response } from 'express';
+import type { ApiDeps } from '../api-deps';
+import { requireReader } from '../http/auth';
+import { createDocsMcpServer } from '../mcp/docs-mcp-server';
+
+/**
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (a server and transport per request), so any
+ * API replica answers any call. GET and DELETE, which serve sessions, are refused as the protocol says.
+ */
+export function mcpRoutes(deps: ApiDeps): Router {
+  const reader = requireReader({ records: deps.records, sessionTtlMs: deps.config.sessionTtlMs }, deps.config.publicSearch);
+  return Router()
+    .post('/mcp', reader, async (req, res) => {
+      const server = createDocsMcpServer(deps, deps.logger);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    })
+    .get('/mcp', reader, (_req, res) => methodNotAllowed(res))
+    .delete('/mcp', reader, (_req, res) => methodNotAllowed(res));
+}
+
+function methodNotAllowed(res: Response): void {
+  res
+    .status(405)
+    .set('Allow', 'POST')
+    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' }, id: null });
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { libraryIdSchema } from '../domain/library-id';
+
+/** Query strings and response bodies of the read side (search, context, chunks, library filter). */
+
+export const MAX_QUERY_LENGTH = 1_000;
+export const MIN_CONTEXT_TOKENS = 100;
+export const MAX_CONTEXT_TOKENS = 100_000;
+
+const queryText = (name: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a single string`) })
+    .trim()
+    .min(1, `${name} must not be empty`)
+    .max(MAX_QUERY_LENGTH, `${name} must be at most ${MAX_QUERY_LENGTH} characters`);
+
+/** A whole number from a query string, within bounds, with a default when absent. */
+export const queryInteger = (min: number, max: number, fallback: number) =>
+  z
+    .string({ error: 'must be a single whole number' })
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(fallback);
+
+export const searchModeSchema = z.enum(['hybrid', 'keyword', 'vector']);
+
+export const searchQuerySchema = z.object({
+  q: queryText('q'),
+  libraryId: z
+    .union([libraryIdSchema, z.array(libraryIdSchema).max(50, 'at most 50 libraryId values')])
+    .optional()
+    .transform((ids) => (ids === undefined ? [] : Array.isArray(ids) ? ids : [ids])),
+  limit: queryInteger(1, 50, 10),
+  mode: searchModeSchema.optional().describe('Force one ranking (default: hybrid where the libraries have vectors)'),
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+export const contextQuerySchema = z.object({
+  libraryId: libraryIdSchema,
+  query: queryText('query'),
+  tokens: queryInteger(MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, 5_000),
+  format: z.enum(['txt', 'json']).default('txt'),
+});
+export type ContextQuery = z.infer<typeof contextQuerySchema>;
+
+export const chunksQuerySchema = z.object({
+  libraryId: libraryIdSchema,
+  offset: queryInteger(0, 1_000_000_000, 0),
+  limit: queryInteger(1, 500, 100),
+});
+export type ChunksQuery = z.infer<typeof chunksQuerySchema>;
+
+export const libraryListQuerySchema = z.object({
+  q: z.string({ error: 'q must be a single string' }).trim().max(MAX_QUERY_LENGTH).optional(),
+});
+
+export const searchResultSchema = z.object({
+  libraryId: z.string(),
+  chunkId: z.string(),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  content: z.string(),
+  score: z.number().describe('Higher is better; fused reciprocal-rank score in hybrid mode, BM25 or cosine otherwise'),
+  tokens: z.number().int().describe('o200k_base BPE tokens of `content`'),
+});
+
+export const searchResponseSchema = z.object({
+  query: z.string(),
+  mode: searchModeSchema.describe('Which ranking ran: keyword alone when no library searched has vectors'),
+  results: z.array(searchResultSchema),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+export const contextPieceSchema = z.object({
+  chunkId: z.string().describe('The first chunk of the piece; neighbouring chunks of one page are merged'),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  content: z.string(),
+  tokens: z.number().int(),
+});
+
+export const contextResponseSchema = z.object({
+  libraryId: z.string(),
+  query: z.string(),
+  tokens: z.number().int().describe('o200k_base tokens of the plain-text rendering; never above the budget'),
+  pieces: z.array(contextPieceSchema),
+});
+export type ContextResponse = z.infer<typeof contextResponseSchema>;
+
+export const chunkSchema = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  content: z.string(),
+  tokenCount: z.number().int(),
+});
+
+export const chunksResponseSchema = z.object({
+  chunks: z.array(chunkSchema),
+  total: z.number().int(),
+  nextOffset: z.number().int().nullable().describe('Offset of the next page; null at the end'),
+});
+export type ChunksResponse = z.infer<typeof chunksResponseSchema>;

@@ -1,0 +1,54 @@
+import { countTokens } from './token-count';
+import { joinWithoutOverlap, packContext } from './pack-context';
+import type { RankedChunk } from './rank-chunks';
+
+const chunk = (id: string, position: number, content: string, url = 'https://docs.test/page'): RankedChunk => ({
+  libraryId: 'lib', id, position, content, url, title: `Page › ${id}`, tokenCount: 0, score: 1,
+});
+const words = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `w${from + i}`).join(' ');
+
+describe('packContext', () => {
+  it('never goes over the budget by the tokenizer\'s count, and fills it with the best chunks first', () => {
+    const ranked = Array.from({ length: 30 }, (_, i) => chunk(`c${i}`, i * 2, `${'Some documentation text about topic '.repeat(20)}${i}`, `https://docs.test/p${i}`));
+    for (const budget of [100, 300, 1_000, 5_000]) {
+      const packed = packContext(ranked, budget);
+      expect(countTokens(packed.text)).toBe(packed.tokens);
+      expect(packed.tokens).toBeLessThanOrEqual(budget);
+      expect(packed.pieces.length).toBeGreaterThan(0);
+    }
+    expect(packContext(ranked, 1_000).pieces[0]!.chunkId).toBe('c0');
+  });
+
+  it('cuts the best chunk down when it alone is over the budget', () => {
+    const packed = packContext([chunk('big', 0, 'A sentence of documentation. '.repeat(200))], 100);
+    expect(packed.pieces).toHaveLength(1);
+    expect(packed.tokens).toBeLessThanOrEqual(100);
+    expect(packed.pieces[0]!.content.length).toBeGreaterThan(100);
+  });
+
+  it('merges neighbours of one page in page order, writes shared overlap once and leaves out repeats', () => {
+    const ranked = [
+      chunk('second', 1, words(40, 100)),
+      chunk('first', 0, words(0, 50)),
+      chunk('copy', 7, words(0, 50), 'https://docs.test/other'),
+    ];
+    const packed = packContext(ranked, 5_000);
+    expect(packed.pieces).toHaveLength(1);
+    expect(packed.pieces[0]).toMatchObject({ chunkId: 'first', content: words(0, 100), url: 'https://docs.test/page' });
+    expect(packed.text).toContain('Source: https://docs.test/page');
+  });
+
+  it('packs nothing from nothing', () => {
+    expect(packContext([], 1_000)).toEqual({ pieces: [], text: '', tokens: 0 });
+  });
+});
+
+describe('joinWithoutOverlap', () => {
+  it('drops the repeated words, also when their spacing differs', () => {
+    expect(joinWithoutOverlap('a b c d e f g h i j k', 'f g h i j k l m')).toBe('a b c d e f g h i j k l m');
+    expect(joinWithoutOverlap('alpha beta gamma delta epsilon zeta eta theta', 'gamma delta\n\nepsilon zeta eta theta iota')).toBe(
+      'alpha beta gamma delta epsilon zeta eta theta iota',
+    );
+    expect(joinWithoutOverlap('unrelated text here', 'something else entirely')).toBe('unrelated text here\n\nsomething else entirely');
+  });
+});

@@ -1,0 +1,181 @@
+import type { RankedChunk } from './rank-chunks';
+import { countTokens, truncateToTokens } from './token-count';
+
+export interface ContextPiece {
+  /** The first chunk of the piece; a piece merges neighbouring chunks of one page. */
+  chunkId: string;
+  title: string | null;
+  url: string | null;
+  content: string;
+  tokens: number;
+}
+
+export interface PackedContext {
+  pieces: ContextPiece[];
+  /** Tokens of the plain-text rendering (renderContext), never above the budget. */
+  tokens: number;
+  text: string;
+}
+
+const PIECE_SEPARATOR = '\n\n----------------------------------------\n\n';
+/** After this many candidates in a row that do not fit, the budget is as full as it will get. */
+const MAX_MISSES = 12;
+
+interface Run {
+  chunks: RankedChunk[];
+  /** Rank of the best chunk in the run: runs of a page stay together, pages in order of their best chunk. */
+  rank: number;
+}
+
+/**
+ * Packs the best chunks into at most `budget` tokens of prompt text: chunks taken in rank order while they fit,
+ * neighbouring chunks of one page merged in page order with their shared overlap written once, repeated text left
+ * out, and pieces of one page kept together. The best chunk alone is cut to fit when nothing else would.
+ */
+export function packContext(ranked: RankedChunk[], budget: number): PackedContext {
+  const counter = new CachedCounter();
+  let runs: Run[] = [];
+  const added: RankedChunk[] = [];
+  const seenTexts = new Set<string>();
+  let misses = 0;
+  for (const [rank, chunk] of ranked.entries()) {
+    const fingerprint = chunk.content.replace(/\s+/g, ' ').trim();
+    if (seenTexts.has(fingerprint)) continue;
+    const trial = withChunk(runs, chunk, rank);
+    if (estimateTokens(trial, counter) <= budget) {
+      runs = trial;
+      added.push(chunk);
+      seenTexts.add(fingerprint);
+      misses = 0;
+    } else if (runs.length === 0) {
+      return truncated(chunk, rank, budget);
+    } else if (++misses >= MAX_MISSES) {
+      break;
+    }
+  }
+  // The estimate adds up pieces counted one by one; the exact count of the whole text has the last word.
+  for (;;) {
+    const packed = render(runs, counter);
+    if (packed.tokens <= budget || added.length === 0) return packed;
+    const last = added.pop()!;
+    runs = added.reduce<Run[]>((acc, chunk) => withChunk(acc, chunk, ranked.indexOf(chunk)), []);
+    if (runs.length === 0) return truncated(last, ranked.indexOf(last), budget);
+  }
+}
+
+/** Token counts of piece texts already seen: a packing re-renders the same pieces many times. */
+class CachedCounter {
+  private readonly counts = new Map<string, number>();
+  count(text: string): number {
+    let n = this.counts.get(text);
+    if (n === undefined) this.counts.set(text, (n = countTokens(text)));
+    return n;
+  }
+}
+
+function estimateTokens(runs: Run[], counter: CachedCounter): number {
+  const pieces = runs.map(toPieceText);
+  const separators = Math.max(0, pieces.length - 1) * counter.count(PIECE_SEPARATOR);
+  return pieces.reduce((sum, text) => sum + counter.count(text), 0) + separators;
+}
+
+/** The runs with `chunk` added: joined to a run of the same page it directly follows or precedes, else a new run. */
+function withChunk(runs: Run[], chunk: RankedChunk, rank: number): Run[] {
+  const next = runs.map((run) => ({ ...run, chunks: [...run.chunks] }));
+  const page = pageOf(chunk);
+  const before = next.find((run) => pageOf(run.chunks[0]!) === page && run.chunks.at(-1)!.position === chunk.position - 1);
+  const after = next.find((run) => pageOf(run.chunks[0]!) === page && run.chunks[0]!.position === chunk.position + 1);
+  if (before && after) {
+    before.chunks.push(chunk, ...after.chunks);
+    before.rank = Math.min(before.rank, after.rank);
+    next.splice(next.indexOf(after), 1);
+  } else if (before) {
+    before.chunks.push(chunk);
+  } else if (after) {
+    after.chunks.unshift(chunk);
+  } else {
+    next.push({ chunks: [chunk], rank });
+  }
+  return next;
+}
+
+function pageOf(chunk: RankedChunk): string {
+  return `${chunk.libraryId}\u0000${chunk.url ?? `#${chunk.id}`}`;
+}
+
+/** Pages in order of their best chunk, a page's runs in page order. */
+function orderRuns(runs: Run[]): Run[] {
+  const pageRank = new Map<string, number>();
+  for (const run of runs) {
+    const page = pageOf(run.chunks[0]!);
+    pageRank.set(page, Math.min(pageRank.get(page) ?? Infinity, run.rank));
+  }
+  return [...runs].sort(
+    (a, b) =>
+      pageRank.get(pageOf(a.chunks[0]!))! - pageRank.get(pageOf(b.chunks[0]!))! ||
+      a.chunks[0]!.position - b.chunks[0]!.position,
+  );
+}
+
+function render(runs: Run[], counter: CachedCounter): PackedContext {
+  const pieces = orderRuns(runs).map((run) => toPiece(run, counter));
+  const text = pieces.map(renderPiece).join(PIECE_SEPARATOR);
+  return { pieces, text, tokens: countTokens(text) };
+}
+
+function toPiece(run: Run, counter?: CachedCounter): ContextPiece {
+  const first = run.chunks[0]!;
+  const content = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
+  return { chunkId: first.id, title: first.title ?? null, url: first.url ?? null, content, tokens: counter?.count(content) ?? 0 };
+}
+
+function toPieceText(run: Run): string {
+  return renderPiece(toPiece(run));
+}
+
+function renderPiece(piece: ContextPiece): string {
+  const header = [`### ${piece.title ?? piece.url ?? piece.chunkId}`, ...(piece.url ? [`Source: ${piece.url}`] : [])].join('\n');
+  return `${header}\n\n${piece.content}`;
+}
+
+/** The best chunk cut down to what the budget leaves after its header. */
+function truncated(chunk: RankedChunk, rank: number, budget: number): PackedContext {
+  const whole = toPiece({ chunks: [chunk], rank });
+  const overhead = countTokens(renderPiece({ ...whole, content: '' }));
+  for (let room = budget - overhead; room > 0; room -= Math.max(1, Math.ceil(room * 0.05))) {
+    const content = truncateToTokens(chunk.content, room);
+    const piece = { ...whole, content, tokens: countTokens(content) };
+    const text = renderPiece(piece);
+    const tokens = countTokens(text);
+    if (tokens <= budget && content !== '') return { pieces: [piece], text, tokens };
+  }
+  return { pieces: [], text: '', tokens: 0 };
+}
+
+/**
+ * Appends `next` to `text`, writing once the text they share: a chunk repeats the last words of the chunk before it,
+ * so the longest suffix of `text` that starts `next` is dropped from `next`.
+ */
+export function joinWithoutOverlap(text: string, next: string): string {
+  const head = next.slice(0, 24);
+  if (head.length < 8) return `${text}\n\n${next}`;
+  const window = Math.max(0, text.length - 4_000);
+  for (let at = text.indexOf(head, window); at !== -1; at = text.indexOf(head, at + 1)) {
+    const suffix = text.slice(at);
+    if (next.startsWith(suffix)) return text + next.slice(suffix.length);
+  }
+  // The overlap may differ in whitespace only (a paragraph break became a space): compare word by word.
+  const words = next.split(/\s+/);
+  const tailWords = text.slice(window).split(/\s+/);
+  for (let size = Math.min(words.length - 1, tailWords.length, 200); size >= 5; size--) {
+    if (tailWords.slice(-size).join(' ') === words.slice(0, size).join(' ')) {
+      const rest = next.replace(new RegExp(`^\\s*${words.slice(0, size).map(escapeRegExp).join('\\s+')}`), '');
+      return `${text}${rest}`;
+    }
+  }
+  return `${text}\n\n${next}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,66 @@
+import type { ChunkHit, Library, StoredChunk } from '../domain/types';
+import { AppError } from '../errors';
+import type { Embedder, KeywordIndex, KeywordQuery, VectorIndex } from '../ports';
+import { rankChunks, type RetrievalDeps } from './rank-chunks';
+
+const library = (id: string, embeddingModel?: string): Library => ({
+  id, name: id, sourceType: 'llms_txt', chunkCount: 3, ownerId: 'o', createdAt: 't', updatedAt: 't',
+  ...(embeddingModel ? { embeddingModel, embeddingDimensions: 2 } : {}),
+});
+const stored = (id: string, position: number): StoredChunk => ({ id, position, content: `text of ${id}`, tokenCount: 3 });
+
+/** Ports as plain objects: the keyword and vector rankings are fixed lists, so only the use case's logic is tested. */
+function fakes(options: { libraries: Library[]; keyword: ChunkHit[]; vector: Record<string, { chunkId: string; score: number }[]>; chunks: Record<string, StoredChunk[]> }) {
+  const keywordQueries: KeywordQuery[] = [];
+  const embedded: string[] = [];
+  const deps: RetrievalDeps = {
+    records: {
+      getLibrary: async (id) => options.libraries.find((l) => l.id === id) ?? null,
+      listLibraries: async () => options.libraries,
+      getChunks: async (libraryId, ids) => (options.chunks[libraryId] ?? []).filter((c) => ids.includes(c.id)),
+      listChunks: async () => [],
+    },
+    keywords: { search: async (query) => (keywordQueries.push(query), options.keyword) } satisfies KeywordIndex,
+    vectors: { query: async (libraryId: string) => options.vector[libraryId] ?? [] } as unknown as VectorIndex,
+    embedder: { model: 'm', dimensions: 2, embed: async (texts: string[]) => (embedded.push(...texts), texts.map(() => [1, 0])) } satisfies Embedder,
+  };
+  return { deps, keywordQueries, embedded };
+}
+
+describe('rankChunks', () => {
+  it('fuses keyword and vector rankings where the library has vectors of this embedder', async () => {
+    const { deps, keywordQueries, embedded } = fakes({
+      libraries: [library('a', 'm')],
+      keyword: [{ libraryId: 'a', chunkId: 'k1', score: 9 }, { libraryId: 'a', chunkId: 'both', score: 5 }],
+      vector: { a: [{ chunkId: 'both', score: 0.9 }, { chunkId: 'v1', score: 0.8 }] },
+      chunks: { a: [stored('k1', 0), stored('both', 1), stored('v1', 2)] },
+    });
+    const outcome = await rankChunks(deps, { query: 'How do I rotate keys?', libraryIds: ['a'], limit: 10 });
+    expect(outcome.mode).toBe('hybrid');
+    expect(outcome.chunks.map((c) => c.id)).toEqual(['both', 'k1', 'v1']);
+    expect(outcome.chunks[0]).toMatchObject({ libraryId: 'a', content: 'text of both' });
+    expect(keywordQueries[0]).toEqual({ terms: ['rotate', 'keys'], libraryIds: ['a'], limit: 40 });
+    expect(embedded).toEqual(['How do I rotate keys?']);
+  });
+
+  it('searches by keyword alone when no library has vectors of this embedder, and drops hits whose chunk is gone', async () => {
+    const { deps, embedded } = fakes({
+      libraries: [library('a'), library('b', 'another-model')],
+      keyword: [{ libraryId: 'a', chunkId: 'gone', score: 9 }, { libraryId: 'b', chunkId: 'b1', score: 5 }],
+      vector: {},
+      chunks: { b: [stored('b1', 0)] },
+    });
+    const outcome = await rankChunks(deps, { query: 'anything', limit: 5 });
+    expect(outcome.mode).toBe('keyword');
+    expect(outcome.chunks.map((c) => [c.libraryId, c.id])).toEqual([['b', 'b1']]);
+    expect(embedded).toEqual([]);
+    await expect(rankChunks(deps, { query: 'anything', limit: 5, mode: 'vector' })).rejects.toMatchObject({ code: 'NO_VECTORS', status: 400 });
+  });
+
+  it('answers 404 for a library that does not exist', async () => {
+    const { deps } = fakes({ libraries: [], keyword: [], vector: {}, chunks: {} });
+    const error = await rankChunks(deps, { query: 'x', libraryIds: ['nope'], limit: 5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'LIBRARY_NOT_FOUND', status: 404 });
+  });
+});
