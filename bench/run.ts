@@ -3,8 +3,10 @@
  * so ratios stay meaningful on a noisy host. Needs Redis like the tests.
  */
 import { randomUUID } from 'node:crypto';
+import { embedChunks } from '@docshelf/core';
 import request from 'supertest';
 import { startHarness } from '../test/support/harness';
+import { benchSearch } from './search.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
 
@@ -62,12 +64,16 @@ async function main() {
         offset = res.body.nextOffset;
       }
     });
+    // The same chunks in a library of their own, so the inline run learns it too, as the walk's first call did.
+    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'bench/embed-inline', name: 'Inline', chunks: makeChunks(2_000, 300), skipEmbeddings: true }).expect(200);
     const inline = await time(async () => {
-      const stored = await h.adapters.records.listChunks('bench/embed', { offset: 0, limit: 2_000 });
-      const vectors = await h.adapters.embedder.embed(stored.map((c) => c.content));
-      await h.adapters.vectors.upsert('bench/embed-inline', stored.map((c, i) => ({ chunkId: c.id, values: vectors[i]! })));
+      const stored = await h.adapters.records.listChunks('bench/embed-inline', { offset: 0, limit: 2_000 });
+      await embedChunks(h.adapters, 'bench/embed-inline', stored);
     });
-    row('POST /api/embed walk, 2,000 chunks', walk.ms, 'embed + upsert in one process', inline.ms);
+    row('POST /api/embed walk, 2,000 chunks', walk.ms, 'embedChunks in one process', inline.ms);
+
+    // 3. Search latency over a 10,000-chunk library.
+    await benchSearch(h, auth);
   } finally {
     await h.close();
   }

@@ -120,7 +120,7 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
     expect(valueOf(samples, 'job_duration_seconds_bucket', { ...completed('write-backup', 'backup'), le: '+Inf' })).toBe(1);
 
     // 12 chunks embedded on ingest and again by /api/embed, in one batch each.
-    const model = { model: 'local-hash-v1' };
+    const model = { model: 'local-lsi-v1' };
     expect(valueOf(samples, 'embedding_requests_total', { ...model, outcome: 'ok' })).toBe(2);
     expect(valueOf(samples, 'embedding_inputs_total', model)).toBe(24);
     const tokens = chunks.reduce((sum, chunk) => sum + estimateTokens(embeddingTextOf(chunk)), 0);

@@ -76,7 +76,7 @@ describe('SIGKILL of a worker mid-job (real processes)', () => {
     expect(await adapters.vectors.count('crash/test')).toBe(CHUNKS);
     expect(await adapters.backups.list('crash/test')).toHaveLength(1);
     const probe = makeChunks(1, { words: 200 })[0]!;
-    const [best] = await adapters.vectors.query('crash/test', (await adapters.embedder.embed([`${probe.title}\n\n${probe.content}`]))[0]!, 1);
+    const [best] = await adapters.vectors.query('crash/test', (await adapters.embedder.embed([`${probe.title}\n\n${probe.content}`], { libraryId: 'crash/test', kind: 'query' }))[0]!, 1);
     expect(best).toMatchObject({ chunkId: 'c0000' });
   }, 120_000);
 });

@@ -14,10 +14,10 @@ export interface QueueOps {
 export interface ApiDeps {
   config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken'>;
   records: RecordStore;
-  /** The read side: keyword and vector rankings, and the embedder that turns a question into a vector. */
+  /** The read side: keyword and vector rankings, and the embedders that turn a question into a vector. */
   keywords: KeywordIndex;
   vectors: VectorIndex;
-  embedder: Embedder;
+  embedders: Embedder[];
   jobs: JobRunner;
   queues: QueueOps;
   logger: Logger;

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     records: adapters.records,
     keywords: adapters.keywords,
     vectors: adapters.vectors,
-    embedder: adapters.embedder,
+    embedders: adapters.embedders,
     jobs,
     queues: jobs,
     logger,

@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { Config } from '@docshelf/config';
 import type { BackupStorage, Embedder, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
+import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
+import type { MongoRecordStore } from './mongo.record-store';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteRecordStore } from './sqlite.record-store';
@@ -14,7 +16,10 @@ export interface Adapters {
   keywords: KeywordIndex;
   vectors: VectorIndex;
   backups: BackupStorage;
+  /** The embedder new vectors are made with. */
   embedder: Embedder;
+  /** Every embedder this service can run, the configured one first: questions to a library are embedded by its own. */
+  embedders: Embedder[];
   close(): Promise<void>;
 }
 
@@ -27,9 +32,10 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   let db: Database | undefined;
   const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
 
-  const embedder = buildEmbedder(config);
   const mongo = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
   const records = mongo ?? new SqliteRecordStore(sqlite());
+  const embedders = buildEmbedders(config, records);
+  const embedder = embedders[0]!;
   const keywords =
     mongo && choice.records.kind === 'mongo'
       ? new (loadMongoSearch().MongoKeywordIndex)(mongo, { atlasSearchIndex: choice.records.atlasSearchIndex })
@@ -48,6 +54,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     vectors,
     backups,
     embedder,
+    embedders,
     close: async () => {
       await vectors.close();
       await records.close();
@@ -56,10 +63,14 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   };
 }
 
-function buildEmbedder(config: AdapterConfig): Embedder {
+/** The configured embedder first, then the local ones, which cost nothing to keep: libraries they embedded stay searchable. */
+function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | MongoRecordStore): Embedder[] {
+  const dimensions = config.embedding.dimensions;
+  const lsi = new LocalLsiEmbedder({ states: records, records }, dimensions);
+  const hash = new LocalEmbedder(dimensions);
   const choice = config.adapters.embedder;
-  if (choice.kind === 'openai') return new (loadOpenAi().OpenAiEmbedder)(choice);
-  return new LocalEmbedder(config.embedding.dimensions);
+  if (choice.kind === 'openai') return [new (loadOpenAi().OpenAiEmbedder)(choice), lsi, hash];
+  return choice.kind === 'local-hash' ? [hash, lsi] : [lsi, hash];
 }
 
 // Production adapters load only when selected: their SDKs add about half a second to every process start.

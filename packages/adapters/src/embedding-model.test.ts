@@ -13,6 +13,7 @@ const anyVectors: VectorIndex = {
   deleteLibrary: async () => {},
   count: async () => 0,
   query: async () => [],
+  fetch: async () => new Map(),
   close: async () => {},
 };
 

@@ -4,8 +4,8 @@ import type { ChunkInput, Library, Permission, StoredChunk } from '@docshelf/cor
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
 export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
 
-/** A stored chunk with the library it belongs to and the ingestion that last wrote it. */
-export type ChunkDoc = StoredChunk & { libraryId: string; ingestionId: string };
+/** A stored chunk with the library it belongs to, the ingestion that last wrote it and its page's lead (searched with the title). */
+export type ChunkDoc = StoredChunk & { libraryId: string; ingestionId: string; pageLead?: string };
 
 export interface UserDoc {
   _id: string;
@@ -45,6 +45,16 @@ export interface StagedPageDoc {
   seq: number;
 }
 
+/** What an embedder learned from one library's text; `_id` is "<libraryId> <model>". */
+export interface EmbedderStateDoc {
+  _id: string;
+  libraryId: string;
+  model: string;
+  stateId: string;
+  data: Buffer;
+  createdAt: Date;
+}
+
 export type MongoModels = ReturnType<typeof defineMongoModels>;
 
 // No `id` virtual: chunks have a real `id` field, and the store maps `_id` itself.
@@ -80,6 +90,7 @@ export function defineMongoModels(connection: Connection) {
       tokenCount: { type: Number, required: true },
       position: { type: Number, required: true },
       ingestionId: { type: String, required: true },
+      pageLead: String,
     },
     options,
   );
@@ -88,7 +99,10 @@ export function defineMongoModels(connection: Connection) {
   chunks.index({ libraryId: 1, ingestionId: 1, position: 1 });
   // Keyword search (mongo.keyword-index.ts): a title match counts 2.5× a body match, as in SQLite FTS. Not prefixed
   // by libraryId, since a prefixed text index serves only equality on it, not the `$in` of a multi-library search.
-  chunks.index({ title: 'text', content: 'text' }, { name: 'chunk_text', weights: { title: 5, content: 2 }, default_language: 'english' });
+  chunks.index(
+    { title: 'text', pageLead: 'text', content: 'text' },
+    { name: 'chunk_text', weights: { title: 5, pageLead: 5, content: 2 }, default_language: 'english' },
+  );
 
   const users = new Schema<UserDoc>(
     {
@@ -141,8 +155,22 @@ export function defineMongoModels(connection: Connection) {
   stagedPages.index({ stagingId: 1, seq: 1 });
   stagedPages.index({ createdAt: 1 });
 
+  const embedderStates = new Schema<EmbedderStateDoc>(
+    {
+      _id: String,
+      libraryId: { type: String, required: true },
+      model: { type: String, required: true },
+      stateId: { type: String, required: true },
+      data: { type: Buffer, required: true },
+      createdAt: { type: Date, required: true },
+    },
+    options,
+  );
+  embedderStates.index({ libraryId: 1 });
+
   return {
     libraries: connection.model('Library', libraries, 'libraries'),
+    embedderStates: connection.model('EmbedderState', embedderStates, 'embedderStates'),
     chunks: connection.model('Chunk', chunks, 'chunks'),
     users: connection.model('User', users, 'users'),
     sessions: connection.model('Session', sessions, 'sessions'),

@@ -1,3 +1,4 @@
+import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
 import { describeRecordStoreContract } from './contracts/record-store.contract';
 import { MongoRecordStore } from './mongo.record-store';
 import { announceContractTarget } from './testing/announce-target';
@@ -20,10 +21,24 @@ if (mongo.description) {
       },
     };
   });
+  announceContractTarget('EmbedderStateStore', 'mongo (mongoose)', mongo.description);
+  describeEmbedderStateStoreContract('mongo', async () => {
+    const db = await mongo.freshDatabase();
+    const store = new MongoRecordStore({ uri: db.uri, dbName: db.dbName });
+    return {
+      states: store,
+      records: store,
+      cleanup: async () => {
+        await db.drop();
+        await store.close();
+      },
+    };
+  });
 } else {
   const reason = mongo.skipReason;
   announceContractTarget('RecordStore', 'mongo (mongoose)', reason);
-  describe.skip(`RecordStore contract: mongo — ${reason}`, () => {
+  announceContractTarget('EmbedderStateStore', 'mongo (mongoose)', reason);
+  describe.skip(`RecordStore and EmbedderStateStore contracts: mongo — ${reason}`, () => {
     it('runs against a real MongoDB replica set', () => {});
   });
 }

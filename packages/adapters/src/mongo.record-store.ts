@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
 import {
   estimateTokens,
+  pageLeads,
   type ApiKey,
   type ApiKeyRecord,
   type ChunkInput,
   type ChunkMeta,
   type CommitIngestionInput,
+  type EmbedderState,
+  type EmbedderStateStore,
   type EmbeddingModel,
   type Library,
   type RecordStore,
@@ -37,7 +40,7 @@ const nextSeq = () => Date.now() * 1_024 + (sequence++ % 1_024);
  * so a reader sees a library entirely before or entirely after them; MongoDB offers those on replica sets and
  * sharded clusters only (a single-node replica set is enough), which the store checks on first use.
  */
-export class MongoRecordStore implements RecordStore {
+export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   private readonly connection: Connection;
   private readonly models: MongoModels;
   private ready?: Promise<void>;
@@ -103,8 +106,33 @@ export class MongoRecordStore implements RecordStore {
     await this.whenReady();
     return this.connection.transaction(async (session) => {
       await this.models.chunks.deleteMany({ libraryId: id }, { session });
+      await this.models.embedderStates.deleteMany({ libraryId: id }, { session });
       return (await this.models.libraries.deleteOne({ _id: id }, { session })).deletedCount > 0;
     });
+  }
+
+  async getEmbedderState(libraryId: string, model: string): Promise<EmbedderState | null> {
+    const doc = await this.models.embedderStates.findById(stateKey(libraryId, model)).lean<{ stateId: string; data: { buffer: ArrayBuffer } | Buffer }>();
+    return doc ? { id: doc.stateId, data: asBuffer(doc.data) } : null;
+  }
+
+  async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
+    const doc = await this.models.embedderStates.findById(stateKey(libraryId, model), { stateId: 1 }).lean<{ stateId: string }>();
+    return doc?.stateId ?? null;
+  }
+
+  async putEmbedderState(libraryId: string, model: string, state: EmbedderState): Promise<EmbedderState> {
+    try {
+      await this.models.embedderStates.create({ _id: stateKey(libraryId, model), libraryId, model, stateId: state.id, data: state.data, createdAt: new Date() });
+    } catch (error) {
+      // Another process stored its state first: that one is the library's.
+      if (!isDuplicateKey(error)) throw error;
+    }
+    return (await this.getEmbedderState(libraryId, model)) ?? state;
+  }
+
+  async deleteEmbedderState(libraryId: string, model: string): Promise<void> {
+    await this.models.embedderStates.deleteOne({ _id: stateKey(libraryId, model) });
   }
 
   async setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void> {
@@ -252,6 +280,7 @@ export class MongoRecordStore implements RecordStore {
     const ids = [...latest.keys()];
     const last = await this.models.chunks.findOne({ libraryId }, { position: 1 }).sort({ position: -1 }).session(session).lean();
     let nextPosition = (last?.position ?? -1) + 1;
+    const leadOf = pageLeads(input.chunks);
     for (let start = 0; start < ids.length; start += WRITE_BATCH_SIZE) {
       const batch = ids.slice(start, start + WRITE_BATCH_SIZE);
       const existing = new Set(
@@ -259,9 +288,12 @@ export class MongoRecordStore implements RecordStore {
       );
       const operations = batch.map((id) => {
         const chunk = latest.get(id) as ChunkInput;
-        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId };
+        const pageLead = leadOf(chunk) ?? undefined;
+        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId, pageLead };
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-        const unset = Object.fromEntries((['title', 'url'] as const).filter((k) => chunk[k] === undefined).map((k) => [k, 1]));
+        const unset = Object.fromEntries(
+          [...(['title', 'url'] as const).filter((k) => chunk[k] === undefined), ...(pageLead ? [] : ['pageLead'])].map((k) => [k, 1]),
+        );
         if (existing.has(id)) {
           return { updateOne: { filter: { libraryId, id }, update: { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) } } };
         }
@@ -309,6 +341,15 @@ function toApiKey(doc: ApiKeyDoc): ApiKey {
     lastUsedAt: doc.lastUsedAt ? doc.lastUsedAt.toISOString() : null,
     createdAt: doc.createdAt.toISOString(),
   };
+}
+
+const stateKey = (libraryId: string, model: string) => `${libraryId} ${model}`;
+
+/** A lean read gives BSON Binary for a Buffer field. */
+function asBuffer(data: { buffer: ArrayBuffer } | Buffer): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  const binary = data as unknown as { buffer: Uint8Array };
+  return Buffer.from(binary.buffer);
 }
 
 function isDuplicateKey(error: unknown): boolean {

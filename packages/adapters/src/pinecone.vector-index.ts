@@ -11,6 +11,7 @@ export const PINECONE_LIMITS = {
   maxTopK: 10_000,
 };
 const UPSERT_BYTE_BUDGET = PINECONE_LIMITS.maxUpsertBytes - 64 * 1024;
+const FETCH_BATCH = 100;
 
 export interface PineconeVectorIndexOptions {
   apiKey: string;
@@ -78,6 +79,24 @@ export class PineconeVectorIndex implements VectorIndex {
       includeMetadata: true,
     });
     return response.matches.map((match) => ({ chunkId: toChunkId(match.id, match.metadata), score: match.score ?? 0 }));
+  }
+
+  async fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>> {
+    const found = new Map<string, number[]>();
+    const ids = [...new Set(chunkIds.map((chunkId) => toVectorId(chunkId).id))];
+    const namespace = this.index.namespace(libraryId);
+    // Ids travel in the query string of a GET: keep each request's URL short.
+    for (let start = 0; start < ids.length; start += FETCH_BATCH) {
+      try {
+        const { records } = await namespace.fetch({ ids: ids.slice(start, start + FETCH_BATCH) });
+        for (const [id, record] of Object.entries(records)) {
+          if (record.values) found.set(toChunkId(id, record.metadata), record.values);
+        }
+      } catch (error) {
+        if (!(error instanceof Errors.PineconeNotFoundError)) throw error;
+      }
+    }
+    return found;
   }
 
   async close(): Promise<void> {}

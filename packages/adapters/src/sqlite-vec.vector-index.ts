@@ -83,6 +83,18 @@ export class SqliteVecVectorIndex implements VectorIndex {
     return rows.map((row) => ({ chunkId: row.chunkId, score: 1 - row.distance }));
   }
 
+  async fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>> {
+    if (chunkIds.length === 0) return new Map();
+    const rows = this.db
+      .prepare(
+        `SELECT vector_keys.chunk_id AS chunkId, vec_chunks.embedding AS embedding
+         FROM vector_keys JOIN vec_chunks ON vec_chunks.rowid = vector_keys.rowid
+         WHERE vector_keys.library_id = ? AND vector_keys.chunk_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(libraryId, JSON.stringify(chunkIds)) as { chunkId: string; embedding: Buffer }[];
+    return new Map(rows.map((row) => [row.chunkId, Array.from(new Float32Array(new Uint8Array(row.embedding).buffer))]));
+  }
+
   async close(): Promise<void> {
     if (this.ownsDatabase && this.db.open) this.db.close();
   }

@@ -85,7 +85,8 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE libraries ADD COLUMN embedding_dimensions INTEGER;
   `,
   // Keyword search: chunks get an explicit integer key (a bare rowid may change on VACUUM) that rows of a
-  // contentless FTS5 index point at; triggers keep the index in step with every chunk write and delete.
+  // contentless FTS5 index point at, and the lead of their page (indexed with the title); triggers keep the index in
+  // step with every chunk write and delete.
   `
   CREATE TABLE chunks_v2 (
     seq INTEGER PRIMARY KEY,
@@ -97,6 +98,7 @@ const MIGRATIONS: readonly string[] = [
     token_count INTEGER NOT NULL,
     position INTEGER NOT NULL,
     ingestion_id TEXT NOT NULL,
+    page_lead TEXT,
     UNIQUE (library_id, id)
   );
   INSERT INTO chunks_v2 (library_id, id, title, content, url, token_count, position, ingestion_id)
@@ -111,20 +113,34 @@ const MIGRATIONS: readonly string[] = [
     tokenize = 'porter unicode61 remove_diacritics 2'
   );
   INSERT INTO chunk_search (rowid, lib, title, body)
-    SELECT seq, docshelf_library_key(library_id), docshelf_search_text(title), docshelf_search_text(content) FROM chunks;
+    SELECT seq, docshelf_library_key(library_id), docshelf_search_text(concat_ws(char(10), title, page_lead)), docshelf_search_text(content) FROM chunks;
   CREATE TRIGGER chunks_search_insert AFTER INSERT ON chunks BEGIN
     INSERT INTO chunk_search (rowid, lib, title, body)
-    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(new.title), docshelf_search_text(new.content));
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(concat_ws(char(10), new.title, new.page_lead)),
+            docshelf_search_text(new.content));
   END;
   CREATE TRIGGER chunks_search_delete AFTER DELETE ON chunks BEGIN
     DELETE FROM chunk_search WHERE rowid = old.seq;
   END;
-  CREATE TRIGGER chunks_search_update AFTER UPDATE OF library_id, title, content ON chunks
-  WHEN old.library_id IS NOT new.library_id OR old.title IS NOT new.title OR old.content IS NOT new.content BEGIN
+  CREATE TRIGGER chunks_search_update AFTER UPDATE OF library_id, title, content, page_lead ON chunks
+  WHEN old.library_id IS NOT new.library_id OR old.title IS NOT new.title OR old.content IS NOT new.content
+    OR old.page_lead IS NOT new.page_lead BEGIN
     DELETE FROM chunk_search WHERE rowid = old.seq;
     INSERT INTO chunk_search (rowid, lib, title, body)
-    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(new.title), docshelf_search_text(new.content));
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(concat_ws(char(10), new.title, new.page_lead)),
+            docshelf_search_text(new.content));
   END;
+  `,
+  // What an embedder learned from a library's text (local-lsi-v1's term space), deleted with the library.
+  `
+  CREATE TABLE embedder_states (
+    library_id TEXT NOT NULL REFERENCES libraries(id) ON DELETE CASCADE,
+    model TEXT NOT NULL,
+    state_id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (library_id, model)
+  );
   `,
 ];
 

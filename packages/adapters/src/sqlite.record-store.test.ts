@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
 import { describeRecordStoreContract } from './contracts/record-store.contract';
 import { openSqliteDatabase } from './sqlite.database';
 import { SqliteRecordStore } from './sqlite.record-store';
@@ -98,4 +99,18 @@ describe('SqliteRecordStore on a shared file', () => {
     expect(chunks.map((c) => c.id)).toEqual(['a', 'b', ...ids]);
     await store.close();
   });
+});
+
+announceContractTarget('EmbedderStateStore', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
+describeEmbedderStateStoreContract('SqliteRecordStore', async () => {
+  const { dir, removeDir } = createTempDir();
+  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+  return {
+    states: store,
+    records: store,
+    cleanup: async () => {
+      await store.close();
+      removeDir();
+    },
+  };
 });

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   estimateTokens,
+  pageLeads,
   type ApiKey,
   type ApiKeyRecord,
   type ChunkInput,
   type ChunkMeta,
   type CommitIngestionInput,
+  type EmbedderState,
+  type EmbedderStateStore,
   type EmbeddingModel,
   type Library,
   type Permission,
@@ -70,8 +73,8 @@ export interface SqliteRecordStoreOptions {
   ownsDatabase?: boolean;
 }
 
-/** RecordStore on the embedded SQLite file opened by openSqliteDatabase. */
-export class SqliteRecordStore implements RecordStore {
+/** RecordStore (and the embedder states kept with it) on the embedded SQLite file opened by openSqliteDatabase. */
+export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   private readonly ownsDatabase: boolean;
   private readonly upsertStatements = new Map<number, Statement<unknown[]>>();
 
@@ -152,6 +155,34 @@ export class SqliteRecordStore implements RecordStore {
     this.db
       .prepare('UPDATE libraries SET embedding_model = ?, embedding_dimensions = ? WHERE id = ?')
       .run(embedding?.model ?? null, embedding?.dimensions ?? null, libraryId);
+  }
+
+  async getEmbedderState(libraryId: string, model: string): Promise<EmbedderState | null> {
+    const row = this.db.prepare('SELECT state_id, data FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
+      | { state_id: string; data: Buffer }
+      | undefined;
+    return row ? { id: row.state_id, data: row.data } : null;
+  }
+
+  async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
+    const row = this.db.prepare('SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
+      | { state_id: string }
+      | undefined;
+    return row?.state_id ?? null;
+  }
+
+  async putEmbedderState(libraryId: string, model: string, state: EmbedderState): Promise<EmbedderState> {
+    this.db
+      .prepare(
+        `INSERT INTO embedder_states (library_id, model, state_id, data, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (library_id, model) DO NOTHING`,
+      )
+      .run(libraryId, model, state.id, state.data, new Date().toISOString());
+    return (await this.getEmbedderState(libraryId, model)) ?? state;
+  }
+
+  async deleteEmbedderState(libraryId: string, model: string): Promise<void> {
+    this.db.prepare('DELETE FROM embedder_states WHERE library_id = ? AND model = ?').run(libraryId, model);
   }
 
   async upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User> {
@@ -301,6 +332,7 @@ export class SqliteRecordStore implements RecordStore {
       'SELECT id FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))',
     );
     const written = new Set<string>();
+    const leadOf = pageLeads(chunks);
     for (let start = 0; start < chunks.length; start += CHUNK_BATCH_SIZE) {
       const batch = chunks.slice(start, start + CHUNK_BATCH_SIZE);
       const existing = new Set(
@@ -313,7 +345,7 @@ export class SqliteRecordStore implements RecordStore {
         const tokenCount = chunk.tokenCount ?? estimateTokens(chunk.content);
         // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
         const position = isNew ? nextPosition++ : -1;
-        params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId);
+        params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId, leadOf(chunk));
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
@@ -322,11 +354,11 @@ export class SqliteRecordStore implements RecordStore {
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {
     let statement = this.upsertStatements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare(
-        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id) VALUES ${values}
+        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id, page_lead) VALUES ${values}
          ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
-           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id`,
+           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead`,
       );
       this.upsertStatements.set(rows, statement);
     }

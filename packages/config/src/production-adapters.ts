@@ -20,7 +20,8 @@ export const productionEnvSchema = z.object({
   GCS_PROJECT_ID: optionalString,
   GCS_API_ENDPOINT: optionalUrl,
   STORAGE_EMULATOR_HOST: optionalString,
-  EMBEDDER: z.enum(['local', 'openai']).default('local'),
+  /** `local`: local-lsi-v1, learned from each library; `local-hash`: local-hash-v1, words only; `openai`: a remote model. */
+  EMBEDDER: z.enum(['local', 'local-hash', 'openai']).default('local'),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
@@ -39,6 +40,7 @@ export interface ProductionAdapters {
   backups: { kind: 'fs' } | { kind: 'gcs'; bucket: string; projectId?: string; apiEndpoint?: string };
   embedder:
     | { kind: 'local' }
+    | { kind: 'local-hash' }
     | {
         kind: 'openai';
         apiKey: string;
@@ -64,7 +66,7 @@ export function readProductionAdapters(e: ProductionEnv): ProductionAdapters {
     records: e.RECORD_STORE === 'mongo' ? readMongo(e, need) : { kind: 'sqlite' },
     vectors: e.VECTOR_INDEX === 'pinecone' ? readPinecone(e, need, problems) : { kind: 'sqlite-vec' },
     backups: e.BACKUP_STORAGE === 'gcs' ? readGcs(e, need) : { kind: 'fs' },
-    embedder: e.EMBEDDER === 'openai' ? readOpenAi(e, need) : { kind: 'local' },
+    embedder: e.EMBEDDER === 'openai' ? readOpenAi(e, need) : { kind: e.EMBEDDER },
   };
   if (e.MONGODB_ATLAS_SEARCH_INDEX && e.RECORD_STORE !== 'mongo') problems.push('MONGODB_ATLAS_SEARCH_INDEX: only valid with RECORD_STORE=mongo');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);

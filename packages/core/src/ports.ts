@@ -95,6 +95,8 @@ export interface VectorIndex {
   count(libraryId: string): Promise<number>;
   /** Nearest chunks by cosine similarity, best first. */
   query(libraryId: string, vector: number[], topK: number): Promise<VectorMatch[]>;
+  /** The stored vectors of these chunks; chunks without one are left out. */
+  fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>>;
   close(): Promise<void>;
 }
 
@@ -125,9 +127,36 @@ export interface BackupStorage {
   deleteAll(libraryId: string): Promise<number>;
 }
 
+/** What the texts to embed are: chunks of a library, or a question asked of it. */
+export interface EmbedScope {
+  libraryId: string;
+  kind: 'document' | 'query';
+}
+
 export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
-  /** One vector per text, in order, each of length `dimensions`. */
-  embed(texts: string[]): Promise<number[][]>;
+  /**
+   * One vector per text, in order, each of length `dimensions`. An embedder that learns from a library's own text
+   * learns when it first embeds the library's documents; a query never makes it learn.
+   */
+  embed(texts: string[], scope?: EmbedScope): Promise<number[][]>;
+  /** The library's vectors are all gone (replaced or deleted): what was learned from its text is dropped too. */
+  forget?(libraryId: string): Promise<void>;
+}
+
+/** What an embedder learned from one library's text: an id that changes with it, and the data. */
+export interface EmbedderState {
+  id: string;
+  data: Buffer;
+}
+
+/** Embedder states, kept with the library's records and deleted with the library. */
+export interface EmbedderStateStore {
+  getEmbedderState(libraryId: string, model: string): Promise<EmbedderState | null>;
+  /** Just the id: a cheap check that a state held in memory is still the stored one. */
+  getEmbedderStateId(libraryId: string, model: string): Promise<string | null>;
+  /** Stores the state unless the library already has one for the model; returns the stored one (the first wins). */
+  putEmbedderState(libraryId: string, model: string, state: EmbedderState): Promise<EmbedderState>;
+  deleteEmbedderState(libraryId: string, model: string): Promise<void>;
 }

@@ -8,13 +8,14 @@ export function instrumentEmbedder(embedder: Embedder, metrics: EmbeddingMetrics
   return {
     model: embedder.model,
     dimensions: embedder.dimensions,
-    async embed(texts) {
+    ...(embedder.forget ? { forget: (libraryId: string) => embedder.forget!(libraryId) } : {}),
+    async embed(texts, scope) {
       // A local model embeds synchronously: without a turn of the event loop between batches, a long embed would
       // starve BullMQ's lock renewal (the job would look stalled), health probes and SIGTERM handling.
       await yieldToEventLoop();
       const stopTimer = metrics.duration.startTimer(model);
       try {
-        const vectors = await embedder.embed(texts);
+        const vectors = await embedder.embed(texts, scope);
         metrics.requests.inc({ ...model, outcome: 'ok' });
         metrics.inputs.inc(model, texts.length);
         metrics.tokens.inc(model, texts.reduce((sum, text) => sum + estimateTokens(text), 0));

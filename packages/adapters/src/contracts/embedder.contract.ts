@@ -1,7 +1,9 @@
-import type { Embedder } from '@docshelf/core';
+import type { Embedder, EmbedScope } from '@docshelf/core';
 
 export interface EmbedderHarness {
   embedder: Embedder;
+  /** The library the texts are embedded for, when the embedder learns from a library's own text. */
+  scope?: EmbedScope;
   cleanup(): Promise<void>;
 }
 
@@ -12,11 +14,12 @@ const norm = (a: number[]) => Math.sqrt(cosine(a, a));
 export function describeEmbedderContract(label: string, create: () => Promise<EmbedderHarness>): void {
   describe(`Embedder contract: ${label}`, () => {
     let harness: EmbedderHarness;
-    let embedder: Embedder;
+    let embedder: Pick<Embedder, 'model' | 'dimensions'> & { embed(texts: string[]): Promise<number[][]> };
 
     beforeEach(async () => {
       harness = await create();
-      embedder = harness.embedder;
+      const { model, dimensions } = harness.embedder;
+      embedder = { model, dimensions, embed: (texts) => harness.embedder.embed(texts, harness.scope) };
     });
 
     afterEach(async () => {

@@ -3,3 +3,5 @@ export { describeRecordStoreContract, type RecordStoreHarness } from './record-s
 export { describeVectorIndexContract, type VectorIndexHarness } from './vector-index.contract';
 export { describeBackupStorageContract, type BackupStorageHarness } from './backup-storage.contract';
 export { describeEmbedderContract, type EmbedderHarness } from './embedder.contract';
+export { describeEmbedderStateStoreContract, type EmbedderStateStoreHarness } from './embedder-state-store.contract';
+export { describeKeywordIndexContract, type KeywordIndexHarness } from './keyword-index.contract';

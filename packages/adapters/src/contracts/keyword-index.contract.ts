@@ -116,6 +116,16 @@ export function describeKeywordIndexContract(
       expect(await search(['shared'], ['acme/none'])).toEqual([]);
     });
 
+    it("finds a page's later chunks by the words of the page's lead", async () => {
+      const page = 'https://docs.example.com/scalar';
+      await ingest('acme/docs', [
+        { id: 'intro', title: 'scalar(1)', url: page, content: 'scalar - A tool for managing large repositories\n\n## SYNOPSIS' },
+        { id: 'options', title: 'scalar(1) › OPTIONS', url: page, content: '--full-clone clones the whole history.' },
+        { id: 'other', title: 'clone', url: 'https://docs.example.com/clone', content: 'Cloning copies history.' },
+      ]);
+      expect((await ids(['managing'])).sort()).toEqual(['intro', 'options']);
+    });
+
     it('follows updates, replaces and deletes with no stale hit', async () => {
       await ingest('acme/docs', [chunk('one', 'the old wording of the page'), chunk('two', 'a second page about kittens')]);
       await ingest('acme/docs', [chunk('one', 'the new phrasing of the page')]);

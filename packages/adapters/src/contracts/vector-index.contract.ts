@@ -76,6 +76,26 @@ export function describeVectorIndexContract(label: string, create: () => Promise
       expect((await index.query('lib', vec(1), 1))[0]?.chunkId).toBe('b');
     });
 
+    it('fetches stored vectors by chunk id, leaving out unknown ids and other libraries', async () => {
+      const long = `chunk-${'x'.repeat(600)}`;
+      await index.upsert('lib', [
+        { chunkId: 'a', values: vec(0, 1, 0.5) },
+        { chunkId: 'ü/%20', values: vec(1) },
+        { chunkId: long, values: vec(2) },
+      ]);
+      await index.upsert('other', [{ chunkId: 'b', values: vec(3) }]);
+      const found = await index.fetch('lib', ['a', 'ü/%20', long, 'b', 'missing']);
+      expect([...found.keys()].sort()).toEqual(['a', long, 'ü/%20'].sort());
+      const a = found.get('a')!;
+      expect(a).toHaveLength(index.dimensions);
+      // Stored as given or normalised: the direction is what must survive.
+      const expected = vec(0, 1, 0.5);
+      const cosine = a.reduce((sum, v, i) => sum + v * expected[i]!, 0) / Math.hypot(...a) / Math.hypot(...expected);
+      expect(cosine).toBeGreaterThan(0.999);
+      expect((await index.fetch('lib', [])).size).toBe(0);
+      expect((await index.fetch('nobody', ['a'])).size).toBe(0);
+    });
+
     it('keeps libraries apart, also `vercel` and `vercel/next.js` with equal chunk ids', async () => {
       await index.upsert('vercel', [{ chunkId: 'a', values: vec(0) }]);
       await index.upsert('vercel/next.js', [

@@ -1,5 +1,5 @@
 import { estimateTokens } from '../domain/tokens';
-import { chunkMarkdown, countWords } from './chunk-markdown';
+import { chunkMarkdown, composeChunkTitle, countWords } from './chunk-markdown';
 
 const VOCABULARY = (
   'queue worker job retry backoff redis connection timeout event stream buffer socket handler promise ' +
@@ -126,6 +126,13 @@ describe('chunkMarkdown', () => {
       const fresh = parts[index]!.content.slice(sharedOverlap(parts[index - 1]!.content, parts[index]!.content).length);
       expect(fresh.trimStart()).toMatch(/^## Part \d/);
     }
+  });
+
+  it('titles a chunk with the headings that contain it, outermost first', () => {
+    const markdown = '# Worker guide\n\n## Queues\n\nAbout queues.\n\n### Retries\n\nHow retries work.\n\n## Limits\n\nAbout limits.';
+    const titles = chunkMarkdown(markdown, { ...options, targetWords: 3, overlapWords: 0 }).map((c) => c.title);
+    expect(titles).toEqual(['Worker guide › Queues', 'Worker guide › Queues › Retries', 'Worker guide › Limits']);
+    expect(composeChunkTitle('Guide', ['A', 'B', 'C', 'D'])).toBe('Guide › B › C › D');
   });
 
   it('does not repeat the page title when the heading is the page title', () => {

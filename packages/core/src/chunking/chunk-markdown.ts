@@ -103,11 +103,17 @@ function joinOverlap(overlap: ChunkOverlap | null, body: ChunkUnit[]): string {
   return text;
 }
 
-/** "<page title> › <nearest heading>", or the page title alone when there is no heading or it repeats the title. */
-export function composeChunkTitle(pageTitle: string, heading: string | null): string {
+/** Headings of a title below the page title: the innermost few say where a chunk is without making titles long. */
+const MAX_TITLE_HEADINGS = 3;
+
+/**
+ * "<page title> › <heading> › <subheading>": the page title, then the headings that contain the chunk (the innermost
+ * three), leaving out a heading that repeats the page title.
+ */
+export function composeChunkTitle(pageTitle: string, heading: string | string[] | null): string {
   const title = pageTitle.trim();
-  if (!heading || heading.trim() === '') return title;
-  if (title === '') return heading.trim();
-  if (heading.trim().toLowerCase() === title.toLowerCase()) return title;
-  return `${title}${TITLE_SEPARATOR}${heading.trim()}`;
+  const path = (Array.isArray(heading) ? heading : heading ? [heading] : []).map((h) => h.trim()).filter((h) => h !== '');
+  const below = path.filter((h, i) => !(i === 0 && h.toLowerCase() === title.toLowerCase())).slice(-MAX_TITLE_HEADINGS);
+  if (title === '') return below.join(TITLE_SEPARATOR);
+  return [title, ...below].join(TITLE_SEPARATOR);
 }

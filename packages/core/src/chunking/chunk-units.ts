@@ -7,8 +7,8 @@ export interface ChunkUnit {
   words: number;
   /** Separator before this unit when it follows the previous unit in the same chunk. */
   gap: string;
-  /** Nearest heading at or before the unit's start. */
-  heading: string | null;
+  /** Headings that contain the unit's start, outermost first (an H3 under its H2 under the H1). */
+  heading: string[];
   /** The unit opens with a heading: the best place to start a chunk. */
   startsSection: boolean;
   /** Set on the second and later pieces of a split code block, so an overlap can be merged into them. */
@@ -32,12 +32,15 @@ type Segment = { text: string; gap: string };
 export function buildChunkUnits(blocks: MarkdownBlock[], limits: UnitLimits): ChunkUnit[] {
   const units: ChunkUnit[] = [];
   let pendingHeadings: Extract<MarkdownBlock, { kind: 'heading' }>[] = [];
-  let heading: string | null = null;
+  const open: { level: number; title: string }[] = [];
+  let heading: string[] = [];
 
   for (const block of blocks) {
     if (block.kind === 'heading') {
       pendingHeadings.push(block);
-      heading = block.title;
+      while (open.length > 0 && open.at(-1)!.level >= block.level) open.pop();
+      open.push({ level: block.level, title: block.title });
+      heading = open.map((h) => h.title);
       continue;
     }
     const pieces = block.kind === 'code' ? splitCode(block, limits) : splitProse(block.text, limits.maxWords);

@@ -13,6 +13,7 @@ const stored = (id: string, position: number): StoredChunk => ({ id, position, c
 function fakes(options: { libraries: Library[]; keyword: ChunkHit[]; vector: Record<string, { chunkId: string; score: number }[]>; chunks: Record<string, StoredChunk[]> }) {
   const keywordQueries: KeywordQuery[] = [];
   const embedded: string[] = [];
+  const queried: number[][] = [];
   const deps: RetrievalDeps = {
     records: {
       getLibrary: async (id) => options.libraries.find((l) => l.id === id) ?? null,
@@ -21,15 +22,18 @@ function fakes(options: { libraries: Library[]; keyword: ChunkHit[]; vector: Rec
       listChunks: async () => [],
     },
     keywords: { search: async (query) => (keywordQueries.push(query), options.keyword) } satisfies KeywordIndex,
-    vectors: { query: async (libraryId: string) => options.vector[libraryId] ?? [] } as unknown as VectorIndex,
-    embedder: { model: 'm', dimensions: 2, embed: async (texts: string[]) => (embedded.push(...texts), texts.map(() => [1, 0])) } satisfies Embedder,
+    vectors: {
+      query: async (libraryId: string, vector: number[]) => (queried.push(vector), options.vector[libraryId] ?? []),
+      fetch: async (_libraryId: string, ids: string[]) => new Map(ids.filter((id) => id === 'k1').map((id) => [id, [0, 1]])),
+    } as unknown as VectorIndex,
+    embedders: [{ model: 'm', dimensions: 2, embed: async (texts: string[]) => (embedded.push(...texts), texts.map(() => [1, 0])) } satisfies Embedder],
   };
-  return { deps, keywordQueries, embedded };
+  return { deps, keywordQueries, embedded, queried };
 }
 
 describe('rankChunks', () => {
   it('fuses keyword and vector rankings where the library has vectors of this embedder', async () => {
-    const { deps, keywordQueries, embedded } = fakes({
+    const { deps, keywordQueries, embedded, queried } = fakes({
       libraries: [library('a', 'm')],
       keyword: [{ libraryId: 'a', chunkId: 'k1', score: 9 }, { libraryId: 'a', chunkId: 'both', score: 5 }],
       vector: { a: [{ chunkId: 'both', score: 0.9 }, { chunkId: 'v1', score: 0.8 }] },
@@ -41,6 +45,12 @@ describe('rankChunks', () => {
     expect(outcome.chunks[0]).toMatchObject({ libraryId: 'a', content: 'text of both' });
     expect(keywordQueries[0]).toEqual({ terms: ['rotate', 'keys'], libraryIds: ['a'], limit: 40 });
     expect(embedded).toEqual(['How do I rotate keys?']);
+    // The question's vector [1, 0] moved half way towards the best keyword hit's vector [0, 1], unit length again.
+    expect(queried[0]![0]).toBeCloseTo(2 / Math.sqrt(5));
+    expect(queried[0]![1]).toBeCloseTo(1 / Math.sqrt(5));
+    // Vector mode alone is not steered by keyword hits.
+    await rankChunks(deps, { query: 'rotate', libraryIds: ['a'], limit: 10, mode: 'vector' });
+    expect(queried[1]).toEqual([1, 0]);
   });
 
   it('searches by keyword alone when no library has vectors of this embedder, and drops hits whose chunk is gone', async () => {

@@ -10,7 +10,8 @@ export interface RetrievalDeps {
   records: Pick<RecordStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
   keywords: KeywordIndex;
   vectors: VectorIndex;
-  embedder: Embedder;
+  /** Every embedder the service can run: a library's questions are embedded by the one that made its vectors. */
+  embedders: Embedder[];
 }
 
 export interface RankRequest {
@@ -20,6 +21,8 @@ export interface RankRequest {
   limit: number;
   /** Forces one ranking; by default hybrid where vectors exist and keyword alone elsewhere. */
   mode?: SearchMode;
+  /** Puts the best chunk of each page before any page's second-best, so a few pages cannot fill the results. */
+  onePerPageFirst?: boolean;
 }
 
 export interface RankedChunk extends StoredChunk {
@@ -41,6 +44,9 @@ const VECTOR_QUERY_PARALLELISM = 8;
 /** Fusion weights; the evaluation (`npm run eval:retrieval`) is what they were chosen by. */
 const KEYWORD_WEIGHT = 1;
 const VECTOR_WEIGHT = 1;
+/** Pseudo-relevance feedback: the question's vector moves this far towards its best keyword hits' vectors (Rocchio). */
+const FEEDBACK_WEIGHT = 0.5;
+const FEEDBACK_CHUNKS = 5;
 
 /**
  * Ranks a library's (or every library's) chunks for a question: BM25 keyword ranking fused by reciprocal rank fusion
@@ -50,7 +56,7 @@ const VECTOR_WEIGHT = 1;
 export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Promise<RankOutcome> {
   const scoped = request.libraryIds !== undefined && request.libraryIds.length > 0;
   const libraries = scoped ? await loadLibraries(deps.records, request.libraryIds!) : await deps.records.listLibraries();
-  const withVectors = libraries.filter((library) => hasUsableVectors(library, deps.embedder));
+  const withVectors = libraries.filter((library) => embedderOf(library, deps.embedders) !== undefined);
   const mode = request.mode ?? (withVectors.length > 0 ? 'hybrid' : 'keyword');
   if (mode === 'vector' && withVectors.length === 0) {
     throw new AppError('NO_VECTORS', 'None of the libraries searched has vectors of this service\'s embedding model; search by keyword', 400, {
@@ -58,16 +64,16 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
     });
   }
   const candidates = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, request.limit * CANDIDATES_PER_RESULT));
-  const [keywordHits, vectorHits] = await Promise.all([
+  const keywordHits =
     mode === 'vector'
       ? []
-      : deps.keywords.search({
+      : await deps.keywords.search({
           terms: queryTerms(request.query),
           libraryIds: scoped ? libraries.map((l) => l.id) : null,
           limit: candidates,
-        }),
-    mode === 'keyword' ? [] : rankByVector(deps, request.query, withVectors, candidates),
-  ]);
+        });
+  // In hybrid mode the keyword ranking's best chunks also steer the vector query; vector mode stays pure.
+  const vectorHits = mode === 'keyword' ? [] : await rankByVector(deps, request.query, withVectors, candidates, keywordHits);
   const ranked =
     mode === 'hybrid'
       ? fuseRankings([
@@ -77,12 +83,14 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
       : mode === 'keyword'
         ? keywordHits
         : vectorHits;
-  return { mode, chunks: await hydrate(deps.records, ranked, request.limit) };
+  if (!request.onePerPageFirst) return { mode, chunks: await hydrate(deps.records, ranked, request.limit) };
+  const pool = await hydrate(deps.records, ranked, candidates);
+  return { mode, chunks: onePerPageFirst(pool).slice(0, request.limit) };
 }
 
-/** A library's vectors can be compared with the question only when this service's embedder made them. */
-export function hasUsableVectors(library: Library, embedder: Embedder): boolean {
-  return library.embeddingModel === embedder.model && library.embeddingDimensions === embedder.dimensions;
+/** The embedder that made the library's vectors, when this service has it: only it can place a question among them. */
+export function embedderOf(library: Library, embedders: Embedder[]): Embedder | undefined {
+  return embedders.find((e) => e.model === library.embeddingModel && e.dimensions === library.embeddingDimensions);
 }
 
 async function loadLibraries(records: RetrievalDeps['records'], ids: string[]): Promise<Library[]> {
@@ -93,17 +101,45 @@ async function loadLibraries(records: RetrievalDeps['records'], ids: string[]): 
   return libraries as Library[];
 }
 
-async function rankByVector(deps: RetrievalDeps, query: string, libraries: Library[], limit: number): Promise<ChunkHit[]> {
-  if (libraries.length === 0) return [];
-  const [vector] = await deps.embedder.embed([query]);
+async function rankByVector(deps: RetrievalDeps, query: string, libraries: Library[], limit: number, feedback: ChunkHit[]): Promise<ChunkHit[]> {
   const hits: ChunkHit[] = [];
   for (let start = 0; start < libraries.length; start += VECTOR_QUERY_PARALLELISM) {
     const group = libraries.slice(start, start + VECTOR_QUERY_PARALLELISM);
-    const matches = await Promise.all(group.map((library) => deps.vectors.query(library.id, vector!, limit)));
+    const matches = await Promise.all(
+      group.map(async (library) => {
+        const [vector] = await embedderOf(library, deps.embedders)!.embed([query], { libraryId: library.id, kind: 'query' });
+        const steered = await steerTowards(deps.vectors, library.id, vector!, feedback);
+        return deps.vectors.query(library.id, steered, limit);
+      }),
+    );
     matches.forEach((list, i) => list.forEach((m) => hits.push({ libraryId: group[i]!.id, chunkId: m.chunkId, score: m.score })));
   }
   // Scores of one model are comparable across libraries; ties keep library order.
   return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/** Rocchio feedback: the question's vector plus FEEDBACK_WEIGHT times the mean vector of the library's best keyword hits. */
+async function steerTowards(vectors: VectorIndex, libraryId: string, vector: number[], feedback: ChunkHit[]): Promise<number[]> {
+  const ids = feedback.filter((hit) => hit.libraryId === libraryId).slice(0, FEEDBACK_CHUNKS).map((hit) => hit.chunkId);
+  if (ids.length === 0) return vector;
+  const found = [...(await vectors.fetch(libraryId, ids)).values()];
+  if (found.length === 0) return vector;
+  const steered = vector.map((value, d) => value + (FEEDBACK_WEIGHT * found.reduce((sum, v) => sum + v[d]! / Math.hypot(...v), 0)) / found.length);
+  const norm = Math.hypot(...steered);
+  return norm === 0 ? vector : steered.map((value) => value / norm);
+}
+
+/** Each page's best chunk in rank order, then the others in rank order; chunks without a URL count as pages. */
+function onePerPageFirst(chunks: RankedChunk[]): RankedChunk[] {
+  const seen = new Set<string>();
+  const firsts: RankedChunk[] = [];
+  const rest: RankedChunk[] = [];
+  for (const chunk of chunks) {
+    const page = `${chunk.libraryId}\u0000${chunk.url ?? `#${chunk.id}`}`;
+    (seen.has(page) ? rest : firsts).push(chunk);
+    seen.add(page);
+  }
+  return [...firsts, ...rest];
 }
 
 /** Reads the ranked chunks' text; a hit whose chunk is gone (deleted or replaced since it was indexed) is dropped. */

@@ -9,9 +9,12 @@ export interface SearchDocsRequest {
   mode?: SearchMode;
 }
 
-/** GET /api/search: the best chunks for a question, each with its text and its BPE token count. */
+/**
+ * GET /api/search: the best chunks for a question, each with its text and its BPE token count. Each page's best chunk
+ * comes before any page's second, so the first results show the most pages that answer.
+ */
 export async function searchDocs(deps: RetrievalDeps, request: SearchDocsRequest): Promise<SearchResponse> {
-  const { mode, chunks } = await rankChunks(deps, request);
+  const { mode, chunks } = await rankChunks(deps, { ...request, onePerPageFirst: true });
   return {
     query: request.query,
     mode,

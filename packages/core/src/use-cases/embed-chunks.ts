@@ -20,7 +20,7 @@ export async function embedChunks(
   await claimEmbeddingModel(deps, libraryId);
   for (let start = 0; start < chunks.length; start += EMBED_BATCH_SIZE) {
     const batch = chunks.slice(start, start + EMBED_BATCH_SIZE);
-    const vectors = await deps.embedder.embed(batch.map(embeddingTextOf));
+    const vectors = await deps.embedder.embed(batch.map(embeddingTextOf), { libraryId, kind: 'document' });
     await deps.vectors.upsert(
       libraryId,
       batch.map((chunk, i) => ({ chunkId: chunk.id, values: vectors[i]! })),

@@ -10,8 +10,10 @@ export async function indexIngestion(
   const chunks = await deps.records.listChunksOfIngestion(job.libraryId, job.ingestionId);
   if (job.replace) {
     await deps.vectors.deleteLibrary(job.libraryId);
-    // No vector is left, so the library may be embedded with whatever model this service uses now.
+    // No vector is left, so the library may be embedded with whatever model this service uses now, and an embedder
+    // that learned from its old text learns again from the new.
     await deps.records.setEmbeddingModel(job.libraryId, null);
+    await deps.embedder.forget?.(job.libraryId);
   } else if (!job.generate) {
     await deps.vectors.deleteChunks(job.libraryId, chunks.map((c) => c.id));
   }

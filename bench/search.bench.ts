@@ -1,0 +1,114 @@
+/**
+ * Search latency over a 10,000-chunk library: GET /api/search (hybrid) and the search use case in-process, against a
+ * bare FTS5 BM25 query on the same SQLite file, the same questions, one run.
+ */
+import path from 'node:path';
+import { openSqliteDatabase } from '@docshelf/adapters';
+import { embedChunks, queryTerms, searchDocs } from '@docshelf/core';
+import request from 'supertest';
+import type { Harness } from '../test/support/harness';
+
+const LIBRARY = 'bench/search';
+const CHUNKS = 10_000;
+const WORDS_PER_CHUNK = 400;
+const VOCABULARY = 20_000;
+const QUESTIONS = 200;
+
+/** A deterministic pseudo-random source, so every run searches the same text with the same questions. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words drawn with Zipf frequencies over a 20,000-word vocabulary, as words of real text are. */
+const wordOf = (rank: number) => `w${rank.toString(36)}${'aeiou'[rank % 5]}${rank % 7 === 0 ? 'Sync' : ''}`;
+const FREQUENT = new Set(Array.from({ length: 50 }, (_, rank) => wordOf(rank)));
+
+function zipfWords(next: () => number): () => string {
+  const weights = Array.from({ length: VOCABULARY }, (_, rank) => 1 / (rank + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cumulative: number[] = [];
+  weights.reduce((sum, w, i) => (cumulative[i] = sum + w / total), 0);
+  const word = wordOf;
+  return () => {
+    const x = next();
+    let lo = 0;
+    let hi = VOCABULARY - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return word(lo);
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function latencies(questions: string[], run: (q: string) => Promise<unknown> | unknown): Promise<{ p50: number; p99: number }> {
+  for (const q of questions.slice(0, 20)) await run(q);
+  const times: number[] = [];
+  for (const q of questions) {
+    const started = process.hrtime.bigint();
+    await run(q);
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+export async function benchSearch(h: Harness, auth: Record<string, string>): Promise<void> {
+  const next = random(42);
+  const draw = zipfWords(next);
+  const chunks = Array.from({ length: CHUNKS }, (_, i) => ({
+    id: `c${i}`,
+    title: `Page ${i % 500} › Section ${Math.floor(i / 500)} ${draw()} ${draw()}`,
+    content: Array.from({ length: WORDS_PER_CHUNK }, draw).join(' '),
+    url: `https://docs.bench/page-${i % 500}`,
+  }));
+  await request(h.app).post('/api/ingest').set(auth).send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true }).expect(200);
+  const stored = await h.adapters.records.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
+  const fitStarted = Date.now();
+  await embedChunks(h.adapters, LIBRARY, stored);
+  const embedSeconds = (Date.now() - fitStarted) / 1000;
+  // Questions of 4–8 words from the same vocabulary, without its 50 most frequent words: a question's stop words are
+  // dropped before it is searched, and what is left is rarer than the average word of the text.
+  const questions = Array.from({ length: QUESTIONS }, () => {
+    const words: string[] = [];
+    while (words.length < 4 + Math.floor(next() * 5)) {
+      const word = draw();
+      if (!FREQUENT.has(word)) words.push(word);
+    }
+    return words.join(' ');
+  });
+
+  // The bare query: BM25 over the FTS5 table alone, same terms, top 10, no library filter, no join, no text.
+  const db = openSqliteDatabase(path.join(h.dataDir, 'docshelf.sqlite'));
+  const bare = db.prepare('SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10');
+  const matchOf = (q: string) => queryTerms(q).map((t) => `"${t}"`).join(' OR ');
+  const bareTimes = await latencies(questions, (q) => bare.all(matchOf(q)));
+  const useCase = await latencies(questions, (q) => searchDocs(h.adapters, { query: q, libraryIds: [LIBRARY], limit: 10 }));
+  const keywordOnly = await latencies(questions, (q) => searchDocs(h.adapters, { query: q, libraryIds: [LIBRARY], limit: 10, mode: 'keyword' }));
+  const http = await latencies(questions, (q) => request(h.app).get('/api/search').query({ q, libraryId: LIBRARY }).set(auth).expect(200));
+  db.close();
+
+  console.log(
+    `\nsearch over ${CHUNKS.toLocaleString('en')} chunks x ${WORDS_PER_CHUNK} words (Zipf over ${VOCABULARY.toLocaleString('en')} words), ` +
+      `${QUESTIONS} questions; embedding the library with ${h.adapters.embedder.model} (learning included) took ${embedSeconds.toFixed(1)} s`,
+  );
+  const line = (name: string, t: { p50: number; p99: number }) =>
+    console.log(
+      `${name.padEnd(44)} p50 ${t.p50.toFixed(2).padStart(7)} ms  p99 ${t.p99.toFixed(2).padStart(7)} ms | ratio to bare FTS5 p50 ${(t.p50 / bareTimes.p50).toFixed(2)}x`,
+    );
+  line('bare FTS5 BM25 query (baseline)', bareTimes);
+  line('search use case, keyword only', keywordOnly);
+  line('search use case, hybrid', useCase);
+  line('GET /api/search, hybrid (HTTP in-process)', http);
+}

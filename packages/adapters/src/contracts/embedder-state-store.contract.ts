@@ -1,0 +1,69 @@
+import type { EmbedderStateStore, RecordStore } from '@docshelf/core';
+
+export interface EmbedderStateStoreHarness {
+  states: EmbedderStateStore;
+  /** The record store the states are kept with: deleting a library deletes its states. */
+  records: RecordStore;
+  cleanup(): Promise<void>;
+}
+
+const state = (id: string, bytes = 64) => ({ id, data: Buffer.alloc(bytes, id) });
+
+/** Behaviour every EmbedderStateStore adapter must show. */
+export function describeEmbedderStateStoreContract(label: string, create: () => Promise<EmbedderStateStoreHarness>): void {
+  describe(`EmbedderStateStore contract: ${label}`, () => {
+    let harness: EmbedderStateStoreHarness;
+    let states: EmbedderStateStore;
+
+    beforeEach(async () => {
+      harness = await create();
+      states = harness.states;
+      for (const id of ['acme/a', 'acme/b']) {
+        await harness.records.commitIngestion({
+          library: { id, name: id, sourceType: 'llms_txt' },
+          ownerId: 'owner',
+          chunks: [{ id: 'c', content: 'text' }],
+          replace: false,
+          ingestionId: `${id}-ingestion`,
+          now: new Date(),
+        });
+      }
+    });
+
+    afterEach(async () => {
+      await harness.cleanup();
+    });
+
+    it('keeps the first state stored for a library and model, and returns it to a later writer', async () => {
+      expect(await states.getEmbedderState('acme/a', 'm1')).toBeNull();
+      expect(await states.getEmbedderStateId('acme/a', 'm1')).toBeNull();
+      const first = await states.putEmbedderState('acme/a', 'm1', state('one'));
+      expect(first.id).toBe('one');
+      const second = await states.putEmbedderState('acme/a', 'm1', state('two'));
+      expect(second.id).toBe('one');
+      expect(second.data.equals(state('one').data)).toBe(true);
+      expect(await states.getEmbedderStateId('acme/a', 'm1')).toBe('one');
+    });
+
+    it('keeps states of other libraries and models apart, and stores a few megabytes', async () => {
+      const large = state('large', 5 * 1024 * 1024);
+      await states.putEmbedderState('acme/a', 'm1', large);
+      await states.putEmbedderState('acme/a', 'm2', state('other-model'));
+      await states.putEmbedderState('acme/b', 'm1', state('other-library'));
+      expect((await states.getEmbedderState('acme/a', 'm1'))!.data.equals(large.data)).toBe(true);
+      expect(await states.getEmbedderStateId('acme/a', 'm2')).toBe('other-model');
+      expect(await states.getEmbedderStateId('acme/b', 'm1')).toBe('other-library');
+    });
+
+    it('forgets a state when asked and when its library is deleted', async () => {
+      await states.putEmbedderState('acme/a', 'm1', state('one'));
+      await states.putEmbedderState('acme/b', 'm1', state('two'));
+      await states.deleteEmbedderState('acme/a', 'm1');
+      expect(await states.getEmbedderState('acme/a', 'm1')).toBeNull();
+      expect((await states.putEmbedderState('acme/a', 'm1', state('three'))).id).toBe('three');
+      await harness.records.deleteLibrary('acme/b');
+      expect(await states.getEmbedderStateId('acme/b', 'm1')).toBeNull();
+      expect(await states.getEmbedderStateId('acme/a', 'm1')).toBe('three');
+    });
+  });
+}

@@ -1,0 +1,141 @@
+import path from 'node:path';
+import type { ChunkInput } from '@docshelf/core';
+import { describeEmbedderContract } from './contracts/embedder.contract';
+import { fitLsi } from './local-lsi/fit-lsi';
+import { LsiModel } from './local-lsi/lsi-model';
+import { lsiTerms } from './local-lsi/lsi-terms';
+import { LocalLsiEmbedder } from './local-lsi.embedder';
+import { openSqliteDatabase } from './sqlite.database';
+import { SqliteRecordStore } from './sqlite.record-store';
+import { announceContractTarget } from './testing/announce-target';
+import { createTempDir } from './testing/temp-dir';
+
+const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+};
+
+/**
+ * A small library in which "remove" and "delete" (and "folder" and "directory") are used in the same company but
+ * never in one sentence with each other, the way a docs set words one thing two ways.
+ */
+const LIBRARY: string[] = [
+  'Remove a file from the disk with unlink. The file is gone after the call.',
+  'Delete a file from the disk with unlink; the call fails when the file is open.',
+  'Remove a directory and its entries from the disk with rmdir.',
+  'Delete a folder and its entries from the disk with rmdir.',
+  'Read a file into memory with readFile; the file contents come back as a buffer.',
+  'Write a file to the disk with writeFile; the file is created when missing.',
+  'Open a socket to a server with connect and write bytes to it.',
+  'A server listens on a port and accepts socket connections.',
+  'Parse a URL into its host, path and query string.',
+  'The query string of a URL holds keys and values after the question mark.',
+  'Install the package with npm. Routing in the app directory maps folders to routes.',
+  'Configuring middleware for routing in Next.js applications: middleware runs before routing.',
+  'A chocolate cake recipe needs butter and sugar.',
+];
+
+async function libraryStore(texts: string[] = LIBRARY) {
+  const { dir, removeDir } = createTempDir();
+  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.sqlite')), { ownsDatabase: true });
+  const chunks: ChunkInput[] = texts.map((content, i) => ({ id: `c${i}`, content, url: `https://docs.test/${i}` }));
+  await store.commitIngestion({
+    library: { id: 'acme/fs', name: 'fs', sourceType: 'html' },
+    ownerId: 'o',
+    chunks,
+    replace: false,
+    ingestionId: 'i',
+    now: new Date(),
+  });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      removeDir();
+    },
+  };
+}
+
+announceContractTarget('Embedder', 'local-lsi', 'in-process, learning from a library in a real SQLite file');
+describeEmbedderContract('LocalLsiEmbedder', async () => {
+  const { store, cleanup } = await libraryStore();
+  return { embedder: new LocalLsiEmbedder({ states: store, records: store }), scope: { libraryId: 'acme/fs', kind: 'document' }, cleanup };
+});
+
+describe('LocalLsiEmbedder', () => {
+  it('learns a library on its first document embedding, keeps it, and places questions in the same space', async () => {
+    const { store, cleanup } = await libraryStore();
+    try {
+      // 8 dimensions: 5 latent ones, fewer than the library's topics, so words of one topic share a direction.
+      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      expect(embedder.model).toBe('local-lsi-v1');
+      // A question before the library was learned is placed by its words alone, and learns nothing.
+      const [early] = await embedder.embed(['delete a folder'], { libraryId: 'acme/fs', kind: 'query' });
+      expect(early).toHaveLength(8);
+      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
+
+      const documents = await embedder.embed(LIBRARY, { libraryId: 'acme/fs', kind: 'document' });
+      const stateId = await store.getEmbedderStateId('acme/fs', 'local-lsi-v1');
+      expect(stateId).toEqual(expect.any(String));
+
+      // Another process reads the stored space and embeds exactly as this one does.
+      const other = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      const [question] = await other.embed(['remove a folder'], { libraryId: 'acme/fs', kind: 'query' });
+      const [same] = await embedder.embed(['remove a folder'], { libraryId: 'acme/fs', kind: 'query' });
+      expect(cosine(question!, same!)).toBeGreaterThan(0.9999);
+
+      // The directory chunks outrank the cake and the URL chunks for a question in other words.
+      const scores = documents.map((d) => cosine(question!, d));
+      const directoryChunks = [scores[2]!, scores[3]!];
+      expect(Math.min(...directoryChunks)).toBeGreaterThan(scores[12]!);
+      expect(Math.min(...directoryChunks)).toBeGreaterThan(scores[8]!);
+
+      await embedder.forget('acme/fs');
+      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
+      await expect(embedder.embed(['x'])).rejects.toThrow(/name the library/);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('learns the same space from the same chunks, so processes learning at once agree', async () => {
+    const documents = LIBRARY.map(lsiTerms);
+    const a = fitLsi(documents, { dimensions: 16 }).serialize();
+    const b = fitLsi(documents, { dimensions: 16 }).serialize();
+    expect(LsiModel.idOf(a)).toBe(LsiModel.idOf(b));
+  });
+});
+
+describe('latent semantic indexing', () => {
+  it('brings together words that keep the same company without ever meeting', () => {
+    // Fewer dimensions than the library has topics: the space keeps what the topics share and drops the rest.
+    const model = fitLsi(LIBRARY.map(lsiTerms), { dimensions: 4 });
+    const remove = model.project(lsiTerms('remove'));
+    const del = model.project(lsiTerms('delete'));
+    const cake = model.project(lsiTerms('cake'));
+    expect(cosine(remove, del)).toBeGreaterThan(0.8);
+    expect(cosine(remove, cake)).toBeLessThan(0.3);
+  });
+
+  it('survives its compact binary form, and projects unknown words to zero', () => {
+    const model = fitLsi(LIBRARY.map(lsiTerms), { dimensions: 8 });
+    const copy = LsiModel.deserialize(model.serialize());
+    const text = lsiTerms('delete a file from the disk');
+    expect(cosine(model.project(text), copy.project(text))).toBeGreaterThan(0.999);
+    expect([...copy.project(lsiTerms('zzzz qqqq'))].every((v) => v === 0)).toBe(true);
+    expect(() => LsiModel.deserialize(Buffer.from('nope'))).toThrow(/not a serialized LSI model/);
+  });
+
+  it('learns from a library too small for the space it asks for, padding with zeros', () => {
+    const model = fitLsi([lsiTerms('one file'), lsiTerms('two file')], { dimensions: 32 });
+    expect(model.dimensions).toBe(32);
+    expect(model.project(lsiTerms('file'))).toHaveLength(32);
+  });
+
+  it('reduces text to stemmed terms without stop words, numbers or link targets', () => {
+    expect(lsiTerms('Removing the [files](https://x.test/removed) in 2024 with readFileSync')).toEqual([
+      'remov', 'file', 'readfilesync', 'read', 'file', 'sync',
+    ]);
+  });
+});

@@ -1,0 +1,119 @@
+import { embeddingTextOf, type Embedder, type EmbedderStateStore, type EmbedScope, type RecordStore } from '@docshelf/core';
+import { fitLsi } from './local-lsi/fit-lsi';
+import { LsiModel } from './local-lsi/lsi-model';
+import { lsiTerms } from './local-lsi/lsi-terms';
+import { LocalEmbedder } from './local.embedder';
+
+/** Share of the vector given to the hashed lexical features; the rest is the latent semantic part. */
+const LEXICAL_SHARE = 0.4;
+/** Chunks read per page while learning a library. */
+const READ_PAGE = 1_000;
+/** Libraries whose models stay in memory; a model is read again when it is needed after that. */
+const CACHED_MODELS = 8;
+
+export interface LocalLsiEmbedderDeps {
+  /** Where what was learned from each library is kept (the record store). */
+  states: EmbedderStateStore;
+  /** The library's chunks, read when it is first learned. */
+  records: Pick<RecordStore, 'listChunks'>;
+}
+
+/**
+ * Offline Embedder with meaning of its own: latent semantic indexing learned from each library's own text, beside
+ * the hashed words, word pairs and trigrams of `local-hash-v1`. The first time a library's chunks are embedded it
+ * learns the library's term space from all of its chunks (randomized SVD of the tf-idf matrix) and stores it with
+ * the library's records; every later chunk and every question is placed in that space, so "remove a folder" comes
+ * close to a chunk about `rmdir` that says "delete a directory". The stored space is dropped with the library's
+ * vectors (replace, delete), and learned again from what the library then holds.
+ */
+export class LocalLsiEmbedder implements Embedder {
+  readonly model = 'local-lsi-v1';
+  private readonly lexical: LocalEmbedder;
+  private readonly latentDimensions: number;
+  private readonly cache = new Map<string, { id: string; model: LsiModel }>();
+  private readonly learning = new Map<string, Promise<{ id: string; model: LsiModel }>>();
+
+  constructor(
+    private readonly deps: LocalLsiEmbedderDeps,
+    readonly dimensions = 256,
+  ) {
+    if (!Number.isInteger(dimensions) || dimensions < 8) {
+      throw new Error(`embedder dimensions must be an integer of at least 8, got ${dimensions}`);
+    }
+    const lexicalDimensions = Math.round(dimensions * LEXICAL_SHARE);
+    this.lexical = new LocalEmbedder(lexicalDimensions);
+    this.latentDimensions = dimensions - lexicalDimensions;
+  }
+
+  async embed(texts: string[], scope?: EmbedScope): Promise<number[][]> {
+    if (!scope) throw new Error(`${this.model} places texts in one library's space: name the library`);
+    if (texts.length === 0) return [];
+    // A question never makes the service learn a library: without a learned space it is placed by its words alone.
+    const learned = scope.kind === 'document' ? await this.learnedOrLearn(scope.libraryId) : await this.learned(scope.libraryId);
+    const lexical = await this.lexical.embed(texts);
+    const latentWeight = Math.sqrt(1 - LEXICAL_SHARE);
+    const lexicalWeight = Math.sqrt(LEXICAL_SHARE);
+    return texts.map((text, i) => {
+      const latent = learned?.model.project(lsiTerms(text)) ?? new Float32Array(this.latentDimensions);
+      const vector = new Array<number>(this.dimensions);
+      for (let d = 0; d < this.latentDimensions; d++) vector[d] = latentWeight * latent[d]!;
+      lexical[i]!.forEach((value, d) => (vector[this.latentDimensions + d] = lexicalWeight * value));
+      return normalize(vector);
+    });
+  }
+
+  async forget(libraryId: string): Promise<void> {
+    this.cache.delete(libraryId);
+    await this.deps.states.deleteEmbedderState(libraryId, this.model);
+  }
+
+  /** The library's stored space, read again only when its id changed since it was cached. */
+  private async learned(libraryId: string): Promise<{ id: string; model: LsiModel } | null> {
+    const id = await this.deps.states.getEmbedderStateId(libraryId, this.model);
+    if (id === null) {
+      this.cache.delete(libraryId);
+      return null;
+    }
+    const cached = this.cache.get(libraryId);
+    if (cached?.id === id) return cached;
+    const state = await this.deps.states.getEmbedderState(libraryId, this.model);
+    return state ? this.remember(libraryId, state.id, LsiModel.deserialize(state.data)) : null;
+  }
+
+  private async learnedOrLearn(libraryId: string): Promise<{ id: string; model: LsiModel }> {
+    const known = await this.learned(libraryId);
+    if (known) return known;
+    // One learning per library in this process; another process learning at once stores the same or loses the race.
+    let pending = this.learning.get(libraryId);
+    if (!pending) {
+      pending = this.learn(libraryId).finally(() => this.learning.delete(libraryId));
+      this.learning.set(libraryId, pending);
+    }
+    return pending;
+  }
+
+  private async learn(libraryId: string): Promise<{ id: string; model: LsiModel }> {
+    const documents: string[][] = [];
+    for (let offset = 0; ; offset += READ_PAGE) {
+      const page = await this.deps.records.listChunks(libraryId, { offset, limit: READ_PAGE });
+      documents.push(...page.map((chunk) => lsiTerms(embeddingTextOf(chunk))));
+      if (page.length < READ_PAGE) break;
+    }
+    const data = fitLsi(documents, { dimensions: this.latentDimensions }).serialize();
+    const stored = await this.deps.states.putEmbedderState(libraryId, this.model, { id: LsiModel.idOf(data), data });
+    return this.remember(libraryId, stored.id, LsiModel.deserialize(stored.data));
+  }
+
+  private remember(libraryId: string, id: string, model: LsiModel): { id: string; model: LsiModel } {
+    this.cache.delete(libraryId);
+    if (this.cache.size >= CACHED_MODELS) this.cache.delete(this.cache.keys().next().value!);
+    const entry = { id, model };
+    this.cache.set(libraryId, entry);
+    return entry;
+  }
+}
+
+function normalize(vector: number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
+  return norm === 0 ? vector.map((_, i) => (i === 0 ? 1 : 0)) : vector.map((value) => value / norm);
+}
