@@ -73,11 +73,14 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
     content: Array.from({ length: WORDS_PER_CHUNK }, draw).join(' '),
     url: `https://docs.bench/page-${i % 500}`,
   }));
-  await request(h.app).post('/api/ingest').set(auth).send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true }).expect(200);
-  const stored = await h.adapters.records.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
-  const fitStarted = Date.now();
-  await embedChunks(h.adapters, LIBRARY, stored);
-  const embedSeconds = (Date.now() - fitStarted) / 1000;
+  let embedSeconds = NaN;
+  if (!(await h.adapters.records.getLibrary(LIBRARY))) {
+    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true }).expect(200);
+    const stored = await h.adapters.records.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
+    const fitStarted = Date.now();
+    await embedChunks(h.adapters, LIBRARY, stored);
+    embedSeconds = (Date.now() - fitStarted) / 1000;
+  }
   // Questions of 4–8 words from the same vocabulary, without its 50 most frequent words: a question's stop words are
   // dropped before it is searched, and what is left is rarer than the average word of the text.
   const questions = Array.from({ length: QUESTIONS }, () => {
@@ -90,7 +93,7 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
   });
 
   // The bare query: BM25 over the FTS5 table alone, same terms, top 10, no library filter, no join, no text.
-  const db = openSqliteDatabase(path.join(h.dataDir, 'docshelf.sqlite'));
+  const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
   const bare = db.prepare('SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10');
   const matchOf = (q: string) => queryTerms(q).map((t) => `"${t}"`).join(' OR ');
   const bareTimes = await latencies(questions, (q) => bare.all(matchOf(q)));

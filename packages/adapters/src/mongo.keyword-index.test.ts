@@ -54,7 +54,7 @@ describe('MongoKeywordIndex queries', () => {
 
   it('builds an Atlas Search pipeline: title boosted, any term, libraries filtered, best first with the search score', () => {
     const should = (terms: string[]) => [
-      { text: { query: terms, path: ['title', 'pageLead'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
+      { text: { query: terms, path: ['title', 'pageLead', 'headings'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
       { text: { query: terms, path: 'content' } },
     ];
     expect(atlasSearchPipeline({ terms: ['read', 'file'], libraryIds: ['node/fs'], limit: 7 }, 'chunk_search')).toEqual([

@@ -78,7 +78,7 @@ export function atlasSearchPipeline(query: KeywordQuery, index: string): Pipelin
         index,
         compound: {
           should: [
-            { text: { query: terms, path: ['title', 'pageLead'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
+            { text: { query: terms, path: ['title', 'pageLead', 'headings'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
             { text: { query: terms, path: 'content' } },
           ],
           // Beside a filter, should clauses are optional unless at least one is required to match.

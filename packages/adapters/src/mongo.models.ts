@@ -4,8 +4,11 @@ import type { ChunkInput, Library, Permission, StoredChunk } from '@docshelf/cor
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
 export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
 
-/** A stored chunk with the library it belongs to, the ingestion that last wrote it and its page's lead (searched with the title). */
-export type ChunkDoc = StoredChunk & { libraryId: string; ingestionId: string; pageLead?: string };
+/**
+ * A stored chunk with the library it belongs to, the ingestion that last wrote it, and what keyword search weighs as
+ * much as the title: its page's lead and the headings inside it.
+ */
+export type ChunkDoc = StoredChunk & { libraryId: string; ingestionId: string; pageLead?: string; headings?: string };
 
 export interface UserDoc {
   _id: string;
@@ -91,6 +94,7 @@ export function defineMongoModels(connection: Connection) {
       position: { type: Number, required: true },
       ingestionId: { type: String, required: true },
       pageLead: String,
+      headings: String,
     },
     options,
   );
@@ -100,8 +104,8 @@ export function defineMongoModels(connection: Connection) {
   // Keyword search (mongo.keyword-index.ts): a title match counts 2.5× a body match, as in SQLite FTS. Not prefixed
   // by libraryId, since a prefixed text index serves only equality on it, not the `$in` of a multi-library search.
   chunks.index(
-    { title: 'text', pageLead: 'text', content: 'text' },
-    { name: 'chunk_text', weights: { title: 5, pageLead: 5, content: 2 }, default_language: 'english' },
+    { title: 'text', pageLead: 'text', headings: 'text', content: 'text' },
+    { name: 'chunk_text', weights: { title: 5, pageLead: 5, headings: 5, content: 2 }, default_language: 'english' },
   );
 
   const users = new Schema<UserDoc>(

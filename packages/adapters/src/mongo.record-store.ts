@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
 import {
+  chunkHeadings,
   estimateTokens,
   pageLeads,
   type ApiKey,
@@ -289,11 +290,10 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       const operations = batch.map((id) => {
         const chunk = latest.get(id) as ChunkInput;
         const pageLead = leadOf(chunk) ?? undefined;
-        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId, pageLead };
+        const headings = chunkHeadings(chunk.content).join('\n') || undefined;
+        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId, pageLead, headings };
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-        const unset = Object.fromEntries(
-          [...(['title', 'url'] as const).filter((k) => chunk[k] === undefined), ...(pageLead ? [] : ['pageLead'])].map((k) => [k, 1]),
-        );
+        const unset = Object.fromEntries((['title', 'url', 'pageLead', 'headings'] as const).filter((k) => fields[k] === undefined).map((k) => [k, 1]));
         if (existing.has(id)) {
           return { updateOne: { filter: { libraryId, id }, update: { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) } } };
         }

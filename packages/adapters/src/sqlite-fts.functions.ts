@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { searchableText } from '@docshelf/core';
+import { searchableText, searchableTitle } from '@docshelf/core';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
@@ -16,4 +16,9 @@ export function registerSearchFunctions(db: BetterSqlite3.Database): void {
   db.function('docshelf_search_text', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? searchableText(text) : null,
   );
+  db.function('docshelf_search_title', { deterministic: true }, (title: unknown, pageLead: unknown, content: unknown) =>
+    searchableTitle(asText(title), asText(pageLead), asText(content) ?? ''),
+  );
 }
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : null);

@@ -85,8 +85,8 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE libraries ADD COLUMN embedding_dimensions INTEGER;
   `,
   // Keyword search: chunks get an explicit integer key (a bare rowid may change on VACUUM) that rows of a
-  // contentless FTS5 index point at, and the lead of their page (indexed with the title); triggers keep the index in
-  // step with every chunk write and delete.
+  // contentless FTS5 index point at, and the lead of their page; the index's title column holds the title, the lead
+  // and the chunk's headings. Triggers keep the index in step with every chunk write and delete.
   `
   CREATE TABLE chunks_v2 (
     seq INTEGER PRIMARY KEY,
@@ -113,10 +113,10 @@ const MIGRATIONS: readonly string[] = [
     tokenize = 'porter unicode61 remove_diacritics 2'
   );
   INSERT INTO chunk_search (rowid, lib, title, body)
-    SELECT seq, docshelf_library_key(library_id), docshelf_search_text(concat_ws(char(10), title, page_lead)), docshelf_search_text(content) FROM chunks;
+    SELECT seq, docshelf_library_key(library_id), docshelf_search_title(title, page_lead, content), docshelf_search_text(content) FROM chunks;
   CREATE TRIGGER chunks_search_insert AFTER INSERT ON chunks BEGIN
     INSERT INTO chunk_search (rowid, lib, title, body)
-    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(concat_ws(char(10), new.title, new.page_lead)),
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_title(new.title, new.page_lead, new.content),
             docshelf_search_text(new.content));
   END;
   CREATE TRIGGER chunks_search_delete AFTER DELETE ON chunks BEGIN
@@ -127,7 +127,7 @@ const MIGRATIONS: readonly string[] = [
     OR old.page_lead IS NOT new.page_lead BEGIN
     DELETE FROM chunk_search WHERE rowid = old.seq;
     INSERT INTO chunk_search (rowid, lib, title, body)
-    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_text(concat_ws(char(10), new.title, new.page_lead)),
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_title(new.title, new.page_lead, new.content),
             docshelf_search_text(new.content));
   END;
   `,

@@ -123,12 +123,12 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]> {
     if (chunkIds.length === 0) return [];
+    // Sorted here: an ORDER BY position would make SQLite walk the whole library by position instead of using the
+    // (library, id) key for each id.
     const rows = this.db
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY position`,
-      )
+      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`)
       .all(libraryId, JSON.stringify(chunkIds)) as ChunkRow[];
-    return rows.map(toStoredChunk);
+    return rows.sort((a, b) => a.position - b.position).map(toStoredChunk);
   }
 
   async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {

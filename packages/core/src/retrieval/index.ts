@@ -1,4 +1,4 @@
-export { queryTerms, identifierParts, searchableText, withoutLinkTargets } from './query-terms';
+export { queryTerms, identifierParts, searchableText, searchableTitle, withoutLinkTargets } from './query-terms';
 export { countTokens, truncateToTokens, TOKENIZER } from './token-count';
 export { fuseRankings, RRF_K, type Ranking } from './fuse-rankings';
 export { rankChunks, embedderOf, type RetrievalDeps, type RankRequest, type RankedChunk, type SearchMode } from './rank-chunks';
@@ -6,5 +6,5 @@ export { packContext, joinWithoutOverlap, type ContextPiece, type PackedContext 
 export { searchDocs, type SearchDocsRequest } from './search-docs';
 export { buildContext, type BuildContextRequest, type BuiltContext } from './build-context';
 export { pageChunks } from './page-chunks';
-export { pageLeads } from './page-leads';
+export { pageLeads, chunkHeadings } from './page-leads';
 export { rankLibraries } from './rank-libraries';

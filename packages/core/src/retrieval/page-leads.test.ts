@@ -1,4 +1,4 @@
-import { pageLeads } from './page-leads';
+import { chunkHeadings, pageLeads } from './page-leads';
 
 describe('pageLeads', () => {
   it('lends the first prose paragraph of a page to its other chunks', () => {
@@ -16,5 +16,15 @@ describe('pageLeads', () => {
     const long = Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ');
     const leadOf = pageLeads([{ url: 'u', content: long }]);
     expect(leadOf({ url: 'u', content: 'other' })!.split(' ')).toHaveLength(30);
+  });
+});
+
+describe('chunkHeadings', () => {
+  it('lists the headings a chunk holds, without their marks, leaving out comments in code', () => {
+    expect(chunkHeadings('## path.dirname(path)\n\ntext\n\n### path.extname(path) ##\n\n#not a heading\n```sh\n# install it\n```\n## After')).toEqual([
+      'path.dirname(path)',
+      'path.extname(path)',
+      'After',
+    ]);
   });
 });

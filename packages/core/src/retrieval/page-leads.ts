@@ -30,3 +30,15 @@ function leadsByPage(chunks: Pick<ChunkInput, 'url' | 'content'>[]): Map<string,
   }
   return leads;
 }
+
+/** The headings a chunk's text holds ("### path.extname(path)" → "path.extname(path)"), in order; not comments in code. */
+export function chunkHeadings(content: string): string[] {
+  const headings: string[] = [];
+  let fence: string | null = null;
+  for (const line of content.split('\n')) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === null || marker.startsWith(fence))) fence = fence === null ? marker : null;
+    else if (fence === null && /^#{1,6}[ \t]+\S/.test(line)) headings.push(line.replace(/^#+[ \t]+/, '').replace(/[ \t]+#+[ \t]*$/, '').trim());
+  }
+  return headings;
+}

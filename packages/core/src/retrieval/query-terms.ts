@@ -1,4 +1,5 @@
 import { eng } from 'stopword';
+import { chunkHeadings } from './page-leads';
 
 /** Words of English stop lists that carry meaning in developer questions ("get a header", "set up", "before a commit"). */
 const KEPT = new Set(['get', 'make', 'take', 'up', 'out', 'over', 'under', 'before', 'after', 'between', 'same', 'first', 'never', 'all']);
@@ -72,6 +73,14 @@ export function searchableText(text: string | null | undefined): string {
     parts.push(...identifierParts(word));
   }
   return parts.length === 0 ? text : `${text}\n${parts.join(' ')}`;
+}
+
+/**
+ * The title side of a chunk for a keyword index: its title, its page's lead and every heading inside it, so a chunk
+ * that holds several short sections is found by each of their headings with a title's weight.
+ */
+export function searchableTitle(title: string | null | undefined, pageLead: string | null | undefined, content: string): string {
+  return searchableText([title, pageLead, ...chunkHeadings(content)].filter(Boolean).join('\n'));
 }
 
 /**

@@ -13,7 +13,33 @@ const o200k = (): Encoding => (encoding ??= require('gpt-tokenizer/cjs/encoding/
 export const TOKENIZER = 'o200k_base';
 
 export function countTokens(text: string): number {
-  return text === '' ? 0 : o200k().countTokens(text, PLAIN_TEXT);
+  if (text === '') return 0;
+  // Chunks are counted again each time a search returns them; a count is cached by a hash of the text.
+  const key = `${text.length}:${fnv1a(text)}`;
+  let count = counted.get(key);
+  if (count === undefined) {
+    count = o200k().countTokens(text, PLAIN_TEXT);
+    if (counted.size >= MAX_CACHED_COUNTS) counted.delete(counted.keys().next().value!);
+    counted.set(key, count);
+  } else {
+    // Most recently used last, so the oldest entry is the one dropped.
+    counted.delete(key);
+    counted.set(key, count);
+  }
+  return count;
+}
+
+const MAX_CACHED_COUNTS = 50_000;
+const counted = new Map<string, number>();
+
+/** 32-bit FNV-1a over UTF-16 code units: with the length, a collision between two texts is vanishingly rare. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 /**
