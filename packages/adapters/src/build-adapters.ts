@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, Embedder, JobStore, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalEmbedder } from './local.embedder';
 import { openSqliteDatabase, type Database } from './sqlite.database';
+import { SqliteJobStore } from './sqlite.job-store';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 
@@ -12,6 +13,8 @@ export interface Adapters {
   vectors: VectorIndex;
   backups: BackupStorage;
   embedder: Embedder;
+  /** Job records, beside the library records (same engine as `records`). */
+  jobStore: JobStore;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,8 @@ export function buildAdapters(config: AdapterConfig): Adapters {
 
   const embedder = buildEmbedder(config);
   const records = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : new SqliteRecordStore(sqlite());
+  const mongoJobs = choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
+  const jobStore = mongoJobs ?? new SqliteJobStore(sqlite());
   const vectors =
     choice.vectors.kind === 'pinecone'
       ? new (loadPinecone().PineconeVectorIndex)({ ...choice.vectors, dimensions: embedder.dimensions })
@@ -39,9 +44,11 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     vectors,
     backups,
     embedder,
+    jobStore,
     close: async () => {
       await vectors.close();
       await records.close();
+      await mongoJobs?.close();
       db?.close();
     },
   };
@@ -55,6 +62,7 @@ function buildEmbedder(config: AdapterConfig): Embedder {
 
 // Production adapters load only when selected: their SDKs add about half a second to every process start.
 const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
+const loadMongoJobs = () => require('./mongo.job-store') as typeof import('./mongo.job-store');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
 const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
 const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');

@@ -4,6 +4,8 @@ export * from './domain/types';
 export * from './domain/library-id';
 export * from './domain/tokens';
 export * from './jobs/registry';
+export * from './jobs/job-record';
+export * from './jobs/job-store';
 export * from './api/schemas';
 export * from './auth/api-key';
 export * from './auth/password';

@@ -3,3 +3,4 @@ export { describeRecordStoreContract, type RecordStoreHarness } from './record-s
 export { describeVectorIndexContract, type VectorIndexHarness } from './vector-index.contract';
 export { describeBackupStorageContract, type BackupStorageHarness } from './backup-storage.contract';
 export { describeEmbedderContract, type EmbedderHarness } from './embedder.contract';
+export { describeJobStoreContract, type JobStoreHarness } from './job-store.contract';

@@ -1,0 +1,168 @@
+import {
+  PROGRESS_COUNTERS,
+  type CancelOutcome,
+  type JobOutcome,
+  type JobProgress,
+  type JobState,
+  type JobStore,
+  type JobType,
+  type NewJob,
+  type ProgressChange,
+  type ProgressCounter,
+  type StoredJob,
+} from '@docshelf/core';
+import type { Database } from './sqlite.database';
+
+interface JobRow {
+  id: string;
+  type: JobType;
+  library_id: string;
+  state: JobState;
+  phase: JobProgress['phase'];
+  done: number;
+  total: number;
+  pages_discovered: number | null;
+  pages_crawled: number | null;
+  pages_failed: number | null;
+  chunks_ingested: number | null;
+  result: string | null;
+  error: string | null;
+  callback_url: string | null;
+  committing: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** Column of each progress counter: a fixed map, so no caller-supplied name ever reaches SQL. */
+const COLUMNS: Record<ProgressCounter, string> = {
+  done: 'done',
+  total: 'total',
+  pagesDiscovered: 'pages_discovered',
+  pagesCrawled: 'pages_crawled',
+  pagesFailed: 'pages_failed',
+  chunksIngested: 'chunks_ingested',
+};
+const OPTIONAL_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+const ACTIVE = `state IN ('queued', 'running')`;
+
+/** JobStore in the service's SQLite file; every transition is one conditional UPDATE, so concurrent writers agree. */
+export class SqliteJobStore implements JobStore {
+  constructor(private readonly db: Database) {}
+
+  async createJob(job: NewJob): Promise<StoredJob> {
+    this.db
+      .prepare(
+        `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at) VALUES (?, ?, ?, 'queued', 'queued', ?, ?)`,
+      )
+      .run(job.id, job.type, job.libraryId, job.callbackUrl ?? null, job.createdAt.toISOString());
+    return this.read(job.id)!;
+  }
+
+  async getJob(id: string): Promise<StoredJob | null> {
+    return this.read(id);
+  }
+
+  async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM jobs WHERE (@libraryId IS NULL OR library_id = @libraryId) AND (@state IS NULL OR state = @state)
+         ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+      )
+      .all({ libraryId: filter.libraryId ?? null, state: filter.state ?? null, limit: filter.limit }) as JobRow[];
+    return rows.map(toStoredJob);
+  }
+
+  async startJob(id: string, at: Date): Promise<StoredJob | null> {
+    this.db.prepare(`UPDATE jobs SET state = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND state = 'queued'`).run(at.toISOString(), id);
+    return this.read(id);
+  }
+
+  async recordProgress(id: string, change: ProgressChange): Promise<JobProgress | null> {
+    const assignments: string[] = [];
+    const params: unknown[] = [];
+    if (change.phase) {
+      assignments.push('phase = ?');
+      params.push(change.phase);
+    }
+    for (const counter of PROGRESS_COUNTERS) {
+      const set = change.set?.[counter];
+      const add = change.add?.[counter];
+      if (set === undefined && add === undefined) continue;
+      assignments.push(set === undefined ? `${COLUMNS[counter]} = COALESCE(${COLUMNS[counter]}, 0) + ?` : `${COLUMNS[counter]} = ?`);
+      params.push((set ?? 0) + (add ?? 0));
+    }
+    if (assignments.length === 0) return this.read(id)?.progress ?? null;
+    const row = this.db
+      .prepare(`UPDATE jobs SET ${assignments.join(', ')} WHERE id = ? AND state = 'running' RETURNING *`)
+      .get(...params, id) as JobRow | undefined;
+    return row ? progressOf(row) : null;
+  }
+
+  async claimCommit(id: string): Promise<boolean> {
+    return this.db.prepare(`UPDATE jobs SET committing = 1 WHERE id = ? AND state = 'running'`).run(id).changes > 0;
+  }
+
+  async finishJob(id: string, outcome: JobOutcome, at: Date): Promise<boolean> {
+    const completed = outcome.state === 'completed';
+    return (
+      this.db
+        .prepare(
+          `UPDATE jobs SET state = ?, result = ?, error = ?, finished_at = ?, phase = CASE WHEN ? THEN 'done' ELSE phase END
+           WHERE id = ? AND ${ACTIVE}`,
+        )
+        .run(
+          outcome.state,
+          completed ? JSON.stringify(outcome.result) : null,
+          completed ? null : JSON.stringify(outcome.error),
+          at.toISOString(),
+          completed ? 1 : 0,
+          id,
+        ).changes > 0
+    );
+  }
+
+  async cancelJob(id: string, at: Date): Promise<CancelOutcome> {
+    const cancelled = this.db
+      .prepare(`UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND ${ACTIVE} AND committing = 0`)
+      .run(at.toISOString(), id).changes;
+    if (cancelled > 0) return 'cancelled';
+    const row = this.db.prepare('SELECT state, committing FROM jobs WHERE id = ?').get(id) as Pick<JobRow, 'state' | 'committing'> | undefined;
+    if (!row) return 'unknown';
+    return row.state === 'queued' || row.state === 'running' ? 'committing' : 'finished';
+  }
+
+  async pruneJobs(before: Date): Promise<number> {
+    return this.db.prepare('DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(before.toISOString()).changes;
+  }
+
+  private read(id: string): StoredJob | null {
+    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return row ? toStoredJob(row) : null;
+  }
+}
+
+function progressOf(row: JobRow): JobProgress {
+  const progress: JobProgress = { phase: row.phase, done: row.done, total: row.total };
+  for (const counter of OPTIONAL_COUNTERS) {
+    const value = row[COLUMNS[counter] as keyof JobRow] as number | null;
+    if (value !== null) progress[counter] = value;
+  }
+  return progress;
+}
+
+function toStoredJob(row: JobRow): StoredJob {
+  return {
+    id: row.id,
+    type: row.type,
+    libraryId: row.library_id,
+    state: row.state,
+    progress: progressOf(row),
+    ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
+    ...(row.error === null ? {} : { error: JSON.parse(row.error) as StoredJob['error'] }),
+    createdAt: row.created_at,
+    ...(row.started_at === null ? {} : { startedAt: row.started_at }),
+    ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
+    ...(row.callback_url === null ? {} : { callbackUrl: row.callback_url }),
+  };
+}
