@@ -1,5 +1,5 @@
 import type { Config } from '@docshelf/config';
-import type { JobRunner, RecordStore } from '@docshelf/core';
+import type { CallbackSender, JobNotifier, JobRunner, JobStore, JobWatcher, RecordStore, WorkflowHalter } from '@docshelf/core';
 import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
@@ -12,9 +12,14 @@ export interface QueueOps {
 }
 
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'crawl' | 'metricsToken'>;
+  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'crawl' | 'metricsToken' | 'jobs'>;
   records: RecordStore;
-  jobs: JobRunner;
+  /** Enqueues and awaits jobs, follows their changes and halts cancelled ones (BullmqJobRunner does all four). */
+  jobs: JobRunner & JobWatcher & JobNotifier & WorkflowHalter;
+  /** Records of the jobs clients follow. */
+  jobStore: JobStore;
+  /** Checks callback URLs against the SSRF address policy. */
+  callbacks: CallbackSender;
   queues: QueueOps;
   logger: Logger;
   /** Where /metrics collects from; the process registry in production, a fresh one per app when absent. */

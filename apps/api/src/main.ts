@@ -2,6 +2,7 @@ import { buildAdapters } from '@docshelf/adapters';
 import { ConfigError, createLogger, loadConfig } from '@docshelf/config';
 import { ensureAdminUser } from '@docshelf/core';
 import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
+import { createAddressPolicy, HttpCallbackSender } from '@docshelf/crawler';
 import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
 import { buildApp } from './app';
 import { closeHttpServer } from './ops/close-http-server';
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   const app = buildApp({
     config,
     records: adapters.records,
+    jobStore: adapters.jobStore,
+    callbacks: new HttpCallbackSender(createAddressPolicy({ allowlist: config.privateHostAllowlist })),
     jobs,
     queues: jobs,
     logger,
