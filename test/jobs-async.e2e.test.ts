@@ -81,8 +81,9 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
   it('runs embed and ingest-url asynchronously too', async () => {
     await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'embed/async', name: 'E', chunks: makeChunks(60) }).expect(200);
     const embed = await request(h.app).post('/api/embed').set(auth).set(ASYNC).send({ libraryId: 'embed/async', limit: 40 }).expect(202);
+    // A short job may be over before the stream first reads it: then the final event is all there is.
     const embedded = await (await events(embed.body.jobId)).ended;
-    expect(embedded.filter((e) => e.event === 'progress').map((e) => e.data.phase)).toContain('embedding');
+    expect(embedded.slice(0, -1).every((e) => e.event === 'progress' && ['queued', 'embedding'].includes(e.data.phase))).toBe(true);
     expect(embedded[embedded.length - 1]).toEqual({
       event: 'completed',
       data: { libraryId: 'embed/async', processed: 40, total: 60, offset: 0, nextOffset: 40, done: false },
@@ -99,7 +100,7 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
     const fetched = await openEventStream(`${baseUrl}/api/jobs/${url.body.jobId}/events`, { cookie });
     const ended = await fetched.ended;
     expect(ended[ended.length - 1]).toEqual({ event: 'completed', data: { success: true, libraryId: 'url/async', chunksIngested: 4, vectorized: true } });
-    expect(ended.map((e) => e.data.phase).filter(Boolean)).toEqual(expect.arrayContaining(['fetching', 'indexing']));
+    expect(await job(url.body.jobId)).toMatchObject({ type: 'ingest-url', state: 'completed', progress: { phase: 'done', chunksIngested: 4 } });
   });
 
   it('lists jobs newest first, by library and by state', async () => {

@@ -10,18 +10,20 @@ import {
   jobCancelled,
   jobRegistry,
   jobTypeOf,
+  openRootJob,
   standaloneJobContext,
-  startRootJob,
   type JobContext,
   type JobName,
   type JobStore,
   type LifecycleDeps,
+  type StoredJob,
 } from '@docshelf/core';
 import { recordJobAttempt, type JobOutcome } from '@docshelf/observability';
 import { isWaitingForChildren, runStepJob, type BullmqWorkerQueues } from '@docshelf/queue';
 import type { Logger } from 'pino';
 import type { WorkerMetrics } from './ops/worker-metrics';
 import type { ProcessorMap } from './processors';
+import { JobRecordWriter } from './job-record-writer';
 
 export interface JobRuntime {
   processors: ProcessorMap;
@@ -50,8 +52,10 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
   const lifecycle: LifecycleDeps = { jobStore: rt.jobStore, notifier: rt.queues, jobs: rt.queues };
   const cancellation = new AbortController();
   let stopWatching = () => undefined as void;
+  let writer: JobRecordWriter | undefined;
   let name: JobName | undefined;
   let payload: unknown;
+  let record: StoredJob | undefined;
   const rootId = () => (name && jobTypeOf(name) ? job.id! : undefined);
   try {
     name = parseJobName(job.name);
@@ -63,11 +67,8 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     payload = parsed.data;
     const workflowId = rootId() ?? job.parent?.id;
     const signal = bullSignal ? AbortSignal.any([cancellation.signal, bullSignal]) : cancellation.signal;
-    const ctx = workflowId ? workflowContext(rt, workflowId, signal) : standaloneJobContext(signal);
-    if (workflowId) stopWatching = watchCancellation(rt.jobStore, workflowId, cancellation);
-
     if (rootId()) {
-      const record = await startRootJob(lifecycle, job.id!);
+      record = await openRootJob(lifecycle, job.id!);
       // An earlier attempt recorded the outcome and then lost its worker before BullMQ heard of it.
       if (record.state === 'completed') return spec.result.parse(record.result);
       if (record.state === 'failed') throw new AppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, { retryable: false });
@@ -76,16 +77,27 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
       // A job of a cancelled workflow does nothing: no page is fetched after the cancel.
       throw jobCancelled(workflowId);
     }
+    if (workflowId) {
+      writer = new JobRecordWriter(
+        { jobStore: rt.jobStore, notifier: rt.queues, onError: (error) => logger.warn({ err: error, workflowId }, 'could not record progress') },
+        workflowId,
+        rootId() !== undefined,
+      );
+      stopWatching = watchCancellation(rt.jobStore, workflowId, cancellation);
+    }
+    const ctx = workflowId && writer ? workflowContext(rt, workflowId, signal, writer) : standaloneJobContext(signal);
     const processor = rt.processors[name];
     const value =
       typeof processor === 'function'
         ? await (processor as (p: unknown, c: JobContext) => Promise<unknown>)(payload, ctx)
         : await runStepJob(job, token!, processor, payload as never, ctx, rt.queues.queueOf);
     const result = spec.result.parse(value);
-    if (rootId()) await endRootJob(lifecycle, job.id!, { state: 'completed', result });
+    if (record && writer) await endRootJob(lifecycle, record, { state: 'completed', result }, await writer.takeFinalWrite());
+    else await writer?.flush();
     logger.info({ ms: finish('completed'), outcome: 'completed' }, 'job completed');
     return result;
   } catch (error) {
+    await writer?.flush();
     if (isWaitingForChildren(error)) {
       logger.info({ ms: Date.now() - started, outcome: 'waiting-children' }, 'job waiting for its child jobs');
       throw error;
@@ -93,7 +105,7 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     let appError = toAppError(error, logger);
     const final = !appError.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const root = rootId();
-    if (root) appError = await settleRootFailure(rt, lifecycle, { jobId: root, name: name!, payload, error: appError, final });
+    if (root) appError = await settleRootFailure(rt, lifecycle, { job: record ?? { id: root }, name: name!, payload, error: appError, final });
     const outcome = final || appError.code === 'JOB_CANCELLED' ? 'failed' : 'retrying';
     logger.warn({ ms: finish(outcome), outcome, code: appError.code }, 'job failed');
     const message = encodeAppError(appError);
@@ -107,33 +119,33 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
 async function settleRootFailure(
   rt: JobRuntime,
   lifecycle: LifecycleDeps,
-  failure: { jobId: string; name: JobName; payload: unknown; error: AppError; final: boolean },
+  failure: { job: Pick<StoredJob, 'id' | 'callbackUrl'>; name: JobName; payload: unknown; error: AppError; final: boolean },
 ): Promise<AppError> {
   const processor = rt.processors[failure.name];
   const discard = async () => {
     if (typeof processor !== 'function') await processor.discard?.(failure.payload as never);
   };
-  if ((await rt.jobStore.getJob(failure.jobId))?.state === 'cancelled') {
+  const stored = await rt.jobStore.getJob(failure.job.id);
+  if (!stored) return failure.error;
+  if (stored.state === 'cancelled') {
     await discard();
-    await announceEnd(lifecycle, failure.jobId);
-    return jobCancelled(failure.jobId);
+    await announceEnd(lifecycle, stored);
+    return jobCancelled(stored.id);
   }
   if (failure.final) {
     await discard();
-    await endRootJob(lifecycle, failure.jobId, { state: 'failed', error: errorBodyOf(failure.error) });
+    await endRootJob(lifecycle, stored, { state: 'failed', error: errorBodyOf(failure.error) });
   }
   return failure.error;
 }
 
-function workflowContext(rt: JobRuntime, workflowId: string, signal: AbortSignal): JobContext {
+function workflowContext(rt: JobRuntime, workflowId: string, signal: AbortSignal, writer: JobRecordWriter): JobContext {
   return {
     workflowId,
     signal,
-    reportProgress: async (change) => {
-      if (await rt.jobStore.recordProgress(workflowId, change)) await rt.queues.jobChanged(workflowId);
-    },
+    reportProgress: (change) => writer.report(change),
     beginCommit: async () => {
-      if (!(await rt.jobStore.claimCommit(workflowId))) throw jobCancelled(workflowId);
+      if (!(await rt.jobStore.claimCommit(workflowId, new Date()))) throw jobCancelled(workflowId);
     },
   };
 }

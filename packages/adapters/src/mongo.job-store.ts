@@ -3,6 +3,7 @@ import {
   PROGRESS_COUNTERS,
   type CancelOutcome,
   type ErrorBody,
+  type FinalWrite,
   type JobOutcome,
   type JobProgress,
   type JobState,
@@ -98,38 +99,35 @@ export class MongoJobStore implements JobStore {
     return docs.map(toStoredJob);
   }
 
-  async startJob(id: string, at: Date): Promise<StoredJob | null> {
-    // Only a queued job moves, and a queued job has never started: startedAt is stamped exactly once.
-    await this.jobs.updateOne({ _id: id, state: 'queued' }, { $set: { state: 'running', startedAt: at } });
-    return this.getJob(id);
-  }
-
-  async recordProgress(id: string, change: ProgressChange): Promise<JobProgress | null> {
-    const $set: Record<string, unknown> = {};
-    const $inc: Record<string, number> = {};
-    if (change.phase) $set['progress.phase'] = change.phase;
-    for (const counter of PROGRESS_COUNTERS) {
-      const set = change.set?.[counter];
-      const add = change.add?.[counter];
-      if (set !== undefined) $set[`progress.${counter}`] = set + (add ?? 0);
-      else if (add !== undefined) $inc[`progress.${counter}`] = add;
-    }
-    const update = { ...(Object.keys($set).length ? { $set } : {}), ...(Object.keys($inc).length ? { $inc } : {}) };
-    if (Object.keys(update).length === 0) return (await this.getJob(id))?.progress ?? null;
-    const doc = await this.jobs.findOneAndUpdate({ _id: id, state: 'running' }, update, { new: true }).lean<JobDoc>();
+  async recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null> {
+    const { $set, $inc } = progressUpdate(change);
+    const doc = await this.jobs
+      .findOneAndUpdate(
+        { _id: id, state: { $in: ACTIVE } },
+        { $set: { ...$set, state: 'running' }, ...($inc ? { $inc } : {}), $min: { startedAt } },
+        { new: true },
+      )
+      .lean<JobDoc>();
     return doc ? toStoredJob(doc).progress : null;
   }
 
-  async claimCommit(id: string): Promise<boolean> {
-    return (await this.jobs.updateOne({ _id: id, state: 'running' }, { $set: { committing: true } })).matchedCount > 0;
+  async claimCommit(id: string, startedAt: Date): Promise<boolean> {
+    const claimed = await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, { $set: { committing: true, state: 'running' }, $min: { startedAt } });
+    return claimed.matchedCount > 0;
   }
 
-  async finishJob(id: string, outcome: JobOutcome, at: Date): Promise<boolean> {
-    const set =
-      outcome.state === 'completed'
-        ? { state: 'completed', result: outcome.result, finishedAt: at, 'progress.phase': 'done' }
-        : { state: 'failed', error: outcome.error, finishedAt: at };
-    return (await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, { $set: set })).matchedCount > 0;
+  async finishJob(id: string, outcome: JobOutcome, at: Date, last: FinalWrite = {}): Promise<boolean> {
+    const completed = outcome.state === 'completed';
+    // A completed job is in phase `done`, whatever phase its last progress named.
+    const { $set, $inc } = progressUpdate({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
+    const ended = completed ? { state: 'completed', result: outcome.result } : { state: 'failed', error: outcome.error };
+    const update = {
+      $set: { ...$set, ...ended, finishedAt: at },
+      ...($inc ? { $inc } : {}),
+      // $min sets a missing startedAt and keeps an earlier one.
+      ...(last.startedAt ? { $min: { startedAt: last.startedAt } } : {}),
+    };
+    return (await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, update)).matchedCount > 0;
   }
 
   async cancelJob(id: string, at: Date): Promise<CancelOutcome> {
@@ -150,6 +148,20 @@ export class MongoJobStore implements JobStore {
   async close(): Promise<void> {
     await this.connection.close();
   }
+}
+
+/** $set and $inc on `progress.*` for a change: a counter set replaces, a counter added to adds (from 0 when unset). */
+function progressUpdate(change: ProgressChange): { $set: Record<string, unknown>; $inc?: Record<string, number> } {
+  const $set: Record<string, unknown> = {};
+  const $inc: Record<string, number> = {};
+  if (change.phase) $set['progress.phase'] = change.phase;
+  for (const counter of PROGRESS_COUNTERS) {
+    const set = change.set?.[counter];
+    const add = change.add?.[counter];
+    if (set !== undefined) $set[`progress.${counter}`] = set + (add ?? 0);
+    else if (add !== undefined) $inc[`progress.${counter}`] = add;
+  }
+  return { $set, ...(Object.keys($inc).length > 0 ? { $inc } : {}) };
 }
 
 function toStoredJob(doc: JobDoc): StoredJob {

@@ -1,6 +1,7 @@
 import {
   PROGRESS_COUNTERS,
   type CancelOutcome,
+  type FinalWrite,
   type JobOutcome,
   type JobProgress,
   type JobState,
@@ -11,6 +12,7 @@ import {
   type ProgressCounter,
   type StoredJob,
 } from '@docshelf/core';
+import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
 
 interface JobRow {
@@ -48,15 +50,25 @@ const ACTIVE = `state IN ('queued', 'running')`;
 
 /** JobStore in the service's SQLite file; every transition is one conditional UPDATE, so concurrent writers agree. */
 export class SqliteJobStore implements JobStore {
+  private readonly statements = new Map<string, Statement<unknown[]>>();
+
   constructor(private readonly db: Database) {}
 
+  /** Prepared once per SQL text: jobs are written several times per request, so compiling each time shows. */
+  private sql(text: string): Statement<unknown[]> {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   async createJob(job: NewJob): Promise<StoredJob> {
-    this.db
-      .prepare(
-        `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at) VALUES (?, ?, ?, 'queued', 'queued', ?, ?)`,
-      )
-      .run(job.id, job.type, job.libraryId, job.callbackUrl ?? null, job.createdAt.toISOString());
-    return this.read(job.id)!;
+    const row = this.sql(
+      `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at) VALUES (?, ?, ?, 'queued', 'queued', ?, ?) RETURNING *`,
+    ).get(job.id, job.type, job.libraryId, job.callbackUrl ?? null, job.createdAt.toISOString()) as JobRow;
+    return toStoredJob(row);
   }
 
   async getJob(id: string): Promise<StoredJob | null> {
@@ -64,8 +76,8 @@ export class SqliteJobStore implements JobStore {
   }
 
   async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .sql(
         `SELECT * FROM jobs WHERE (@libraryId IS NULL OR library_id = @libraryId) AND (@state IS NULL OR state = @state)
          ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
       )
@@ -73,73 +85,71 @@ export class SqliteJobStore implements JobStore {
     return rows.map(toStoredJob);
   }
 
-  async startJob(id: string, at: Date): Promise<StoredJob | null> {
-    this.db.prepare(`UPDATE jobs SET state = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND state = 'queued'`).run(at.toISOString(), id);
-    return this.read(id);
-  }
-
-  async recordProgress(id: string, change: ProgressChange): Promise<JobProgress | null> {
-    const assignments: string[] = [];
-    const params: unknown[] = [];
-    if (change.phase) {
-      assignments.push('phase = ?');
-      params.push(change.phase);
-    }
-    for (const counter of PROGRESS_COUNTERS) {
-      const set = change.set?.[counter];
-      const add = change.add?.[counter];
-      if (set === undefined && add === undefined) continue;
-      assignments.push(set === undefined ? `${COLUMNS[counter]} = COALESCE(${COLUMNS[counter]}, 0) + ?` : `${COLUMNS[counter]} = ?`);
-      params.push((set ?? 0) + (add ?? 0));
-    }
-    if (assignments.length === 0) return this.read(id)?.progress ?? null;
-    const row = this.db
-      .prepare(`UPDATE jobs SET ${assignments.join(', ')} WHERE id = ? AND state = 'running' RETURNING *`)
-      .get(...params, id) as JobRow | undefined;
+  async recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null> {
+    const progress = progressAssignments(change);
+    const row = this.sql(
+      `UPDATE jobs SET ${[...progress.assignments, `state = 'running'`, 'started_at = COALESCE(started_at, ?)'].join(', ')}
+       WHERE id = ? AND ${ACTIVE} RETURNING *`,
+    ).get(...progress.params, startedAt.toISOString(), id) as JobRow | undefined;
     return row ? progressOf(row) : null;
   }
 
-  async claimCommit(id: string): Promise<boolean> {
-    return this.db.prepare(`UPDATE jobs SET committing = 1 WHERE id = ? AND state = 'running'`).run(id).changes > 0;
+  async claimCommit(id: string, startedAt: Date): Promise<boolean> {
+    const claim = this.sql(
+      `UPDATE jobs SET committing = 1, state = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND ${ACTIVE}`,
+    );
+    return claim.run(startedAt.toISOString(), id).changes > 0;
   }
 
-  async finishJob(id: string, outcome: JobOutcome, at: Date): Promise<boolean> {
+  async finishJob(id: string, outcome: JobOutcome, at: Date, last: FinalWrite = {}): Promise<boolean> {
     const completed = outcome.state === 'completed';
-    return (
-      this.db
-        .prepare(
-          `UPDATE jobs SET state = ?, result = ?, error = ?, finished_at = ?, phase = CASE WHEN ? THEN 'done' ELSE phase END
-           WHERE id = ? AND ${ACTIVE}`,
-        )
-        .run(
-          outcome.state,
-          completed ? JSON.stringify(outcome.result) : null,
-          completed ? null : JSON.stringify(outcome.error),
-          at.toISOString(),
-          completed ? 1 : 0,
-          id,
-        ).changes > 0
-    );
+    // A completed job is in phase `done`, whatever phase its last progress named.
+    const progress = progressAssignments({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
+    const assignments = [...progress.assignments, 'state = ?', 'result = ?', 'error = ?', 'finished_at = ?', 'started_at = COALESCE(started_at, ?)'];
+    const finish = this.sql(`UPDATE jobs SET ${assignments.join(', ')} WHERE id = ? AND ${ACTIVE}`);
+    const result = completed ? JSON.stringify(outcome.result) : null;
+    const error = completed ? null : JSON.stringify(outcome.error);
+    const params = [...progress.params, outcome.state, result, error, at.toISOString(), last.startedAt?.toISOString() ?? null, id];
+    return finish.run(...params).changes > 0;
   }
 
   async cancelJob(id: string, at: Date): Promise<CancelOutcome> {
-    const cancelled = this.db
-      .prepare(`UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND ${ACTIVE} AND committing = 0`)
+    const cancelled = this
+      .sql(`UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND ${ACTIVE} AND committing = 0`)
       .run(at.toISOString(), id).changes;
     if (cancelled > 0) return 'cancelled';
-    const row = this.db.prepare('SELECT state, committing FROM jobs WHERE id = ?').get(id) as Pick<JobRow, 'state' | 'committing'> | undefined;
+    const row = this.sql('SELECT state, committing FROM jobs WHERE id = ?').get(id) as Pick<JobRow, 'state' | 'committing'> | undefined;
     if (!row) return 'unknown';
     return row.state === 'queued' || row.state === 'running' ? 'committing' : 'finished';
   }
 
   async pruneJobs(before: Date): Promise<number> {
-    return this.db.prepare('DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(before.toISOString()).changes;
+    return this.sql('DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(before.toISOString()).changes;
   }
 
   private read(id: string): StoredJob | null {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    const row = this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
     return row ? toStoredJob(row) : null;
   }
+}
+
+/** SET clauses for a progress change: a counter set replaces, a counter added to adds (from 0 when unset). */
+function progressAssignments(change: ProgressChange): { assignments: string[]; params: unknown[] } {
+  const assignments: string[] = [];
+  const params: unknown[] = [];
+  if (change.phase) {
+    assignments.push('phase = ?');
+    params.push(change.phase);
+  }
+  for (const counter of PROGRESS_COUNTERS) {
+    const set = change.set?.[counter];
+    const add = change.add?.[counter];
+    if (set === undefined && add === undefined) continue;
+    const column = COLUMNS[counter];
+    assignments.push(set === undefined ? `${column} = COALESCE(${column}, 0) + ?` : `${column} = ?`);
+    params.push((set ?? 0) + (add ?? 0));
+  }
+  return { assignments, params };
 }
 
 function progressOf(row: JobRow): JobProgress {

@@ -18,9 +18,12 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
   private readonly redis: Redis;
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events: QueueEventsProducer;
+  private readonly report: (error: Error, source: string) => void;
+  /** Jobs with a notification on its way, and whether another change came meanwhile. */
+  private readonly notifying = new Map<string, boolean>();
 
   constructor(options: BullmqWorkerQueuesOptions) {
-    const report = options.onError ?? (() => undefined);
+    const report = (this.report = options.onError ?? (() => undefined));
     const { url: _url, ...connection } = consumerConnection(options.redisUrl);
     this.redis = new Redis(options.redisUrl, connection);
     this.redis.on('error', (error) => report(error, 'redis'));
@@ -38,8 +41,30 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
     await this.queueOf(name).add(name, jobRegistry[name].payload.parse(payload), jobOptionsFor(name, { jobId: options.jobId }));
   }
 
+  /**
+   * Returns at once: followers re-read the record when told, so a burst of changes needs one notification in flight
+   * and one after it, never one per change, and the job does not wait for Redis to hear it.
+   */
   async jobChanged(jobId: string): Promise<void> {
-    await this.events.publishEvent({ eventName: JOB_CHANGED_EVENT, jobId }, EVENT_STREAM_LENGTH);
+    if (this.notifying.has(jobId)) {
+      this.notifying.set(jobId, true);
+      return;
+    }
+    this.notifying.set(jobId, false);
+    void this.publish(jobId);
+  }
+
+  private async publish(jobId: string): Promise<void> {
+    try {
+      await this.events.publishEvent({ eventName: JOB_CHANGED_EVENT, jobId }, EVENT_STREAM_LENGTH);
+    } catch (error) {
+      this.report(error as Error, 'job-events');
+    }
+    if (this.notifying.get(jobId)) {
+      this.notifying.set(jobId, false);
+      return this.publish(jobId);
+    }
+    this.notifying.delete(jobId);
   }
 
   async close(): Promise<void> {

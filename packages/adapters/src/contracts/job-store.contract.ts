@@ -49,7 +49,7 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       const a = await store.createJob(newJob({ createdAt: at(1), libraryId: 'lib/a' }));
       const b = await store.createJob(newJob({ createdAt: at(2), libraryId: 'lib/b', type: 'ingest' }));
       const c = await store.createJob(newJob({ createdAt: at(2), libraryId: 'lib/a', type: 'embed' }));
-      await store.startJob(a.id, at(3));
+      await store.recordProgress(a.id, { phase: 'crawling' }, at(3));
       expect((await store.listJobs({ limit: 10 })).map((j) => j.id)).toEqual([c.id, b.id, a.id]);
       expect((await store.listJobs({ libraryId: 'lib/a', limit: 10 })).map((j) => j.id)).toEqual([c.id, a.id]);
       expect((await store.listJobs({ state: 'running', limit: 10 })).map((j) => j.id)).toEqual([a.id]);
@@ -57,31 +57,17 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect((await store.listJobs({ limit: 2 })).map((j) => j.id)).toEqual([c.id, b.id]);
     });
 
-    it('starts a queued job once: startedAt is kept by a later attempt; an unknown job is null', async () => {
+    it('makes a queued job running with its first progress; startedAt is stamped once', async () => {
       const job = await store.createJob(newJob());
-      expect(await store.startJob(job.id, at(1))).toMatchObject({ state: 'running', startedAt: at(1).toISOString() });
-      expect(await store.startJob(job.id, at(5))).toMatchObject({ state: 'running', startedAt: at(1).toISOString() });
-      expect(await store.startJob('00000000-0000-4000-8000-ffffffffffff', at(1))).toBeNull();
-    });
-
-    it('does not start a cancelled job', async () => {
-      const job = await store.createJob(newJob());
-      expect(await store.cancelJob(job.id, at(1))).toBe('cancelled');
-      expect(await store.startJob(job.id, at(2))).toMatchObject({ state: 'cancelled', finishedAt: at(1).toISOString() });
-    });
-
-    it('records progress of a running job: phase, set and add; optional counters appear once written', async () => {
-      const job = await store.createJob(newJob());
-      expect(await store.recordProgress(job.id, { phase: 'crawling' })).toBeNull();
-      await store.startJob(job.id, at(1));
-      expect(await store.recordProgress(job.id, { phase: 'crawling', set: { total: 150, pagesDiscovered: 150 } })).toEqual({
+      expect(await store.recordProgress(job.id, { phase: 'crawling', set: { total: 150, pagesDiscovered: 150 } }, at(1))).toEqual({
         phase: 'crawling',
         done: 0,
         total: 150,
         pagesDiscovered: 150,
       });
-      await store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } });
-      expect(await store.recordProgress(job.id, { add: { done: 1, pagesFailed: 1 } })).toEqual({
+      expect(await store.getJob(job.id)).toMatchObject({ state: 'running', startedAt: at(1).toISOString() });
+      await store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } }, at(2));
+      expect(await store.recordProgress(job.id, { add: { done: 1, pagesFailed: 1 } }, at(3))).toEqual({
         phase: 'crawling',
         done: 2,
         total: 150,
@@ -89,24 +75,32 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
         pagesCrawled: 1,
         pagesFailed: 1,
       });
-      expect((await store.getJob(job.id))!.progress).toMatchObject({ done: 2, pagesCrawled: 1 });
+      expect(await store.getJob(job.id)).toMatchObject({ startedAt: at(1).toISOString(), progress: { done: 2, pagesCrawled: 1 } });
+      expect(await store.recordProgress('00000000-0000-4000-8000-ffffffffffff', { add: { done: 1 } }, at(1))).toBeNull();
+    });
+
+    it('records no progress for a job that ended, and never restarts it', async () => {
+      const job = await store.createJob(newJob());
+      expect(await store.cancelJob(job.id, at(1))).toBe('cancelled');
+      expect(await store.recordProgress(job.id, { add: { done: 1 } }, at(2))).toBeNull();
+      expect(await store.getJob(job.id)).toMatchObject({ state: 'cancelled', progress: { done: 0 }, finishedAt: at(1).toISOString() });
+      expect(await store.getJob(job.id)).not.toHaveProperty('startedAt');
     });
 
     it('adds concurrent increments without losing any', async () => {
       const job = await store.createJob(newJob());
-      await store.startJob(job.id, at(1));
-      await Promise.all(Array.from({ length: 40 }, () => store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } })));
+      await Promise.all(Array.from({ length: 40 }, () => store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } }, at(1))));
       expect((await store.getJob(job.id))!.progress).toMatchObject({ done: 40, pagesCrawled: 40 });
     });
 
     it('completes with the result, or fails with the error, exactly once', async () => {
       const ok = await store.createJob(newJob());
-      await store.startJob(ok.id, at(1));
+      await store.recordProgress(ok.id, { phase: 'indexing' }, at(1));
       const result = { success: true, libraryId: 'acme/docs', pagesCrawled: 3, errors: ['x: HTTP 404'] };
       expect(await store.finishJob(ok.id, { state: 'completed', result }, at(2))).toBe(true);
       expect(await store.finishJob(ok.id, { state: 'failed', error: { error: 'late', code: 'LATE' } }, at(3))).toBe(false);
       expect(await store.getJob(ok.id)).toMatchObject({ state: 'completed', result, finishedAt: at(2).toISOString(), progress: { phase: 'done' } });
-      expect(await store.recordProgress(ok.id, { add: { done: 1 } })).toBeNull();
+      expect(await store.recordProgress(ok.id, { add: { done: 1 } }, at(4))).toBeNull();
 
       const bad = await store.createJob(newJob());
       const error = { error: 'No content could be extracted', code: 'NO_CONTENT', details: ['x: HTTP 404'] };
@@ -114,21 +108,42 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       const failed = await store.getJob(bad.id);
       expect(failed).toMatchObject({ state: 'failed', error, finishedAt: at(2).toISOString() });
       expect(failed).not.toHaveProperty('result');
+      expect(failed).not.toHaveProperty('startedAt');
+    });
+
+    it('ends a job whose start and last progress were not written yet in the same write', async () => {
+      const short = await store.createJob(newJob());
+      const last = { progress: { phase: 'embedding' as const, set: { total: 1 }, add: { done: 1 } }, startedAt: at(1) };
+      expect(await store.finishJob(short.id, { state: 'completed', result: { processed: 1 } }, at(2), last)).toBe(true);
+      expect(await store.getJob(short.id)).toMatchObject({
+        state: 'completed',
+        startedAt: at(1).toISOString(),
+        finishedAt: at(2).toISOString(),
+        progress: { phase: 'done', done: 1, total: 1 },
+      });
+
+      const started = await store.createJob(newJob());
+      await store.recordProgress(started.id, { phase: 'crawling', set: { pagesCrawled: 3 } }, at(1));
+      await store.finishJob(started.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), { progress: { add: { pagesFailed: 1 } }, startedAt: at(2) });
+      expect(await store.getJob(started.id)).toMatchObject({
+        state: 'failed',
+        startedAt: at(1).toISOString(),
+        progress: { phase: 'crawling', pagesCrawled: 3, pagesFailed: 1 },
+      });
     });
 
     it('cancels until the job claims its commit, and never after it ended', async () => {
       const early = await store.createJob(newJob());
-      await store.startJob(early.id, at(1));
+      await store.recordProgress(early.id, { phase: 'crawling' }, at(1));
       expect(await store.cancelJob(early.id, at(2))).toBe('cancelled');
-      expect(await store.claimCommit(early.id)).toBe(false);
+      expect(await store.claimCommit(early.id, at(2))).toBe(false);
       expect(await store.finishJob(early.id, { state: 'completed', result: {} }, at(3))).toBe(false);
       expect(await store.getJob(early.id)).toMatchObject({ state: 'cancelled', finishedAt: at(2).toISOString() });
 
       const late = await store.createJob(newJob());
-      expect(await store.claimCommit(late.id)).toBe(false);
-      await store.startJob(late.id, at(1));
-      expect(await store.claimCommit(late.id)).toBe(true);
-      expect(await store.claimCommit(late.id)).toBe(true);
+      expect(await store.claimCommit(late.id, at(1))).toBe(true);
+      expect(await store.getJob(late.id)).toMatchObject({ state: 'running', startedAt: at(1).toISOString() });
+      expect(await store.claimCommit(late.id, at(2))).toBe(true);
       expect(await store.cancelJob(late.id, at(2))).toBe('committing');
       await store.finishJob(late.id, { state: 'completed', result: { ok: true } }, at(3));
       expect(await store.cancelJob(late.id, at(4))).toBe('finished');
@@ -141,7 +156,7 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       const running = await store.createJob(newJob());
       await store.finishJob(old.id, { state: 'completed', result: {} }, at(1));
       await store.finishJob(recent.id, { state: 'completed', result: {} }, at(10));
-      await store.startJob(running.id, at(0));
+      await store.recordProgress(running.id, { phase: 'crawling' }, at(0));
       expect(await store.pruneJobs(at(5))).toBe(1);
       expect(await store.getJob(old.id)).toBeNull();
       expect(await store.getJob(recent.id)).not.toBeNull();

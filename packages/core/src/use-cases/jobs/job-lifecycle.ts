@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import type { JobOutcome, JobStore, StoredJob } from '../../jobs/job-store';
+import type { FinalWrite, JobOutcome, JobStore, StoredJob } from '../../jobs/job-store';
 import type { JobNotifier } from '../../jobs/job-signals';
 import type { JobRunner } from '../../jobs/registry';
 
@@ -13,24 +13,25 @@ export interface LifecycleDeps {
 
 const clock = (deps: { now?: () => Date }) => (deps.now ?? (() => new Date()))();
 
-/** Marks the job running and returns it as stored: it may have been cancelled, or have ended in an earlier attempt. */
-export async function startRootJob(deps: LifecycleDeps, jobId: string): Promise<StoredJob> {
-  const job = await deps.jobStore.startJob(jobId, clock(deps));
+/**
+ * The job as stored when an attempt of its root starts: it may have been cancelled, or have ended in an earlier
+ * attempt. The attempt marks it running with its first write (see JobStore).
+ */
+export async function openRootJob(deps: Pick<LifecycleDeps, 'jobStore'>, jobId: string): Promise<StoredJob> {
+  const job = await deps.jobStore.getJob(jobId);
   if (!job) throw new AppError('JOB_RECORD_MISSING', `No record of job ${jobId}`, 500, { retryable: false });
-  await deps.notifier.jobChanged(jobId);
   return job;
 }
 
 /** Records how the job ended, unless a cancel came first; either way followers hear of it and the callback goes out. */
-export async function endRootJob(deps: LifecycleDeps, jobId: string, outcome: JobOutcome): Promise<void> {
-  await deps.jobStore.finishJob(jobId, outcome, clock(deps));
-  await announceEnd(deps, jobId);
+export async function endRootJob(deps: LifecycleDeps, job: StoredJob, outcome: JobOutcome, last?: FinalWrite): Promise<void> {
+  await deps.jobStore.finishJob(job.id, outcome, clock(deps), last);
+  await announceEnd(deps, job);
 }
 
 /** For a job whose record already says how it ended (a cancel, or an earlier attempt that crashed after recording). */
-export async function announceEnd(deps: LifecycleDeps, jobId: string): Promise<void> {
-  await deps.notifier.jobChanged(jobId);
-  const job = await deps.jobStore.getJob(jobId);
+export async function announceEnd(deps: LifecycleDeps, job: Pick<StoredJob, 'id' | 'callbackUrl'>): Promise<void> {
+  await deps.notifier.jobChanged(job.id);
   // One delivery job per workflow: its id makes a repeated announcement a no-op.
-  if (job?.callbackUrl) await deps.jobs.enqueue('deliver-callback', { jobId }, { jobId: `${jobId}.callback` });
+  if (job.callbackUrl) await deps.jobs.enqueue('deliver-callback', { jobId: job.id }, { jobId: `${job.id}.callback` });
 }

@@ -28,6 +28,10 @@ export interface JobSubmission<N extends RootJobName> {
   callbackUrl?: string;
 }
 
+/** Ended jobs are pruned at most this often per process: a delete per request would be wasted work. */
+const PRUNE_INTERVAL_MS = 60_000;
+const lastPruned = new WeakMap<JobStore, number>();
+
 export const isQueueUnavailable = (error: unknown) => error instanceof AppError && error.code === 'QUEUE_UNAVAILABLE';
 
 /**
@@ -43,7 +47,10 @@ export async function submitJob<N extends RootJobName>(
   if (job.callbackUrl) await checkCallbackUrl(deps.callbacks, job.callbackUrl);
   await prepare?.();
   const now = (deps.now ?? (() => new Date()))();
-  await deps.jobStore.pruneJobs(new Date(now.getTime() - deps.jobRetentionMs));
+  if (now.getTime() - (lastPruned.get(deps.jobStore) ?? -Infinity) >= PRUNE_INTERVAL_MS) {
+    lastPruned.set(deps.jobStore, now.getTime());
+    await deps.jobStore.pruneJobs(new Date(now.getTime() - deps.jobRetentionMs));
+  }
   await deps.jobStore.createJob({ id: job.id, type: jobTypeOf(job.name)!, libraryId: job.libraryId, callbackUrl: job.callbackUrl, createdAt: now });
   try {
     if (mode.async) {
