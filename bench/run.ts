@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { startHarness } from '../test/support/harness';
+import { benchJobs } from './jobs-overhead';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
 
@@ -68,6 +69,9 @@ async function main() {
       await h.adapters.vectors.upsert('bench/embed-inline', stored.map((c, i) => ({ chunkId: c.id, values: vectors[i]! })));
     });
     row('POST /api/embed walk, 2,000 chunks', walk.ms, 'embed + upsert in one process', inline.ms);
+
+    // 3. Every request runs as a job: its cost against doing the work inline, and how fast a 202 answers.
+    await benchJobs(h, auth);
   } finally {
     await h.close();
   }

@@ -22,6 +22,8 @@ export interface Harness {
   app: Express;
   config: Readonly<Config>;
   adapters: Adapters;
+  /** The API's side of the queues. */
+  jobs: BullmqJobRunner;
   dataDir: string;
   prefix: string;
   /** Logs in as the configured admin and returns the Cookie header value. */
@@ -93,6 +95,9 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     },
     get adapters() {
       return adapters;
+    },
+    get jobs() {
+      return jobs;
     },
     config,
     dataDir,
