@@ -6,7 +6,7 @@ import http from 'node:http';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { embedLibraryPage, requestEmbedding, standaloneJobContext, type SubmitDeps } from '@docshelf/core';
 import request from 'supertest';
-import type { Harness } from '../test/support/harness';
+import { startHarness, type Harness } from '../test/support/harness';
 
 const RUNS = 300;
 const WARMUP = 30;
@@ -67,7 +67,16 @@ function timeToFirstByte(url: string, headers: Record<string, string>, body: str
 
 const fmt = (p: Percentiles) => `p50 ${p.p50.toFixed(2).padStart(7)} ms  p99 ${p.p99.toFixed(2).padStart(7)} ms`;
 
-export async function benchJobs(h: Harness, auth: Record<string, string>): Promise<string[]> {
+export async function benchJobs(): Promise<string[]> {
+  const h = await startHarness();
+  try {
+    return await measure(h, { Authorization: `Bearer ${await h.createKey('admin')}` });
+  } finally {
+    await h.close();
+  }
+}
+
+async function measure(h: Harness, auth: Record<string, string>): Promise<string[]> {
   const lines: string[] = [];
   const print = (line: string) => {
     console.log(line);

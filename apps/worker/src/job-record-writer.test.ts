@@ -12,18 +12,24 @@ describe('progress buffering', () => {
     expect(mergeProgress({ set: { done: 5 } }, { add: { done: 2 } })).toEqual({ phase: undefined, set: { done: 7 }, add: {} });
   });
 
-  it('writes a new phase at once, and the counts reported after it together when flushed', async () => {
+  it('writes a later change of phase at once, and counts together when flushed', async () => {
     const writes: unknown[] = [];
     const jobStore = { recordProgress: async (_id: string, change: unknown) => (writes.push(change), { phase: 'embedding', done: 0, total: 0 }) } as unknown as JobStore;
     const notified: string[] = [];
     const writer = new JobRecordWriter({ jobStore, notifier: { jobChanged: async (id) => void notified.push(id) }, onError: (e) => { throw e; } }, 'job-1', false);
-    await writer.report({ phase: 'embedding', set: { done: 0, total: 128 } });
+    await writer.report({ phase: 'committing', set: { done: 0, total: 128 } });
     await writer.report({ add: { done: 64 } });
+    expect(writes).toEqual([]);
+    await writer.report({ phase: 'indexing', set: { done: 0 } });
+    expect(writes).toEqual([{ phase: 'indexing', set: { done: 0, total: 128 }, add: {} }]);
     await writer.report({ add: { done: 64 } });
-    await writer.report({ phase: 'embedding', add: { done: 1 } });
+    await writer.report({ phase: 'indexing', add: { done: 1 } });
     await writer.flush();
     await writer.flush();
-    expect(writes).toEqual([{ phase: 'embedding', set: { done: 0, total: 128 } }, { phase: 'embedding', set: {}, add: { done: 129 } }]);
+    expect(writes).toEqual([
+      { phase: 'indexing', set: { done: 0, total: 128 }, add: {} },
+      { phase: 'indexing', set: {}, add: { done: 65 } },
+    ]);
     expect(notified).toEqual(['job-1', 'job-1']);
   });
 
@@ -31,9 +37,10 @@ describe('progress buffering', () => {
     const calls: string[] = [];
     const jobStore = { recordProgress: async () => (calls.push('progress'), null) } as unknown as JobStore;
     const writer = new JobRecordWriter({ jobStore, notifier: { jobChanged: async () => undefined }, onError: (e) => { throw e; } }, 'job-2', true);
+    await writer.report({ phase: 'embedding', set: { total: 1 } });
     await writer.report({ add: { done: 1 } });
     const last = await writer.takeFinalWrite();
-    expect(last).toEqual({ progress: { add: { done: 1 } }, startedAt: expect.any(Date) });
+    expect(last).toEqual({ progress: { phase: 'embedding', set: { total: 1 }, add: { done: 1 } }, startedAt: expect.any(Date) });
     await writer.flush();
     expect(calls).toEqual([]);
   });

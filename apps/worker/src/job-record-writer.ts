@@ -4,9 +4,9 @@ import { PROGRESS_COUNTERS, type FinalWrite, type JobNotifier, type JobStore, ty
 const FLUSH_AFTER_MS = 250;
 
 /**
- * What one job attempt writes to its workflow's record: a new phase at once, counts collected and written together
- * at most every FLUSH_AFTER_MS, and everything before the attempt ends (flush), so the exact counts a coordinator
- * sets are never overtaken by a late increment. A root attempt also marks its job running (within FLUSH_AFTER_MS); a job that
+ * What one job attempt writes to its workflow's record: changes collected and written together at most every
+ * FLUSH_AFTER_MS (a later change of phase at once), and everything before the attempt ends (flush), so the exact
+ * counts a coordinator sets are never overtaken by a late increment. A root attempt also marks its job running (within FLUSH_AFTER_MS); a job that
  * ends sooner has its start and last progress carried by the write that ends it (takeFinalWrite).
  */
 export class JobRecordWriter {
@@ -27,9 +27,13 @@ export class JobRecordWriter {
     if (root) this.schedule();
   }
 
-  /** A new phase is written at once, so followers see a long step (a big commit) while it runs; counts are batched. */
+  /**
+   * A change of phase after the first is written at once, so followers see a long step while it runs; counts, and a
+   * job's first phase, wait for the next write (a short job is then recorded by the write that ends it).
+   */
   async report(change: ProgressChange): Promise<void> {
-    const newPhase = change.phase !== undefined && change.phase !== (this.pending?.phase ?? this.writtenPhase);
+    const phase = this.pending?.phase ?? this.writtenPhase;
+    const newPhase = change.phase !== undefined && phase !== undefined && change.phase !== phase;
     this.pending = this.pending ? mergeProgress(this.pending, change) : change;
     if (newPhase) await this.flush();
     else this.schedule();

@@ -112,7 +112,7 @@ export class MongoJobStore implements JobStore {
   }
 
   async claimCommit(id: string, startedAt: Date): Promise<boolean> {
-    const claimed = await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, { $set: { committing: true, state: 'running' }, $min: { startedAt } });
+    const claimed = await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, { $set: { committing: true, state: 'running', 'progress.phase': 'committing' }, $min: { startedAt } });
     return claimed.matchedCount > 0;
   }
 

@@ -96,7 +96,7 @@ export class SqliteJobStore implements JobStore {
 
   async claimCommit(id: string, startedAt: Date): Promise<boolean> {
     const claim = this.sql(
-      `UPDATE jobs SET committing = 1, state = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND ${ACTIVE}`,
+      `UPDATE jobs SET committing = 1, phase = 'committing', state = 'running', started_at = COALESCE(started_at, ?) WHERE id = ? AND ${ACTIVE}`,
     );
     return claim.run(startedAt.toISOString(), id).changes > 0;
   }

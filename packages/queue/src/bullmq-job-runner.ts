@@ -2,7 +2,9 @@ import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import {
   AppError,
   decodeAppError,
+  JOB_NAMES,
   jobRegistry,
+  jobTypeOf,
   QUEUE_NAMES,
   serviceUnavailable,
   type JobName,
@@ -19,6 +21,9 @@ import { consumerConnection, createProducerRedis } from './connections';
 import { DEFAULT_JOB_OPTIONS, EVENT_STREAM_LENGTH, JOB_CHANGED_EVENT, JOB_EVENTS_QUEUE, jobOptionsFor } from './job-options';
 import { pingRedis, watchRedisAvailability } from './redis-health';
 import { haltWorkflow } from './halt-workflow';
+
+/** The queues root jobs run on: their completion and failure events end a job's event stream. */
+const ROOT_QUEUES = [...new Set(JOB_NAMES.filter((name) => jobTypeOf(name)).map((name) => jobRegistry[name].queue))];
 
 export interface BullmqJobRunnerOptions {
   redisUrl: string;
@@ -54,8 +59,8 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
       this.queues.set(name, queue);
       this.events.set(name, events);
     }
-    // Every SSE client of a job listens here.
-    this.events.get(JOB_EVENTS_QUEUE)!.setMaxListeners(0);
+    // Every SSE client of a job listens on these.
+    for (const queue of new Set([JOB_EVENTS_QUEUE, ...ROOT_QUEUES])) this.events.get(queue)!.setMaxListeners(0);
     this.jobEvents = new QueueEventsProducer(JOB_EVENTS_QUEUE, { connection: this.producer, prefix: options.prefix });
   }
 
@@ -86,12 +91,15 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     await this.add(name, payload, options.jobId);
   }
 
+  /** Job-changed events from workers and cancels, and the root job's own end in its queue (which follows its record). */
   watchJob(jobId: string, onChange: () => void): () => void {
-    const events = this.events.get(JOB_EVENTS_QUEUE)!;
-    const event = `${JOB_CHANGED_EVENT}:${jobId}` as 'progress';
     const listener = () => onChange();
-    events.on(event, listener);
-    return () => void events.off(event, listener);
+    const subscriptions = [
+      [JOB_EVENTS_QUEUE, `${JOB_CHANGED_EVENT}:${jobId}`],
+      ...ROOT_QUEUES.flatMap((queue) => [[queue, `completed:${jobId}`], [queue, `failed:${jobId}`]]),
+    ] as [QueueName, 'progress'][];
+    for (const [queue, event] of subscriptions) this.events.get(queue)!.on(event, listener);
+    return () => subscriptions.forEach(([queue, event]) => this.events.get(queue)!.off(event, listener));
   }
 
   /** Best effort: followers also re-read on their own, so a notification lost to a Redis outage only delays them. */

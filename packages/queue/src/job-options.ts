@@ -1,4 +1,4 @@
-import type { JobName } from '@docshelf/core';
+import type { JobName, QueueName } from '@docshelf/core';
 import type { JobsOptions } from 'bullmq';
 
 /** Finished jobs are kept by count and age (never removeOnComplete: true, which races waitUntilFinished). */
@@ -20,7 +20,7 @@ export function jobOptionsFor(name: JobName, extra: JobsOptions = {}): JobsOptio
 }
 
 /** Workflow events ride on the `ingest` queue's event stream, whichever queue the job runs on. */
-export const JOB_EVENTS_QUEUE = 'ingest';
+export const JOB_EVENTS_QUEUE: QueueName = 'ingest';
 export const JOB_CHANGED_EVENT = 'job-changed';
 /** BullMQ's default length of a queue's event stream; publishing must not trim it shorter. */
 export const EVENT_STREAM_LENGTH = 10_000;

@@ -142,7 +142,7 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
 
       const late = await store.createJob(newJob());
       expect(await store.claimCommit(late.id, at(1))).toBe(true);
-      expect(await store.getJob(late.id)).toMatchObject({ state: 'running', startedAt: at(1).toISOString() });
+      expect(await store.getJob(late.id)).toMatchObject({ state: 'running', startedAt: at(1).toISOString(), progress: { phase: 'committing' } });
       expect(await store.claimCommit(late.id, at(2))).toBe(true);
       expect(await store.cancelJob(late.id, at(2))).toBe('committing');
       await store.finishJob(late.id, { state: 'completed', result: { ok: true } }, at(3));

@@ -42,9 +42,9 @@ export interface JobStore {
    */
   recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null>;
   /**
-   * The point of no return before a job writes the library: true when the job is queued or running (it is running
-   * from then on, and can no longer be cancelled); false when it was cancelled or has ended. Claiming again is
-   * allowed, for a retried attempt.
+   * The point of no return before a job writes the library: true when the job is queued or running (it is running,
+   * in phase `committing`, from then on, and can no longer be cancelled); false when it was cancelled or has ended.
+   * Claiming again is allowed, for a retried attempt.
    */
   claimCommit(id: string, startedAt: Date): Promise<boolean>;
   /** Ends a queued or running job; false when it had already ended (a cancel came first). */

@@ -23,7 +23,10 @@ export async function openRootJob(deps: Pick<LifecycleDeps, 'jobStore'>, jobId: 
   return job;
 }
 
-/** Records how the job ended, unless a cancel came first; either way followers hear of it and the callback goes out. */
+/**
+ * Records how the job ended, unless a cancel came first, and sends the callback. Followers hear of the end from the
+ * root job's own completion or failure in the queue, which comes after this write.
+ */
 export async function endRootJob(deps: LifecycleDeps, job: StoredJob, outcome: JobOutcome, last?: FinalWrite): Promise<void> {
   await deps.jobStore.finishJob(job.id, outcome, clock(deps), last);
   await announceEnd(deps, job);
@@ -31,7 +34,6 @@ export async function endRootJob(deps: LifecycleDeps, job: StoredJob, outcome: J
 
 /** For a job whose record already says how it ended (a cancel, or an earlier attempt that crashed after recording). */
 export async function announceEnd(deps: LifecycleDeps, job: Pick<StoredJob, 'id' | 'callbackUrl'>): Promise<void> {
-  await deps.notifier.jobChanged(job.id);
   // One delivery job per workflow: its id makes a repeated announcement a no-op.
   if (job.callbackUrl) await deps.jobs.enqueue('deliver-callback', { jobId: job.id }, { jobId: `${job.id}.callback` });
 }
