@@ -7,7 +7,7 @@ import type { RecordStore } from '../../ports';
 
 /** Worker side of one crawl page: load, extract, chunk, stage. Only counts and links go back through Redis. */
 export async function crawlPage(
-  deps: { records: RecordStore; loader: PageLoader; now?: () => Date },
+  deps: { records: Pick<RecordStore, 'stagePage'>; loader: PageLoader; now?: () => Date },
   job: JobPayload<'crawl-page'>,
   ctx: JobContext,
 ): Promise<JobResult<'crawl-page'>> {

@@ -38,7 +38,7 @@ type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
 
 export interface CrawlSiteDeps {
-  records: RecordStore;
+  records: Pick<RecordStore, 'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks'>;
   loader: PageLoader;
   now?: () => Date;
 }
@@ -190,7 +190,7 @@ function reportCrawl(ctx: JobContext, state: CrawlState, pagesDiscovered: number
 }
 
 /** Chunks in crawl order; a chunk id seen twice (two URLs serving one page) is kept once. */
-async function collectChunks(records: RecordStore, crawlId: string, crawled: string[]): Promise<ChunkInput[]> {
+async function collectChunks(records: CrawlSiteDeps['records'], crawlId: string, crawled: string[]): Promise<ChunkInput[]> {
   const staged = new Map((await records.listStagedPages(crawlId)).map((page) => [page.url, page.chunks]));
   const seen = new Set<string>();
   const chunks: ChunkInput[] = [];
