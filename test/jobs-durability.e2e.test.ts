@@ -89,6 +89,23 @@ describe('SIGKILL of the API during synchronous requests (real processes)', () =
     expect(await adapters.vectors.count('durable/lib')).toBe(CHUNKS);
     expect(await adapters.backups.list('durable/lib')).toHaveLength(1);
   }, 150_000);
+
+  it('SIGTERM ends open event streams, so the API stops at once while the job goes on', async () => {
+    const bearer = { authorization: `Bearer ${await createKeyVia(api!.baseUrl, await loginCookie(api!.baseUrl))}` };
+    const accepted = await postJson(`${api!.baseUrl}/api/embed`, { libraryId: 'durable/lib', limit: CHUNKS }, { ...bearer, prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const stream = await openEventStream(`${api!.baseUrl}${accepted.body.statusUrl}/events`, bearer);
+    await stream.next((e) => e.event === 'progress');
+    const exit = await signalAndWait(api!, 'SIGTERM');
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    expect(exit.ms).toBeLessThan(5_000);
+    const events = await stream.ended;
+    expect(events.every((e) => e.event === 'progress')).toBe(true);
+
+    api = await spawnApi(env);
+    const ended = await (await openEventStream(`${api.baseUrl}${accepted.body.statusUrl}/events`, bearer)).ended;
+    expect(ended[ended.length - 1]).toMatchObject({ event: 'completed', data: { processed: CHUNKS, done: true } });
+  }, 120_000);
 });
 
 async function waitFor(condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {

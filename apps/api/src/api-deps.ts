@@ -26,4 +26,6 @@ export interface ApiDeps {
   metrics?: Registry;
   /** True once shutdown began: /readyz answers 503 so load balancers stop sending traffic here. */
   isStopping?: () => boolean;
+  /** Aborted when shutdown begins: open event streams end, so they do not hold the shutdown up. */
+  shutdownSignal?: AbortSignal;
 }

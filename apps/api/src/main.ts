@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
+  const shutdown = new AbortController();
   const app = buildApp({
     config,
     records: adapters.records,
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     logger,
     metrics: createProcessRegistry('api'),
     isStopping: () => stopping,
+    shutdownSignal: shutdown.signal,
   });
   const server = app.listen(config.http.port, config.http.host, () => {
     logger.info({ url: `http://${config.http.host}:${config.http.port}`, dataDir: config.dataDir }, 'api listening');
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    shutdown.abort();
     const started = Date.now();
     logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'api stopping: finishing in-flight requests');
     // Whatever hangs below, the process is gone by the deadline.

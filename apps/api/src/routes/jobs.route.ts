@@ -40,10 +40,12 @@ export function jobRoutes(deps: ApiDeps): Router {
       res.flushHeaders();
       const gone = new AbortController();
       res.on('close', () => gone.abort());
+      // A client told nothing reconnects (EventSource does), to this or another instance.
+      const ended = deps.shutdownSignal ? AbortSignal.any([gone.signal, deps.shutdownSignal]) : gone.signal;
       const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
       const send = (event: JobEvent) => res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
       try {
-        await followJob({ jobStore: deps.jobStore, watcher: deps.jobs }, id, send, gone.signal);
+        await followJob({ jobStore: deps.jobStore, watcher: deps.jobs }, id, send, ended);
       } catch (error) {
         deps.logger.warn({ err: error, jobId: id, requestId: req.requestId }, 'job event stream ended by an error');
       } finally {
