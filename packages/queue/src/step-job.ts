@@ -1,4 +1,4 @@
-import { AppError, decodeAppError, jobRegistry, type ChildJob, type ChildOutcome, type JobContext, type JobName, type Workflow } from '@docshelf/core';
+import { AppError, decodeAppError, JOB_NAMES, jobRegistry, type ChildJob, type ChildOutcome, type JobContext, type JobName, type Workflow } from '@docshelf/core';
 import { WaitingChildrenError, type Job, type Queue } from 'bullmq';
 import { z } from 'zod';
 import { jobOptionsFor } from './job-options';
@@ -6,7 +6,8 @@ import { jobOptionsFor } from './job-options';
 /** Adds jobs to the queue their name belongs to. */
 export type QueueOf = (name: JobName) => Queue;
 
-const awaitingSchema = z.array(z.object({ key: z.string(), name: z.string(), payload: z.unknown() }));
+/** The children a step waits for, as saved in the job's data (validated like any job payload read back from Redis). */
+const awaitingSchema = z.array(z.object({ key: z.string().max(64), name: z.enum(JOB_NAMES as [JobName, ...JobName[]]), payload: z.unknown() }));
 
 /** A child's id: derived from its workflow and key, so adding it twice adds it once. */
 export const childJobId = (workflowId: string, key: string) => `${workflowId}.${key}`;
@@ -37,9 +38,8 @@ export async function runStepJob<N extends JobName, S>(
     }
     const step = await workflow.step(payload, state, outcomes, ctx);
     if ('done' in step) return step.done;
-    const children = step.wait.map((child) => ({ ...child, payload: jobRegistry[child.name].payload.parse(child.payload) })) as ChildJob[];
-    await job.updateData({ ...data, workflowState: step.state, workflowAwaiting: children });
-    await addChildren(job, children, queueOf);
+    await job.updateData({ ...data, workflowState: step.state, workflowAwaiting: step.wait });
+    await addChildren(job, step.wait, queueOf);
     if (await job.moveToWaitingChildren(token)) throw new WaitingChildrenError();
   }
 }
@@ -56,7 +56,7 @@ async function addChildren(parent: Job, children: ChildJob[], queueOf: QueueOf):
     await queue.addBulk(
       batch.map((child) => ({
         name: child.name,
-        data: child.payload,
+        data: jobRegistry[child.name].payload.parse(child.payload),
         // A failed child is handed to the next step as an outcome, with its error code, instead of failing the parent.
         opts: jobOptionsFor(child.name, {
           jobId: childJobId(parent.id!, child.key),
