@@ -70,7 +70,10 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     if (rootId()) {
       record = await openRootJob(lifecycle, job.id!);
       // An earlier attempt recorded the outcome and then lost its worker before BullMQ heard of it.
-      if (record.state === 'completed') return spec.result.parse(record.result);
+      if (record.state === 'completed') {
+        await announceEnd(lifecycle, record);
+        return spec.result.parse(record.result);
+      }
       if (record.state === 'failed') throw new AppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, { retryable: false });
       if (record.state === 'cancelled') throw jobCancelled(job.id!);
     } else if (workflowId && (await rt.jobStore.getJob(workflowId))?.state === 'cancelled') {
