@@ -76,6 +76,8 @@ async function main(): Promise<void> {
       await adapters.close();
     }
     await health?.close();
+    // Lines still on their way out (a job's last log) are written before this one, not overtaken by the exit's flush.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     logger.info({ ms: Date.now() - started, outcome }, 'worker stopped');
     process.exit(0);
   };
