@@ -7,6 +7,7 @@ import { embedChunks } from '@docshelf/core';
 import request from 'supertest';
 import { startHarness } from '../test/support/harness';
 import { benchSearch } from './search.bench';
+import { benchJobs } from './jobs-overhead';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
 
@@ -77,6 +78,9 @@ async function main() {
   } finally {
     await h.close();
   }
+  // 3. Every request runs as a job: its cost against doing the work inline, and how fast a 202 answers. A fresh
+  // service, so the figures are not those of a SQLite file just filled with 50 MB of chunks.
+  await benchJobs();
 }
 
 main().catch((error) => {

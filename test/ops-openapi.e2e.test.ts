@@ -70,6 +70,7 @@ describe('OpenAPI document and reference page', () => {
     expect(listed).toEqual(expect.arrayContaining(['GET /api/search', 'GET /api/context', 'GET /api/chunks', 'POST /mcp']));
     const search = (doc.paths as Record<string, Record<string, { parameters: { name: string; required: boolean }[] }>>)['/api/search']!.get!;
     expect(search.parameters.map((p) => [p.name, p.required])).toEqual([['q', true], ['libraryId', false], ['limit', false], ['mode', false]]);
+    expect(listed).toEqual(expect.arrayContaining(['GET /api/jobs', 'GET /api/jobs/{id}', 'GET /api/jobs/{id}/events', 'DELETE /api/jobs/{id}']));
   });
 
   it('describes request bodies, responses, credentials and the error shape from the zod schemas', () => {
@@ -99,6 +100,20 @@ describe('OpenAPI document and reference page', () => {
     expect(op('post', '/api/ingest').responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(op('delete', '/api/keys').parameters).toEqual([expect.objectContaining({ name: 'id', in: 'query', required: true })]);
     expect(op('get', '/api/libraries/{id}').parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+
+    // Asynchronous mode: the four job endpoints take Prefer and may answer 202; jobs have endpoints of their own.
+    for (const p of ['/api/ingest', '/api/crawl', '/api/ingest-url', '/api/embed']) {
+      expect(op('post', p).parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Prefer', in: 'header', required: false })]));
+      expect(op('post', p).responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AcceptedJob' });
+      expect(schemas[op('post', p).requestBody.content['application/json'].schema.$ref.split('/').pop()].properties.callbackUrl).toBeDefined();
+    }
+    expect(schemas.AcceptedJob.required).toEqual(expect.arrayContaining(['jobId', 'state', 'statusUrl']));
+    expect(schemas.Job.required).toEqual(expect.arrayContaining(['id', 'type', 'libraryId', 'state', 'progress', 'createdAt']));
+    expect(schemas.Job.properties.state.enum).toEqual(['queued', 'running', 'completed', 'failed', 'cancelled']);
+    expect(op('get', '/api/jobs/{id}').responses['404']).toBeDefined();
+    expect(op('get', '/api/jobs/{id}/events').responses['200'].content['text/event-stream']).toBeDefined();
+    expect(op('delete', '/api/jobs/{id}').responses['409']).toBeDefined();
+    expect(op('get', '/api/jobs').parameters.map((p: { name: string }) => p.name)).toEqual(['libraryId', 'state', 'limit']);
   });
 
   it('renders a self-contained reference page at /api/docs', async () => {

@@ -60,7 +60,7 @@ describe('per-queue worker processes: a crawl-only worker beside one for the oth
 
     expect(completedJobs(crawlOnly!.output())).toEqual([]);
     expect(await metricsOf(crawlOnly!)).not.toMatch(/jobs_processed_total\{[^}]*queue="(embed|backup|delete|ingest)"/);
-    expect(completedJobs(rest!.output()).map((l) => l.job).sort()).toEqual(['delete-library', 'index-ingestion', 'write-backup']);
+    expect(completedJobs(rest!.output()).map((l) => l.job).sort()).toEqual(['delete-library', 'index-ingestion', 'ingest-library', 'write-backup']);
   });
 
   it('a crawl fans its pages out to the crawl-only worker, which counts pages fetched and failed', async () => {

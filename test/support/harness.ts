@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '@docshelf/api';
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig, type Config } from '@docshelf/config';
-import { ensureAdminUser } from '@docshelf/core';
+import { ensureAdminUser, type QueueName } from '@docshelf/core';
 import { BullmqJobRunner } from '@docshelf/queue';
 import { createCrawlRuntime, startWorkers, type CrawlRuntime, type RunningWorkers } from '@docshelf/worker';
 import { Redis } from 'ioredis';
@@ -20,23 +22,30 @@ export interface Harness {
   app: Express;
   config: Readonly<Config>;
   adapters: Adapters;
+  /** The API's side of the queues. */
+  jobs: BullmqJobRunner;
   dataDir: string;
   prefix: string;
   /** Logs in as the configured admin and returns the Cookie header value. */
   login(): Promise<string>;
   /** Creates a key through the API and returns its full value. */
   createKey(permissions: 'read' | 'admin', name?: string): Promise<string>;
+  /** Starts one more in-process worker for `queues` (e.g. one the harness leaves unserved); resolves with its stop function. */
+  startWorker(queues: QueueName[]): () => Promise<void>;
+  /** Serves the app on a loopback port (once) and returns its base URL, for clients that stream (SSE). */
+  baseUrl(): Promise<string>;
   /** Stops the API side and the worker, keeping DATA_DIR; start() again reopens the same files. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** The real thing in one process: Express app, BullMQ worker, real Redis, SQLite in a fresh data dir. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: { redisUrl?: string } = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-test-'));
   const prefix = `docshelf-test-${randomBytes(4).toString('hex')}`;
+  const redisUrl = options.redisUrl ?? REDIS_URL;
   const config = loadConfig({
-    REDIS_URL,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     DATA_DIR: dataDir,
     ADMIN_EMAIL: ADMIN.email,
@@ -55,20 +64,25 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 
   const boot = async () => {
     adapters = buildAdapters(config);
-    jobs = new BullmqJobRunner({ redisUrl: REDIS_URL, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
+    jobs = new BullmqJobRunner({ redisUrl, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
     crawl = createCrawlRuntime(config, logger);
-    const deps = { ...adapters, jobs, ...crawl, pageTimeoutMs: config.crawl.pageTimeoutMs, crawlWaitMs: config.crawl.waitTimeoutMs };
-    workers = startWorkers(deps, {
-      redisUrl: REDIS_URL,
+    workers = startWorkers({ ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret }, {
+      redisUrl,
       prefix,
       queues: config.worker.queues,
       concurrency: config.worker.concurrency,
       logger,
     });
     await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
-    app = buildApp({ config, ...adapters, jobs, queues: jobs, logger });
+    app = buildApp({ config, ...adapters, callbacks: crawl.callbacks, jobs, queues: jobs, logger });
   };
+  let server: http.Server | undefined;
   const shutdown = async () => {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+    }
     await workers.close();
     await Promise.all([jobs.close(), crawl.close()]);
     await adapters.close();
@@ -81,6 +95,9 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     get adapters() {
       return adapters;
+    },
+    get jobs() {
+      return jobs;
     },
     config,
     dataDir,
@@ -95,21 +112,37 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       const res = await request(app).post('/api/keys').set('Cookie', cookie).send({ name, permissions }).expect(200);
       return res.body.key as string;
     },
+    startWorker(queues) {
+      const extra = startWorkers({ ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret }, {
+        redisUrl,
+        prefix,
+        queues,
+        concurrency: config.worker.concurrency,
+        logger,
+      });
+      return () => extra.close();
+    },
+    async baseUrl() {
+      server ??= await new Promise<http.Server>((resolve) => {
+        const listening = http.createServer((req, res) => app(req, res)).listen(0, '127.0.0.1', () => resolve(listening));
+      });
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
     async restart() {
       await shutdown();
       await boot();
     },
     async close() {
       await shutdown();
-      await deleteRedisKeys(prefix);
+      await deleteRedisKeys(prefix, redisUrl);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return harness;
 }
 
-export async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
+export async function deleteRedisKeys(prefix: string, url = REDIS_URL): Promise<void> {
+  const redis = new Redis(url);
   try {
     let cursor = '0';
     do {

@@ -47,11 +47,41 @@ export async function cleanUpOpsEnv(env: Record<string, string>): Promise<void> 
 
 /** `node --import tsx apps/<app>/src/main.ts`, as `npm run start:api` / `start:worker` run it. */
 function spawnApp(app: 'api' | 'worker', env: Record<string, string>): NodeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return watchProcess(
+    spawn(process.execPath, ['--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/**
+ * `npm run <script>` exactly as an operator types it, in a process group of its own: stop it with stopGroup, which
+ * also ends the processes npm started.
+ */
+export function spawnNpmScript(script: string, env: Record<string, string>): NodeProcess {
+  return watchProcess(
+    spawn('npm', ['run', '--silent', script], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+  );
+}
+
+export async function stopGroup(proc: NodeProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (!proc?.child.pid || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  try {
+    process.kill(-proc.child.pid, signal);
+  } catch {
+    return;
+  }
+  await proc.exited;
+}
+
+function watchProcess(child: ChildProcess): NodeProcess {
   let log = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {

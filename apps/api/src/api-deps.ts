@@ -1,5 +1,5 @@
 import type { Config } from '@docshelf/config';
-import type { Embedder, JobRunner, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
+import type { CallbackSender, Embedder, JobNotifier, JobRunner, JobStore, JobWatcher, KeywordIndex, RecordStore, VectorIndex, WorkflowHalter } from '@docshelf/core';
 import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
@@ -12,17 +12,24 @@ export interface QueueOps {
 }
 
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken'>;
+  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken' | 'jobs'>;
   records: RecordStore;
   /** The read side: keyword and vector rankings, and the embedders that turn a question into a vector. */
   keywords: KeywordIndex;
   vectors: VectorIndex;
   embedders: Embedder[];
-  jobs: JobRunner;
+  /** Enqueues and awaits jobs, follows their changes and halts cancelled ones (BullmqJobRunner does all four). */
+  jobs: JobRunner & JobWatcher & JobNotifier & WorkflowHalter;
+  /** Records of the jobs clients follow. */
+  jobStore: JobStore;
+  /** Checks callback URLs against the SSRF address policy. */
+  callbacks: CallbackSender;
   queues: QueueOps;
   logger: Logger;
   /** Where /metrics collects from; the process registry in production, a fresh one per app when absent. */
   metrics?: Registry;
   /** True once shutdown began: /readyz answers 503 so load balancers stop sending traffic here. */
   isStopping?: () => boolean;
+  /** Aborted when shutdown begins: open event streams end, so they do not hold the shutdown up. */
+  shutdownSignal?: AbortSignal;
 }

@@ -12,6 +12,7 @@ import { authRoutes } from './routes/auth.route';
 import { crawlRoutes } from './routes/crawl.route';
 import { embedRoutes } from './routes/embed.route';
 import { ingestRoutes } from './routes/ingest.route';
+import { jobRoutes } from './routes/jobs.route';
 import { keyRoutes } from './routes/keys.route';
 import { libraryRoutes } from './routes/libraries.route';
 import { mcpRoutes } from './routes/mcp.route';
@@ -40,6 +41,7 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(ingestRoutes(deps));
   app.use(embedRoutes(deps));
   app.use(crawlRoutes(deps));
+  app.use(jobRoutes(deps));
   app.use(libraryRoutes(deps));
   app.use(retrievalRoutes(deps));
   app.use(mcpRoutes(deps));

@@ -2,6 +2,7 @@ import { buildAdapters } from '@docshelf/adapters';
 import { ConfigError, createLogger, loadConfig } from '@docshelf/config';
 import { ensureAdminUser } from '@docshelf/core';
 import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
+import { createAddressPolicy, HttpCallbackSender } from '@docshelf/crawler';
 import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
 import { buildApp } from './app';
 import { closeHttpServer } from './ops/close-http-server';
@@ -25,17 +26,21 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
+  const shutdown = new AbortController();
   const app = buildApp({
     config,
     records: adapters.records,
     keywords: adapters.keywords,
     vectors: adapters.vectors,
     embedders: adapters.embedders,
+    jobStore: adapters.jobStore,
+    callbacks: new HttpCallbackSender(createAddressPolicy({ allowlist: config.privateHostAllowlist })),
     jobs,
     queues: jobs,
     logger,
     metrics: createProcessRegistry('api'),
     isStopping: () => stopping,
+    shutdownSignal: shutdown.signal,
   });
   const server = app.listen(config.http.port, config.http.host, () => {
     logger.info({ url: `http://${config.http.host}:${config.http.port}`, dataDir: config.dataDir }, 'api listening');
@@ -44,6 +49,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    shutdown.abort();
     const started = Date.now();
     logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'api stopping: finishing in-flight requests');
     // Whatever hangs below, the process is gone by the deadline.

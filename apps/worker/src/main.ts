@@ -1,7 +1,7 @@
 import { buildAdapters } from '@docshelf/adapters';
 import { ConfigError, createLogger, loadConfig } from '@docshelf/config';
 import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
-import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
+import { RedisProbe, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
 import { createCrawlRuntime } from './crawl-runtime';
 import { drainWorkers } from './ops/drain-workers';
 import { startHealthServer, type HealthServer } from './ops/health-server';
@@ -17,16 +17,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config, 'docshelf-worker');
   const adapters = buildAdapters(config);
   const metrics = createWorkerMetrics(createProcessRegistry('worker'));
-  const jobs = new BullmqJobRunner({
-    redisUrl: config.redis.url,
-    prefix: config.redis.prefix,
-    waitTimeoutMs: config.jobWaitTimeoutMs,
-    onError: throttledErrorLog(logger, 'redis connection error; retrying'),
-  });
+  const logRedisError = throttledErrorLog(logger, 'redis connection error; retrying');
+  const redis = new RedisProbe(config.redis.url, (error) => logRedisError(error, 'redis'));
   void warnIfEvictionPolicyUnsafe(config.redis.url, logger);
   const crawl = createCrawlRuntime(config, logger);
   const running = startWorkers(
-    { ...adapters, jobs, ...crawl, pageTimeoutMs: config.crawl.pageTimeoutMs, crawlWaitMs: config.crawl.waitTimeoutMs },
+    { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
     {
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
@@ -42,7 +38,7 @@ async function main(): Promise<void> {
   let stopping = false;
   let health: HealthServer | undefined;
   if (config.worker.healthPort > 0) {
-    const checks = workerReadinessChecks({ redis: jobs, records: adapters.records, running, isStopping: () => stopping });
+    const checks = workerReadinessChecks({ redis, records: adapters.records, running, isStopping: () => stopping });
     health = await startHealthServer({
       port: config.worker.healthPort,
       host: config.http.host,
@@ -51,7 +47,15 @@ async function main(): Promise<void> {
       registry: metrics.registry,
       metricsToken: config.metricsToken,
     });
-    logger.info({ port: health.port }, 'worker health endpoints listening (/healthz, /readyz, /metrics)');
+    if (health.port === config.worker.healthPort) {
+      logger.info({ port: health.port }, 'worker health endpoints listening (/healthz, /readyz, /metrics)');
+    } else {
+      // Several workers on one host need no settings of their own: the second one says where it listens instead.
+      logger.warn(
+        { port: health.port, requestedPort: config.worker.healthPort },
+        `WORKER_HEALTH_PORT ${config.worker.healthPort} is in use (another worker on this host?); worker health endpoints listening on port ${health.port} instead`,
+      );
+    }
   }
 
   const stop = async (signal: string) => {
@@ -67,10 +71,13 @@ async function main(): Promise<void> {
     const outcome = await drainWorkers(running, drainMs, logger);
     // After a hand-back the processors may still be writing; exiting now is safer than closing SQLite under them.
     if (outcome === 'drained') {
-      await Promise.all([jobs.close(), crawl.close()]).catch((error: unknown) => logger.warn({ err: error }, 'closing connections failed'));
+      redis.close();
+      await crawl.close().catch((error: unknown) => logger.warn({ err: error }, 'closing the browser failed'));
       await adapters.close();
     }
     await health?.close();
+    // Lines still on their way out (a job's last log) are written before this one, not overtaken by the exit's flush.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     logger.info({ ms: Date.now() - started, outcome }, 'worker stopped');
     process.exit(0);
   };

@@ -1,15 +1,14 @@
-import type { BackupStorage, Embedder, JobRunner, RecordStore, VectorIndex } from '@docshelf/core';
-import type { AddressPolicy, BrowserPool } from '@docshelf/crawler';
+import type { BackupStorage, CallbackSender, Embedder, JobStore, PageLoader, RecordStore, VectorIndex } from '@docshelf/core';
 
 export interface WorkerDeps {
   records: RecordStore;
   vectors: VectorIndex;
   backups: BackupStorage;
   embedder: Embedder;
-  /** Lets the crawl coordinator fan pages out to the crawl queue. */
-  jobs: JobRunner;
-  policy: AddressPolicy;
-  browser: () => BrowserPool;
-  pageTimeoutMs: number;
-  crawlWaitMs: number;
+  jobStore: JobStore;
+  /** Fetches and renders pages for crawls and URL ingestion, each within PAGE_TIMEOUT_MS. */
+  pages: PageLoader;
+  callbacks: CallbackSender;
+  /** WEBHOOK_SECRET: signs callbacks; without it none is sent. */
+  webhookSecret?: string;
 }

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { AppError, encodeAppError, jobRegistry, jobsOfQueue, type JobName, type QueueName } from '@docshelf/core';
-import { recordJobAttempt, type JobOutcome } from '@docshelf/observability';
-import { consumerConnection } from '@docshelf/queue';
+import { Worker } from 'bullmq';
+import { jobsOfQueue, type QueueName } from '@docshelf/core';
+import { throttledErrorLog } from '@docshelf/observability';
+import { BullmqWorkerQueues, consumerConnection } from '@docshelf/queue';
 import type { Logger } from 'pino';
 import { ActiveJobs } from './ops/active-jobs';
 import { instrumentEmbedder } from './ops/instrumented-embedder';
 import { createWorkerMetrics, type WorkerMetrics } from './ops/worker-metrics';
-import { buildProcessors, type ProcessorMap } from './processors';
+import { buildProcessors } from './processors';
+import { runJob, type JobRuntime } from './run-job';
 import type { WorkerDeps } from './worker-deps';
 
 export interface WorkerOptions {
@@ -39,10 +39,21 @@ export interface RunningWorkers {
 /** Starts one BullMQ Worker per queue; each job is validated, processed and its error encoded for the waiting API. */
 export function startWorkers(deps: WorkerDeps, options: WorkerOptions): RunningWorkers {
   const metrics = options.metrics ?? createWorkerMetrics();
-  const processors = buildProcessors({ ...deps, embedder: instrumentEmbedder(deps.embedder, metrics.embedding) });
+  const queues = new BullmqWorkerQueues({
+    redisUrl: options.redisUrl,
+    prefix: options.prefix,
+    onError: throttledErrorLog(options.logger, 'redis connection error; retrying'),
+  });
+  const runtime: JobRuntime = {
+    processors: buildProcessors({ ...deps, embedder: instrumentEmbedder(deps.embedder, metrics.embedding) }),
+    jobStore: deps.jobStore,
+    queues,
+    logger: options.logger,
+    metrics,
+  };
   const active = new ActiveJobs();
   const workers = options.queues.map((queue) => {
-    const worker = new Worker(queue, (job, token) => active.track(job, token, () => runJob(processors, job, options.logger, metrics)), {
+    const worker = new Worker(queue, (job, token, signal) => active.track(job, token, () => runJob(runtime, job, token, signal)), {
       connection: consumerConnection(options.redisUrl),
       prefix: options.prefix,
       concurrency: options.concurrency[queue],
@@ -59,54 +70,10 @@ export function startWorkers(deps: WorkerDeps, options: WorkerOptions): RunningW
     workers,
     close: async () => {
       await Promise.all(workers.map((w) => w.close()));
+      await queues.close();
     },
     activeCount: () => active.size,
     handBackActiveJobs: () => active.handBack(),
     status: () => workers.map((w) => ({ queue: w.name, running: w.isRunning() })),
   };
-}
-
-async function runJob(processors: ProcessorMap, job: Job, rootLogger: Logger, metrics: WorkerMetrics): Promise<unknown> {
-  const logger = rootLogger.child({ queue: job.queueName, jobId: job.id, job: job.name });
-  const started = Date.now();
-  const finish = (outcome: JobOutcome) => {
-    const ms = Date.now() - started;
-    recordJobAttempt(metrics.jobs, { queue: job.queueName, job: job.name, outcome, seconds: ms / 1000 });
-    return ms;
-  };
-  try {
-    const name = parseJobName(job.name);
-    const spec = jobRegistry[name];
-    const payload = spec.payload.safeParse(job.data);
-    if (!payload.success) {
-      throw new AppError('INVALID_JOB', `Job payload of '${name}' is invalid`, 500, {
-        retryable: false,
-        details: payload.error.issues,
-      });
-    }
-    const processor = processors[name] as (p: unknown) => Promise<unknown>;
-    const result = spec.result.parse(await processor(payload.data));
-    logger.info({ ms: finish('completed'), outcome: 'completed' }, 'job completed');
-    return result;
-  } catch (error) {
-    const appError = toAppError(error, logger);
-    const final = !appError.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const outcome = final ? 'failed' : 'retrying';
-    logger.warn({ ms: finish(outcome), outcome, code: appError.code }, 'job failed');
-    const message = encodeAppError(appError);
-    throw appError.retryable ? new Error(message) : new UnrecoverableError(message);
-  }
-}
-
-function parseJobName(name: string): JobName {
-  if (name in jobRegistry) return name as JobName;
-  throw new AppError('UNKNOWN_JOB', `No processor for job '${name}'`, 500, { retryable: false });
-}
-
-/** Unexpected errors get an errorId that is also in the log, and a message that leaks nothing internal. */
-function toAppError(error: unknown, logger: Logger): AppError {
-  if (error instanceof AppError) return error;
-  const errorId = randomUUID();
-  logger.error({ err: error, errorId }, 'unexpected job error');
-  return new AppError('INTERNAL', `Internal error (errorId ${errorId})`, 500, { retryable: true });
 }

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, Embedder, JobStore, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
 import type { MongoRecordStore } from './mongo.record-store';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
+import { SqliteJobStore } from './sqlite.job-store';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 
@@ -20,6 +21,8 @@ export interface Adapters {
   embedder: Embedder;
   /** Every embedder this service can run, the configured one first: questions to a library are embedded by its own. */
   embedders: Embedder[];
+  /** Job records, beside the library records (same engine as `records`). */
+  jobStore: JobStore;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,8 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const records = mongo ?? new SqliteRecordStore(sqlite());
   const embedders = buildEmbedders(config, records);
   const embedder = embedders[0]!;
+  const mongoJobs = choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
+  const jobStore = mongoJobs ?? new SqliteJobStore(sqlite());
   const keywords =
     mongo && choice.records.kind === 'mongo'
       ? new (loadMongoSearch().MongoKeywordIndex)(mongo, { atlasSearchIndex: choice.records.atlasSearchIndex })
@@ -55,9 +60,11 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     backups,
     embedder,
     embedders,
+    jobStore,
     close: async () => {
       await vectors.close();
       await records.close();
+      await mongoJobs?.close();
       db?.close();
     },
   };
@@ -76,6 +83,7 @@ function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | Mong
 // Production adapters load only when selected: their SDKs add about half a second to every process start.
 const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
 const loadMongoSearch = () => require('./mongo.keyword-index') as typeof import('./mongo.keyword-index');
+const loadMongoJobs = () => require('./mongo.job-store') as typeof import('./mongo.job-store');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
 const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
 const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');

@@ -1,5 +1,6 @@
 export { openSqliteDatabase, migrateSchema, type Database } from './sqlite.database';
 export { SqliteRecordStore, type SqliteRecordStoreOptions } from './sqlite.record-store';
+export { SqliteJobStore } from './sqlite.job-store';
 export { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite-vec.vector-index';
 export { FsBackupStorage } from './fs.backup-storage';
 export { LocalEmbedder } from './local.embedder';

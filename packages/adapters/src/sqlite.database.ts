@@ -142,6 +142,32 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (library_id, model)
   );
   `,
+  // Jobs clients follow (JobStore): kept here rather than in Redis so finished jobs outlive queue trimming.
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    library_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    pages_discovered INTEGER,
+    pages_crawled INTEGER,
+    pages_failed INTEGER,
+    chunks_ingested INTEGER,
+    result TEXT,
+    error TEXT,
+    callback_url TEXT,
+    committing INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT
+  );
+  CREATE INDEX jobs_created_at ON jobs(created_at);
+  CREATE INDEX jobs_library_created_at ON jobs(library_id, created_at);
+  CREATE INDEX jobs_finished_at ON jobs(finished_at);
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

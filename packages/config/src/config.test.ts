@@ -39,6 +39,14 @@ describe('loadConfig', () => {
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
 
+  it('reads the job settings: retention of ended jobs, and the secret that signs callbacks', () => {
+    expect(loadConfig({}).jobs).toEqual({ retentionMs: 30 * 24 * 3600_000, webhookSecret: undefined });
+    expect(loadConfig({ JOB_RETENTION_DAYS: '7', WEBHOOK_SECRET: 'sixteen-chars-ok' }).jobs).toEqual({ retentionMs: 7 * 24 * 3600_000, webhookSecret: 'sixteen-chars-ok' });
+    expect(loadConfig({ WEBHOOK_SECRET: '' }).jobs.webhookSecret).toBeUndefined();
+    expect(() => loadConfig({ JOB_RETENTION_DAYS: '1' })).toThrow(/JOB_RETENTION_DAYS/);
+    expect(() => loadConfig({ WEBHOOK_SECRET: 'short' })).toThrow(/WEBHOOK_SECRET/);
+  });
+
   it('reads the operations settings', () => {
     const config = loadConfig({ SHUTDOWN_TIMEOUT_MS: '5000', WORKER_HEALTH_PORT: '0', METRICS_TOKEN: 'a-long-scrape-token' });
     expect(config).toMatchObject({ shutdownTimeoutMs: 5000, metricsToken: 'a-long-scrape-token', worker: { healthPort: 0 } });

@@ -43,6 +43,11 @@ const envSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
+  WEBHOOK_SECRET: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(16, 'WEBHOOK_SECRET must be at least 16 characters').optional(),
+  ),
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(7, 'JOB_RETENTION_DAYS must be at least 7').max(3650).default(30),
   ...productionEnvSchema.shape,
 });
 
@@ -72,6 +77,8 @@ export interface Config {
   /** When set, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken?: string;
   jobWaitTimeoutMs: number;
+  /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
+  jobs: { retentionMs: number; webhookSecret?: string };
   crawl: { waitTimeoutMs: number; pageTimeoutMs: number };
   sessionTtlMs: number;
   embedding: { dimensions: number };
@@ -133,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     metricsToken: e.METRICS_TOKEN,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
+    jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },
     crawl: { waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS, pageTimeoutMs: e.PAGE_TIMEOUT_MS },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     embedding: { dimensions: e.EMBEDDING_DIMENSIONS },

@@ -1,7 +1,5 @@
-export * from './crawl/crawl-page';
-export * from './crawl/crawl-site';
-export * from './crawl/ingest-url';
-export * from './crawl/page-loader';
+export { ChromiumPageLoader, toPageError, type ChromiumPageLoaderDeps } from './crawl/chromium.page-loader';
+export { HttpCallbackSender } from './fetch/http.callback-sender';
 export { BlockedUrlError, classifyAddress, createAddressPolicy } from './fetch/address-policy';
 export type { AddressPolicy, AddressPolicyOptions, ResolveHost } from './fetch/address-policy';
 export { DEFAULT_USER_AGENT, FetchFailedError, safeFetch } from './fetch/safe-fetch';

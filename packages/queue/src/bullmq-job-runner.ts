@@ -1,20 +1,29 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import {
   AppError,
   decodeAppError,
+  JOB_NAMES,
   jobRegistry,
+  jobTypeOf,
   QUEUE_NAMES,
   serviceUnavailable,
   type JobName,
+  type JobNotifier,
   type JobPayload,
   type JobResult,
   type JobRunner,
+  type JobWatcher,
   type QueueName,
+  type WorkflowHalter,
 } from '@docshelf/core';
 import type { Redis } from 'ioredis';
 import { consumerConnection, createProducerRedis } from './connections';
-import { DEFAULT_JOB_OPTIONS } from './job-options';
+import { DEFAULT_JOB_OPTIONS, EVENT_STREAM_LENGTH, JOB_CHANGED_EVENT, JOB_EVENTS_QUEUE, jobOptionsFor } from './job-options';
 import { pingRedis, watchRedisAvailability } from './redis-health';
+import { haltWorkflow } from './halt-workflow';
+
+/** The queues root jobs run on: their completion and failure events end a job's event stream. */
+const ROOT_QUEUES = [...new Set(JOB_NAMES.filter((name) => jobTypeOf(name)).map((name) => jobRegistry[name].queue))];
 
 export interface BullmqJobRunnerOptions {
   redisUrl: string;
@@ -25,15 +34,20 @@ export interface BullmqJobRunnerOptions {
   onError?: (error: Error, source: string) => void;
 }
 
-/** Enqueues a job and awaits its result through one long-lived QueueEvents per queue. */
-export class BullmqJobRunner implements JobRunner {
+/**
+ * The API's side of the queues: enqueues jobs and awaits them through one long-lived QueueEvents per queue, follows
+ * job-changed events for live progress, and stops cancelled workflows.
+ */
+export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, WorkflowHalter {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events = new Map<QueueName, QueueEvents>();
   private readonly producer: Redis;
   private readonly ensureRedisAvailable: () => Promise<void>;
+  private readonly jobEvents: QueueEventsProducer;
+  private readonly report: (error: Error, source: string) => void;
 
   constructor(private readonly options: BullmqJobRunnerOptions) {
-    const report = options.onError ?? (() => undefined);
+    const report = (this.report = options.onError ?? (() => undefined));
     this.producer = createProducerRedis(options.redisUrl);
     this.ensureRedisAvailable = watchRedisAvailability(this.producer, (error) => report(error, 'redis'));
     for (const name of QUEUE_NAMES) {
@@ -45,6 +59,9 @@ export class BullmqJobRunner implements JobRunner {
       this.queues.set(name, queue);
       this.events.set(name, events);
     }
+    // Every SSE client of a job listens on these.
+    for (const queue of new Set([JOB_EVENTS_QUEUE, ...ROOT_QUEUES])) this.events.get(queue)!.setMaxListeners(0);
+    this.jobEvents = new QueueEventsProducer(JOB_EVENTS_QUEUE, { connection: this.producer, prefix: options.prefix });
   }
 
   /** Readiness: PING on the fail-fast producer connection; throws with the reason when Redis is unreachable. */
@@ -57,18 +74,10 @@ export class BullmqJobRunner implements JobRunner {
     return [...this.queues.values()];
   }
 
-  async run<N extends JobName>(name: N, payload: JobPayload<N>, options: { timeoutMs?: number } = {}): Promise<JobResult<N>> {
+  async run<N extends JobName>(name: N, payload: JobPayload<N>, options: { timeoutMs?: number; jobId?: string } = {}): Promise<JobResult<N>> {
     const spec = jobRegistry[name];
-    const data = spec.payload.parse(payload);
-    const queue = this.queues.get(spec.queue)!;
     const events = this.events.get(spec.queue)!;
-    let job;
-    try {
-      await this.ensureRedisAvailable();
-      job = await queue.add(name, data);
-    } catch (error) {
-      throw serviceUnavailable('QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
-    }
+    const job = await this.add(name, payload, options.jobId);
     let value: unknown;
     try {
       value = await job.waitUntilFinished(events, options.timeoutMs ?? this.options.waitTimeoutMs);
@@ -78,7 +87,54 @@ export class BullmqJobRunner implements JobRunner {
     return spec.result.parse(value) as JobResult<N>;
   }
 
+  async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId: string }): Promise<void> {
+    await this.add(name, payload, options.jobId);
+  }
+
+  /** Job-changed events from workers and cancels, and the root job's own end in its queue (which follows its record). */
+  watchJob(jobId: string, onChange: () => void): () => void {
+    const listener = () => onChange();
+    const subscriptions = [
+      [JOB_EVENTS_QUEUE, `${JOB_CHANGED_EVENT}:${jobId}`],
+      ...ROOT_QUEUES.flatMap((queue) => [[queue, `completed:${jobId}`], [queue, `failed:${jobId}`]]),
+    ] as [QueueName, 'progress'][];
+    for (const [queue, event] of subscriptions) this.events.get(queue)!.on(event, listener);
+    return () => subscriptions.forEach(([queue, event]) => this.events.get(queue)!.off(event, listener));
+  }
+
+  /** Best effort: followers also re-read on their own, so a notification lost to a Redis outage only delays them. */
+  async jobChanged(jobId: string): Promise<void> {
+    try {
+      await this.ensureRedisAvailable();
+      await this.jobEvents.publishEvent({ eventName: JOB_CHANGED_EVENT, jobId }, EVENT_STREAM_LENGTH);
+    } catch (error) {
+      this.report(error as Error, 'job-events');
+    }
+  }
+
+  async haltWorkflow(workflowId: string, timeoutMs: number): Promise<boolean> {
+    try {
+      await this.ensureRedisAvailable();
+      return await haltWorkflow([...this.queues.values()], workflowId, timeoutMs);
+    } catch (error) {
+      this.report(error as Error, 'halt-workflow');
+      return false;
+    }
+  }
+
+  private async add<N extends JobName>(name: N, payload: JobPayload<N>, jobId: string | undefined) {
+    const spec = jobRegistry[name];
+    const data = spec.payload.parse(payload);
+    try {
+      await this.ensureRedisAvailable();
+      return await this.queues.get(spec.queue)!.add(name, data, jobOptionsFor(name, jobId ? { jobId } : {}));
+    } catch (error) {
+      throw serviceUnavailable('QUEUE_UNAVAILABLE', `The job queue is unavailable: ${(error as Error).message}`);
+    }
+  }
+
   async close(): Promise<void> {
+    await this.jobEvents.close();
     await Promise.all([...this.events.values()].map((e) => e.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     // The queues share this connection, so they leave it open.

@@ -3,3 +3,6 @@ export * from './job-options';
 export * from './bullmq-job-runner';
 export * from './eviction-policy';
 export { pingRedis, watchRedisAvailability } from './redis-health';
+export * from './bullmq-worker-queues';
+export { runStepJob, isWaitingForChildren, childJobId, type QueueOf } from './step-job';
+export { RedisProbe } from './redis-probe';

@@ -2,18 +2,21 @@ import { crawlLibrary, crawlRequestSchema, ingestLibraryFromUrl, ingestUrlReques
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { principalOf, requireAdmin, requireSession } from '../http/auth';
+import { jobModeOf, sendJobOutcome } from '../http/job-response';
 import { parseInput } from '../http/validate';
+import { submitDepsOf } from './submit-deps';
 
 export function crawlRoutes(deps: ApiDeps): Router {
   const auth = { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs };
-  const crawlDeps = { records: deps.records, jobs: deps.jobs, crawlTimeoutMs: deps.config.crawl.waitTimeoutMs };
+  const submitDeps = submitDepsOf(deps);
+  const waitMs = deps.config.crawl.waitTimeoutMs;
   return Router()
     .post('/api/crawl', requireAdmin(auth), async (req, res) => {
       const body = parseInput(crawlRequestSchema, req.body);
-      res.json(await crawlLibrary(crawlDeps, body, principalOf(req).userId));
+      sendJobOutcome(res, await crawlLibrary(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
     })
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {
       const body = parseInput(ingestUrlRequestSchema, req.body);
-      res.json(await ingestLibraryFromUrl(crawlDeps, body, principalOf(req).userId));
+      sendJobOutcome(res, await ingestLibraryFromUrl(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
     });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { evaluateReadiness, isMetricsScrapeAllowed, renderMetrics, type ReadinessCheck, type Registry } from '@docshelf/observability';
 
 export interface HealthServerOptions {
+  /** The port to take; when it is in use a free one is taken instead (see the returned port). */
   port: number;
   host: string;
   /** The readiness checks, asked for on each probe (they change while the process stops). */
@@ -23,13 +24,14 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   const server = http.createServer((req, res) => {
     void answer(options, req, res).catch((error: unknown) => sendJson(res, 500, { error: (error as Error).message, code: 'INTERNAL' }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const hint = error.code === 'EADDRINUSE' ? ': set WORKER_HEALTH_PORT to a free port, or 0 to disable the health server' : '';
-      reject(new Error(`worker health server could not listen on ${options.host}:${options.port} (${error.message})${hint}`));
-    });
-    server.listen(options.port, options.host, resolve);
-  });
+  try {
+    await listen(server, options.port, options.host);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
+      throw new Error(`worker health server could not listen on ${options.host}:${options.port} (${(error as Error).message})`);
+    }
+    await listen(server, 0, options.host);
+  }
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>
@@ -38,6 +40,16 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
         server.close(() => resolve());
       }),
   };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 async function answer(options: HealthServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -1,29 +1,37 @@
 import {
+  crawlPage,
+  crawlSiteWorkflow,
+  deliverCallback,
   embedLibraryPage,
   indexIngestion,
+  ingestLibraryWorkflow,
+  ingestUrlWorkflow,
   purgeLibrary,
   writeBackup,
+  type JobContext,
   type JobName,
   type JobPayload,
   type JobResult,
+  type Workflow,
 } from '@docshelf/core';
-import { crawlPage, crawlSite, ingestUrl } from '@docshelf/crawler';
 import type { WorkerDeps } from '../worker-deps';
 
-export type Processor<N extends JobName> = (payload: JobPayload<N>) => Promise<JobResult<N>>;
+export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
 
-/** One processor per job: the compiler refuses a registry entry without one. */
-export type ProcessorMap = { [N in JobName]: Processor<N> };
+/** One processor per job, a function or a workflow of steps: the compiler refuses a registry entry without one. */
+export type ProcessorMap = { [N in JobName]: JobHandler<N> | Workflow<N, any> };
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const loader = { policy: deps.policy, browser: deps.browser, timeoutMs: deps.pageTimeoutMs };
+  const pages = { records: deps.records, loader: deps.pages };
   return {
-    'index-ingestion': (payload) => indexIngestion(deps, payload),
-    'embed-range': (payload) => embedLibraryPage(deps, payload),
+    'ingest-library': ingestLibraryWorkflow(deps),
+    'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),
+    'embed-range': (payload, ctx) => embedLibraryPage(deps, payload, ctx),
     'write-backup': (payload) => writeBackup(deps, payload),
     'delete-library': (payload) => purgeLibrary(deps, payload),
-    'crawl-site': (payload) => crawlSite({ ...deps, pageWaitMs: deps.crawlWaitMs }, payload),
-    'crawl-page': (payload) => crawlPage({ records: deps.records, loader }, payload),
-    'ingest-url': (payload) => ingestUrl({ records: deps.records, loader }, payload),
+    'crawl-site': crawlSiteWorkflow(pages),
+    'crawl-page': (payload, ctx) => crawlPage(pages, payload, ctx),
+    'ingest-url': ingestUrlWorkflow(pages),
+    'deliver-callback': (payload) => deliverCallback(deps, payload),
   };
 }

@@ -5,3 +5,4 @@ export { describeBackupStorageContract, type BackupStorageHarness } from './back
 export { describeEmbedderContract, type EmbedderHarness } from './embedder.contract';
 export { describeEmbedderStateStoreContract, type EmbedderStateStoreHarness } from './embedder-state-store.contract';
 export { describeKeywordIndexContract, type KeywordIndexHarness } from './keyword-index.contract';
+export { describeJobStoreContract, type JobStoreHarness } from './job-store.contract';

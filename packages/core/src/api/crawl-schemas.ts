@@ -18,6 +18,11 @@ export const httpUrlSchema = z
 
 const pathPattern = z.string().min(1).max(512);
 
+/** Optional on the four job endpoints; checked against the SSRF address policy before the job is accepted. */
+export const callbackUrlSchema = httpUrlSchema
+  .optional()
+  .describe('When the job ends, its final state is POSTed here, signed (X-Docshelf-Signature)');
+
 /** Crawl options beyond the spec; every default is what SPEC.md describes. */
 export const crawlOptionsSchema = z.object({
   /** 1 = the seed page's links, as SPEC.md describes; larger values follow links breadth-first. */
@@ -41,6 +46,7 @@ export const crawlRequestSchema = z
     description: z.string().max(4_096).optional(),
     urls: z.array(httpUrlSchema).min(1, 'urls must contain at least one URL').max(MAX_CRAWL_PAGES),
     replace: z.boolean().default(false),
+    callbackUrl: callbackUrlSchema,
   })
   .extend(crawlOptionsSchema.shape);
 export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
@@ -62,5 +68,6 @@ export const ingestUrlRequestSchema = z.object({
   description: z.string().max(4_096).optional(),
   sourceUrl: httpUrlSchema,
   sourceType: z.string().min(1).max(64),
+  callbackUrl: callbackUrlSchema,
 });
 export type IngestUrlRequest = z.infer<typeof ingestUrlRequestSchema>;

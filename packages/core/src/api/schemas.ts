@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
+import { callbackUrlSchema } from './crawl-schemas';
 
 /** Request and response bodies of the HTTP API: the single source of truth for their types. */
 
@@ -24,6 +25,7 @@ export const ingestRequestSchema = z
     chunks: z.array(chunkInputSchema).min(1, 'chunks must contain at least one chunk'),
     replace: z.boolean().default(false),
     skipEmbeddings: z.boolean().default(false),
+    callbackUrl: callbackUrlSchema,
   })
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
@@ -48,6 +50,7 @@ export const embedRequestSchema = z.object({
   libraryId: libraryIdSchema,
   limit: z.number().int().min(1).max(5_000).default(200),
   offset: z.number().int().min(0).default(0),
+  callbackUrl: callbackUrlSchema,
 });
 export type EmbedRequest = z.infer<typeof embedRequestSchema>;
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { crawlOptionsSchema, httpUrlSchema } from '../api/crawl-schemas';
+import { crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
+import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { libraryIdSchema } from '../domain/library-id';
+import type { JobType } from './job-record';
 
 /** Queue names are persisted in Redis keys: never rename one, or queued jobs are stranded. */
 export const QUEUE_NAMES = ['embed', 'backup', 'delete', 'ingest', 'crawl'] as const;
@@ -8,8 +10,32 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 
 const ingestionId = z.string().uuid();
 
-/** Every job: the queue it runs on and the zod schemas of its payload and result. Payloads are references only. */
+/**
+ * Every job: the queue it runs on and the zod schemas of its payload and result. Payloads are references only.
+ * A job with a `jobType` is the root of what one request started: its result is the body the synchronous request
+ * answers, its id is the job id clients see, and its record in the job store follows it.
+ */
 export const jobRegistry = {
+  /** Commits staged chunks of POST /api/ingest, then indexes and backs them up in parallel. */
+  'ingest-library': {
+    queue: 'ingest',
+    jobType: 'ingest',
+    payload: z.object({
+      ingestionId,
+      libraryId: libraryIdSchema,
+      name: z.string(),
+      description: z.string().optional(),
+      sourceUrl: z.string().optional(),
+      sourceType: z.string(),
+      version: z.string().optional(),
+      replace: z.boolean(),
+      skipEmbeddings: z.boolean(),
+      ownerId: z.string(),
+      /** How many chunks the API staged under the ingestion id. */
+      chunkCount: z.number().int().min(1),
+    }),
+    result: ingestResponseSchema,
+  },
   /** Brings the vector index in line with one ingestion: clears what it replaced, embeds its chunks when asked. */
   'index-ingestion': {
     queue: 'embed',
@@ -19,18 +45,13 @@ export const jobRegistry = {
   /** Embeds one page of a library's chunks: the work behind POST /api/embed. */
   'embed-range': {
     queue: 'embed',
+    jobType: 'embed',
     payload: z.object({
       libraryId: libraryIdSchema,
       offset: z.number().int().min(0),
       limit: z.number().int().min(1),
     }),
-    result: z.object({
-      processed: z.number().int().min(0),
-      total: z.number().int().min(0),
-      offset: z.number().int().min(0),
-      nextOffset: z.number().int().min(0).nullable(),
-      done: z.boolean(),
-    }),
+    result: embedResponseSchema,
   },
   /** Writes a gzipped snapshot of a library (fields and every chunk) to backup storage. */
   'write-backup': {
@@ -47,6 +68,7 @@ export const jobRegistry = {
   /** Coordinates one crawl: the one place that decides which pages are fetched and when the crawl is complete. */
   'crawl-site': {
     queue: 'ingest',
+    jobType: 'crawl',
     payload: z.object({
       crawlId: ingestionId,
       libraryId: libraryIdSchema,
@@ -57,12 +79,7 @@ export const jobRegistry = {
       ownerId: z.string(),
       options: crawlOptionsSchema,
     }),
-    result: z.object({
-      pagesDiscovered: z.number().int().min(0),
-      pagesCrawled: z.number().int().min(0),
-      chunksIngested: z.number().int().min(0),
-      errors: z.array(z.string()),
-    }),
+    result: crawlResponseSchema,
   },
   /** Fetches or renders one page, extracts and chunks it, and stages the chunks under the crawl id. */
   'crawl-page': {
@@ -85,6 +102,7 @@ export const jobRegistry = {
   /** Fetches one URL (an llms.txt or a page), chunks it and replaces the library's chunks with it. */
   'ingest-url': {
     queue: 'ingest',
+    jobType: 'ingest-url',
     payload: z.object({
       ingestionId,
       libraryId: libraryIdSchema,
@@ -94,9 +112,15 @@ export const jobRegistry = {
       sourceType: z.string(),
       ownerId: z.string(),
     }),
-    result: z.object({ chunksIngested: z.number().int().min(0) }),
+    result: ingestResponseSchema,
   },
-} as const satisfies Record<string, { queue: QueueName; payload: z.ZodType; result: z.ZodType }>;
+  /** POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. */
+  'deliver-callback': {
+    queue: 'ingest',
+    payload: z.object({ jobId: z.string().uuid() }),
+    result: z.object({ status: z.number().int() }),
+  },
+} as const satisfies Record<string, { queue: QueueName; jobType?: JobType; payload: z.ZodType; result: z.ZodType }>;
 
 export type JobName = keyof typeof jobRegistry;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobRegistry)[N]['payload']>;
@@ -108,7 +132,25 @@ export function jobsOfQueue(queue: QueueName): JobName[] {
   return JOB_NAMES.filter((name) => jobRegistry[name].queue === queue);
 }
 
+/** The root job of each job type. */
+export const ROOT_JOBS = {
+  ingest: 'ingest-library',
+  crawl: 'crawl-site',
+  'ingest-url': 'ingest-url',
+  embed: 'embed-range',
+} as const satisfies Record<JobType, JobName>;
+export type RootJobName = (typeof ROOT_JOBS)[JobType];
+
+/** The job type a job name starts, when it is a root. */
+export function jobTypeOf(name: JobName): JobType | undefined {
+  const spec = jobRegistry[name] as { jobType?: JobType };
+  return spec.jobType;
+}
+
 /** Runs a job somewhere (a worker process in production) and resolves with its validated result. */
 export interface JobRunner {
-  run<N extends JobName>(name: N, payload: JobPayload<N>, options?: { timeoutMs?: number }): Promise<JobResult<N>>;
+  /** Enqueues and awaits; a wait past `timeoutMs` throws 504 JOB_TIMEOUT naming the job, which goes on. */
+  run<N extends JobName>(name: N, payload: JobPayload<N>, options?: { timeoutMs?: number; jobId?: string }): Promise<JobResult<N>>;
+  /** Enqueues without waiting; `jobId` makes the job's id the one clients see. */
+  enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId: string }): Promise<void>;
 }

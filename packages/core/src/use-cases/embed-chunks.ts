@@ -1,5 +1,6 @@
 import type { StoredChunk } from '../domain/types';
 import { embeddingMismatch } from '../errors';
+import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
 import { withoutLinkTargets } from '../retrieval/query-terms';
 
@@ -11,20 +12,24 @@ export function embeddingTextOf(chunk: Pick<StoredChunk, 'title' | 'content'>): 
   return chunk.title ? `${chunk.title}\n\n${content}` : content;
 }
 
+/** Embeds in batches; each batch is reported as done, and a cancelled job stops between batches. */
 export async function embedChunks(
   deps: { records: RecordStore; embedder: Embedder; vectors: VectorIndex },
   libraryId: string,
   chunks: StoredChunk[],
+  ctx?: Pick<JobContext, 'signal' | 'reportProgress'>,
 ): Promise<number> {
   if (chunks.length === 0) return 0;
   await claimEmbeddingModel(deps, libraryId);
   for (let start = 0; start < chunks.length; start += EMBED_BATCH_SIZE) {
+    ctx?.signal.throwIfAborted();
     const batch = chunks.slice(start, start + EMBED_BATCH_SIZE);
     const vectors = await deps.embedder.embed(batch.map(embeddingTextOf), { libraryId, kind: 'document' });
     await deps.vectors.upsert(
       libraryId,
       batch.map((chunk, i) => ({ chunkId: chunk.id, values: vectors[i]! })),
     );
+    await ctx?.reportProgress({ add: { done: batch.length } });
   }
   return chunks.length;
 }

@@ -1,29 +1,35 @@
+import { randomUUID } from 'node:crypto';
 import type { EmbedRequest, EmbedResponse } from '../api/schemas';
 import { libraryNotFound } from '../errors';
-import type { JobPayload, JobResult, JobRunner } from '../jobs/registry';
+import type { JobPayload, JobResult } from '../jobs/registry';
+import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
 import { embedChunks } from './embed-chunks';
+import { submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
 
 /** API side of POST /api/embed. */
 export async function requestEmbedding(
-  deps: { records: RecordStore; jobs: JobRunner },
+  deps: SubmitDeps & { records: RecordStore },
   request: EmbedRequest,
-): Promise<EmbedResponse> {
+  mode: JobMode,
+): Promise<Submitted<EmbedResponse>> {
   if (!(await deps.records.getLibrary(request.libraryId))) throw libraryNotFound(request.libraryId);
-  const result = await deps.jobs.run('embed-range', request);
-  return { libraryId: request.libraryId, ...result };
+  const { libraryId, offset, limit, callbackUrl } = request;
+  return submitJob(deps, { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload: { libraryId, offset, limit } }, mode);
 }
 
-/** Worker side: embeds chunks [offset, offset + limit) in library order. */
+/** Worker side: embeds chunks [offset, offset + limit) in library order, reporting each batch. */
 export async function embedLibraryPage(
   deps: { records: RecordStore; vectors: VectorIndex; embedder: Embedder },
   job: JobPayload<'embed-range'>,
+  ctx: JobContext,
 ): Promise<JobResult<'embed-range'>> {
   if (!(await deps.records.getLibrary(job.libraryId))) throw libraryNotFound(job.libraryId);
   const total = await deps.records.countChunks(job.libraryId);
   const chunks = await deps.records.listChunks(job.libraryId, { offset: job.offset, limit: job.limit });
-  const processed = await embedChunks(deps, job.libraryId, chunks);
+  await ctx.reportProgress({ phase: 'embedding', set: { done: 0, total: chunks.length } });
+  const processed = await embedChunks(deps, job.libraryId, chunks, ctx);
   const reached = job.offset + processed;
   const nextOffset = reached < total ? reached : null;
-  return { processed, total, offset: job.offset, nextOffset, done: nextOffset === null };
+  return { libraryId: job.libraryId, processed, total, offset: job.offset, nextOffset, done: nextOffset === null };
 }

@@ -1,4 +1,5 @@
 import type { JobPayload, JobResult } from '../jobs/registry';
+import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
 import { embedChunks } from './embed-chunks';
 
@@ -6,6 +7,7 @@ import { embedChunks } from './embed-chunks';
 export async function indexIngestion(
   deps: { records: RecordStore; vectors: VectorIndex; embedder: Embedder },
   job: JobPayload<'index-ingestion'>,
+  ctx?: JobContext,
 ): Promise<JobResult<'index-ingestion'>> {
   const chunks = await deps.records.listChunksOfIngestion(job.libraryId, job.ingestionId);
   if (job.replace) {
@@ -18,6 +20,6 @@ export async function indexIngestion(
     await deps.vectors.deleteChunks(job.libraryId, chunks.map((c) => c.id));
   }
   if (!job.generate) return { vectorized: false, embedded: 0 };
-  const embedded = await embedChunks(deps, job.libraryId, chunks);
+  const embedded = await embedChunks(deps, job.libraryId, chunks, ctx);
   return { vectorized: true, embedded };
 }

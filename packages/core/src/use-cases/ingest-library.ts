@@ -1,34 +1,39 @@
 import { randomUUID } from 'node:crypto';
 import type { IngestRequest, IngestResponse } from '../api/schemas';
-import type { JobRunner } from '../jobs/registry';
 import type { RecordStore } from '../ports';
+import { isQueueUnavailable, submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
+import { stageChunks } from './staged-chunks';
 
 /** SPEC: embeddings are generated on ingest only when the payload has this many chunks or fewer. */
 export const INGEST_AUTO_EMBED_LIMIT = 50;
 
-export interface IngestDeps {
+export interface IngestDeps extends SubmitDeps {
   records: RecordStore;
-  jobs: JobRunner;
-  now?: () => Date;
 }
 
 /**
- * Writes the library and its chunks in one transaction, then has workers bring the vector index in line
- * and write the backup. The response is sent only when all three are done.
+ * API side of POST /api/ingest: stages the chunks and starts one `ingest-library` job, in which the worker commits
+ * them, then indexes and backs them up. Nothing of the library changes until the worker commits.
  */
-export async function ingestLibrary(deps: IngestDeps, request: IngestRequest, ownerId: string): Promise<IngestResponse> {
+export async function ingestLibrary(deps: IngestDeps, request: IngestRequest, ownerId: string, mode: JobMode): Promise<Submitted<IngestResponse>> {
   const ingestionId = randomUUID();
-  const { libraryId, chunks, replace, skipEmbeddings, ...fields } = request;
-  await deps.records.commitIngestion({
-    library: { id: libraryId, ...fields },
-    ownerId,
-    chunks,
-    replace,
-    ingestionId,
-    now: (deps.now ?? (() => new Date()))(),
-  });
-  const generate = !skipEmbeddings && chunks.length <= INGEST_AUTO_EMBED_LIMIT;
-  const { vectorized } = await deps.jobs.run('index-ingestion', { libraryId, ingestionId, replace, generate });
-  await deps.jobs.run('write-backup', { libraryId, ingestionId });
-  return { success: true, libraryId, chunksIngested: chunks.length, vectorized };
+  const { libraryId, chunks, replace, skipEmbeddings, callbackUrl, ...fields } = request;
+  const stage = () => stageChunks(deps.records, ingestionId, chunks, (deps.now ?? (() => new Date()))());
+  try {
+    return await submitJob(
+      deps,
+      {
+        id: ingestionId,
+        name: 'ingest-library',
+        libraryId,
+        callbackUrl,
+        payload: { ingestionId, libraryId, ...fields, replace, skipEmbeddings, ownerId, chunkCount: chunks.length },
+      },
+      mode,
+      stage,
+    );
+  } catch (error) {
+    if (isQueueUnavailable(error)) await deps.records.discardStaging(ingestionId);
+    throw error;
+  }
 }

@@ -30,6 +30,8 @@ export interface BrowserPoolOptions {
 export interface RenderOptions {
   /** For the page's own work, from navigation to reading the DOM; time spent waiting for a free page is not counted. */
   timeoutMs?: number;
+  /** Stops the render (and frees its page) when aborted, e.g. because the crawl was cancelled. */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
@@ -50,13 +52,19 @@ function firstLine(error: unknown): string {
 }
 
 /** Rejects with a RenderFailedError once `timeoutMs` passes, even if the page's scripts keep Chromium busy. */
-function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number): Promise<T> {
+function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number, signal?: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new RenderFailedError(url, `timed out after ${timeoutMs}ms`)), timeoutMs);
+    onAbort = () => reject(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
   work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([work, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 /** Chromium's own background calls (component updates, sign-in) are expected: they are not worth a warning. */
@@ -93,10 +101,12 @@ export class BrowserPool {
     });
     const release = await this.slots.acquire();
     try {
+      options.signal?.throwIfAborted();
       const context = await this.openContext(url);
       try {
-        return await raceWithTimeout(this.renderInContext(context, url, timeoutMs), url, timeoutMs);
+        return await raceWithTimeout(this.renderInContext(context, url, timeoutMs), url, timeoutMs, options.signal);
       } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
         throw this.describeFailure(url, error);
       } finally {
         await context.close().catch(() => undefined);

@@ -1,4 +1,7 @@
+import { normalizePageUrl } from '@docshelf/core';
 import { load, type CheerioAPI } from 'cheerio';
+
+export { normalizePageUrl };
 
 // Files a docs crawler should never queue as pages: they are not HTML documents.
 const ASSET_EXTENSIONS = new Set([
@@ -18,24 +21,6 @@ const ASSET_EXTENSIONS = new Set([
 ]);
 
 const SKIPPED_SCHEMES = /^\s*(mailto|tel|sms|javascript|data|blob|ftp|file):/i;
-
-/**
- * Resolves `href` against `base` into a canonical page URL: absolute, no fragment, no default port,
- * lower-case host, no empty `?`. Returns null for anything that is not http(s) or cannot be parsed.
- */
-export function normalizePageUrl(href: string, base: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(href.trim(), base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  // WHATWG URL keeps a bare "?"; assigning '' removes it.
-  if (url.search === '' || url.search === '?') url.search = '';
-  return url.href;
-}
 
 /** True when the URL path ends in a file extension that names an asset rather than a page. */
 export function isAssetUrl(url: string): boolean {

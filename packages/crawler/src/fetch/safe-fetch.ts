@@ -8,8 +8,10 @@ export { FetchFailedError, type FetchFailureKind } from './fetch-failed-error';
 
 export interface SafeFetchOptions {
   policy: AddressPolicy;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
+  /** Sent with POST (and again on a 307/308 redirect); dropped when a redirect turns the request into a GET. */
+  body?: Buffer;
   /** For the whole fetch, redirects included. */
   timeoutMs?: number;
   /** Limit on the decoded body. */
@@ -78,13 +80,14 @@ function getAgent(policy: AddressPolicy, protocol: string): http.Agent {
   return protocol === 'https:' ? agents.https : agents.http;
 }
 
-function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal) {
+function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     const agent = getAgent(policy, url.protocol);
-    const request = transport.request(url, { method, headers, agent, lookup: policy.lookup, signal }, resolve);
+    const withLength = body ? { ...headers, 'content-length': String(body.length) } : headers;
+    const request = transport.request(url, { method, headers: withLength, agent, lookup: policy.lookup, signal }, resolve);
     request.on('error', reject);
-    request.end();
+    request.end(body);
   });
 }
 
@@ -119,7 +122,8 @@ function skipBody(response: IncomingMessage): { body: Buffer; decoded: boolean }
  */
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeResponse> {
   const { policy, timeoutMs = 15_000, maxBytes = 10 * 1024 * 1024, maxRedirects = 5 } = options;
-  let method: 'GET' | 'HEAD' = options.method ?? 'GET';
+  let method: 'GET' | 'HEAD' | 'POST' = options.method ?? 'GET';
+  let body = method === 'POST' ? options.body : undefined;
   const headers = buildRequestHeaders(options.headers);
   if (!URL.canParse(url)) throw new BlockedUrlError(url, 'not a valid absolute URL');
   let current = new URL(url);
@@ -130,7 +134,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   try {
     for (;;) {
       await raceWithAbort(policy.assertUrlAllowed(current), signal);
-      const response = await sendRequest(current, method, headers, policy, signal);
+      const response = await sendRequest(current, method, headers, policy, signal, body);
       const target = findRedirectTarget(response, current);
       if (target) {
         response.resume();
@@ -139,11 +143,13 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         }
         if (target.origin !== current.origin) CREDENTIAL_HEADERS.forEach((name) => delete headers[name]);
         if (response.statusCode === 303 && method !== 'HEAD') method = 'GET';
+        if (method === 'POST' && (response.statusCode === 301 || response.statusCode === 302)) method = 'GET';
+        if (method !== 'POST') body = undefined;
         redirects.push(target.href);
         current = target;
         continue;
       }
-      const { body, decoded } = method === 'HEAD' ? skipBody(response) : await readBody(response, current.href, maxBytes);
+      const { body: responseBody, decoded } = method === 'HEAD' ? skipBody(response) : await readBody(response, current.href, maxBytes);
       const responseHeaders = flattenHeaders(response.headers);
       if (decoded) {
         delete responseHeaders['content-encoding'];
@@ -154,7 +160,7 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         status: response.statusCode ?? 0,
         headers: responseHeaders,
         contentType: parseMimeType(responseHeaders['content-type']),
-        body,
+        body: responseBody,
         redirects,
       };
     }

@@ -1,4 +1,5 @@
 import {
+  acceptedJobSchema,
   crawlRequestSchema,
   crawlResponseSchema,
   createKeyRequestSchema,
@@ -12,6 +13,9 @@ import {
   contextQuerySchema,
   contextResponseSchema,
   ingestUrlRequestSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  jobRecordSchema,
   libraryListQuerySchema,
   loginRequestSchema,
   searchQuerySchema,
@@ -35,18 +39,27 @@ export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metric
 export interface Endpoint {
   method: 'get' | 'post' | 'delete';
   path: string;
-  tag: 'Libraries' | 'Retrieval' | 'Ingestion' | 'API keys' | 'Dashboard session' | 'Operations';
+  tag: 'Libraries' | 'Retrieval' | 'Ingestion' | 'Jobs' | 'API keys' | 'Dashboard session' | 'Operations';
   summary: string;
   description?: string;
   access: Access;
   body?: { name: string; schema: z.ZodType };
   query?: z.ZodObject;
   libraryIdParam?: boolean;
+  /** The path has a job id, `{id}`. */
+  jobIdParam?: boolean;
+  /** Takes `Prefer: respond-async` and then answers 202 with the job. */
+  respondAsync?: boolean;
   ok: { name?: string; schema?: z.ZodType; description: string; contentType?: string };
   errors: number[];
 }
 
-const JOB_ERRORS = [400, 401, 403, 413, 415, 500, 503, 504];
+const JOB_ERRORS = [400, 401, 403, 409, 413, 415, 500, 503, 504];
+
+/** How a synchronous request relates to its job, said once for the four job endpoints. */
+const RUNS_AS_JOB =
+  ' Runs as one job in the worker. With `Prefer: respond-async` the answer is 202 with the job id at once; follow it at ' +
+  '`/api/jobs/{id}` and `/api/jobs/{id}/events`. With `callbackUrl` the final job is POSTed there, signed.';
 const READER = 'A read or admin API key or a session; anyone when the server runs with `PUBLIC_SEARCH=true`.';
 
 const jsonRpcMessageSchema = z
@@ -54,11 +67,14 @@ const jsonRpcMessageSchema = z
   .describe('A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)');
 
 /** Every endpoint Docshelf serves: SPEC.md section 4, the dashboard login, and the operator endpoints. */
+export const ACCEPTED_JOB = { name: 'AcceptedJob', schema: acceptedJobSchema };
+
 export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/ingest', tag: 'Ingestion', access: 'admin',
     summary: 'Ingest pre-chunked documentation into a library',
-    description: 'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks (and `skipEmbeddings` is not set) and writes a backup, then answers.',
+    description: 'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks (and `skipEmbeddings` is not set) and writes a backup, then answers.' + RUNS_AS_JOB,
+    respondAsync: true,
     body: { name: 'IngestRequest', schema: ingestRequestSchema },
     ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
@@ -66,7 +82,8 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/crawl', tag: 'Ingestion', access: 'admin',
     summary: 'Crawl a documentation site into a library',
-    description: 'One seed URL: render it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150). Several URLs: crawl each, no discovery. Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks.',
+    description: 'One seed URL: render it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150). Several URLs: crawl each, no discovery. Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks.' + RUNS_AS_JOB,
+    respondAsync: true,
     body: { name: 'CrawlRequest', schema: crawlRequestSchema },
     ok: { name: 'CrawlResponse', schema: crawlResponseSchema, description: 'Crawled' },
     errors: JOB_ERRORS,
@@ -74,7 +91,8 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/ingest-url', tag: 'Ingestion', access: 'session',
     summary: 'Fetch one URL (an llms.txt or a page) into a library',
-    description: 'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page.',
+    description: 'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page.' + RUNS_AS_JOB,
+    respondAsync: true,
     body: { name: 'IngestUrlRequest', schema: ingestUrlRequestSchema },
     ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
@@ -82,10 +100,39 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/embed', tag: 'Ingestion', access: 'admin',
     summary: 'Embed a page of a library\'s chunks',
-    description: 'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true.',
+    description: 'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true.' + RUNS_AS_JOB,
+    respondAsync: true,
     body: { name: 'EmbedRequest', schema: embedRequestSchema },
     ok: { name: 'EmbedResponse', schema: embedResponseSchema, description: 'Embedded' },
     errors: [...JOB_ERRORS, 404],
+  },
+  {
+    method: 'get', path: '/api/jobs', tag: 'Jobs', access: 'admin', query: jobListQuerySchema,
+    summary: 'List jobs, newest first',
+    description: 'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps.',
+    ok: { name: 'JobList', schema: jobListSchema, description: 'The jobs' },
+    errors: [400, 401, 403, 500],
+  },
+  {
+    method: 'get', path: '/api/jobs/{id}', tag: 'Jobs', access: 'admin', jobIdParam: true,
+    summary: 'A job: its state, progress and, once ended, result or error',
+    description: '`result` is the body the synchronous request answers; `error` the error it answers.',
+    ok: { name: 'Job', schema: jobRecordSchema, description: 'The job' },
+    errors: [401, 403, 404, 500],
+  },
+  {
+    method: 'get', path: '/api/jobs/{id}/events', tag: 'Jobs', access: 'admin', jobIdParam: true,
+    summary: 'Follow a job as server-sent events',
+    description: '`event: progress` (data: the progress object) as work advances, then exactly one `completed` (data: the result), `failed` (data: the error) or `cancelled` (data: the job), and the stream ends. A client that connects after the end gets the final event at once.',
+    ok: { description: 'The event stream', contentType: 'text/event-stream' },
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'delete', path: '/api/jobs/{id}', tag: 'Jobs', access: 'admin', jobIdParam: true,
+    summary: 'Cancel a queued or running job',
+    description: 'Answers once none of the job\'s work runs any more: a cancelled crawl fetches no further page and commits nothing. A job that has begun writing the library, or has ended, cannot be cancelled (409 JOB_NOT_CANCELLABLE).',
+    ok: { name: 'Job', schema: jobRecordSchema, description: 'The cancelled job' },
+    errors: [401, 403, 404, 409, 500],
   },
   {
     method: 'get', path: '/api/libraries', tag: 'Libraries', access: 'public',

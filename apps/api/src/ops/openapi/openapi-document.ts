@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@docshelf/core';
 import { z } from 'zod';
 import { version } from '../../../package.json';
-import { ENDPOINTS, type Access, type Endpoint } from './endpoints';
+import { ACCEPTED_JOB, ENDPOINTS, type Access, type Endpoint } from './endpoints';
 import { apiKeySchema, chunkMetaSchema, errorSchema, librarySchema } from './response-schemas';
 
 type JsonSchema = Record<string, unknown>;
@@ -12,9 +12,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, or an invalid library id',
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
   403: 'FORBIDDEN: a read API key on an admin endpoint',
-  404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND)',
+  404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
   405: 'Method not allowed',
   406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
+  409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
   413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
   500: 'INTERNAL: unexpected failure; errorId is also in the log',
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     Library: jsonSchemaOf(librarySchema, 'output'),
     ChunkMeta: jsonSchemaOf(chunkMetaSchema, 'output'),
     ApiKey: jsonSchemaOf(apiKeySchema, 'output'),
+    [ACCEPTED_JOB.name]: jsonSchemaOf(ACCEPTED_JOB.schema, 'output'),
   };
   const paths: OpenApiDocument['paths'] = {};
   for (const endpoint of ENDPOINTS) {
@@ -109,6 +111,18 @@ function parametersOf(endpoint: Endpoint): object[] {
       schema: { type: 'string', minLength: 1, maxLength: 128 },
     });
   }
+  if (endpoint.jobIdParam) {
+    parameters.push({ name: 'id', in: 'path', required: true, description: 'Job id, as answered with 202', schema: { type: 'string', format: 'uuid' } });
+  }
+  if (endpoint.respondAsync) {
+    parameters.push({
+      name: 'Prefer',
+      in: 'header',
+      required: false,
+      description: '`respond-async`: answer 202 with the job at once instead of waiting for it (RFC 7240)',
+      schema: { type: 'string', maxLength: 1024 },
+    });
+  }
   if (endpoint.query) {
     const { properties = {}, required = [] } = jsonSchemaOf(endpoint.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(properties)) {
@@ -124,6 +138,13 @@ function responsesOf(endpoint: Endpoint): Record<string, object> {
   const responses: Record<string, object> = {
     '200': { description: ok.description, content: { [ok.contentType ?? 'application/json']: { schema: okSchema } } },
   };
+  if (endpoint.respondAsync) {
+    responses['202'] = {
+      description: 'Prefer: respond-async: the job was accepted; Location names it',
+      headers: { Location: { description: '/api/jobs/{jobId}', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ACCEPTED_JOB.name}` } } },
+    };
+  }
   for (const status of [...new Set(endpoint.errors)].sort((a, b) => a - b)) {
     const schema = endpoint.path === '/readyz' ? { $ref: '#/components/schemas/Readiness' } : { $ref: '#/components/schemas/Error' };
     responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema } } };

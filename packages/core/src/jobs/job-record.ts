@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { libraryIdSchema } from '../domain/library-id';
+
+/** The four requests that run as jobs a client can follow (DESIGN.md "Asynchronous mode and progress"). */
+export const JOB_TYPES = ['ingest', 'crawl', 'ingest-url', 'embed'] as const;
+export const jobTypeSchema = z.enum(JOB_TYPES);
+export type JobType = z.infer<typeof jobTypeSchema>;
+
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const jobStateSchema = z.enum(JOB_STATES);
+export type JobState = z.infer<typeof jobStateSchema>;
+
+export const isFinalJobState = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
+
+/** Where a job is: crawl pages, fetch one URL, write chunks, index (vectors and backup), embed a range. */
+export const JOB_PHASES = ['queued', 'crawling', 'fetching', 'committing', 'indexing', 'embedding', 'done'] as const;
+export type JobPhase = (typeof JOB_PHASES)[number];
+
+const count = z.number().int().min(0);
+
+export const jobProgressSchema = z.object({
+  phase: z.enum(JOB_PHASES),
+  /** Units of the current phase finished: pages answered, chunks written or chunks embedded. */
+  done: count,
+  total: count,
+  pagesDiscovered: count.optional(),
+  pagesCrawled: count.optional(),
+  pagesFailed: count.optional(),
+  chunksIngested: count.optional(),
+});
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+
+/** The counters a progress report may set or add to. */
+export const PROGRESS_COUNTERS = ['done', 'total', 'pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+export type ProgressCounter = (typeof PROGRESS_COUNTERS)[number];
+
+/** Counters of a whole job, which only grow; `done` and `total` start again with each phase. */
+export const JOB_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+
+export interface ProgressChange {
+  phase?: JobPhase;
+  /**
+   * Raises counters to these values: progress never goes back, so a count the coordinator knows at a level's end
+   * cannot undo increments page jobs wrote since. `done` and `total` take the value as given when the phase changes.
+   */
+  set?: Partial<Record<ProgressCounter, number>>;
+  /** Added atomically, so page jobs of one crawl on several workers can count together. */
+  add?: Partial<Record<ProgressCounter, number>>;
+}
+
+/** The error shape every endpoint answers with. */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.string(),
+  details: z.array(z.unknown()).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp');
+
+/** A job as GET /api/jobs/:id shows it. */
+export const jobRecordSchema = z.object({
+  id: z.string(),
+  type: jobTypeSchema,
+  libraryId: z.string(),
+  state: jobStateSchema,
+  progress: jobProgressSchema,
+  result: z.unknown().optional().describe('The body the synchronous call answers, once completed'),
+  error: errorBodySchema.optional().describe('The error the synchronous call answers, once failed'),
+  createdAt: isoTimestamp,
+  startedAt: isoTimestamp.optional(),
+  finishedAt: isoTimestamp.optional(),
+});
+export type JobRecord = z.infer<typeof jobRecordSchema>;
+
+/** The 202 answer of a request sent with `Prefer: respond-async`. */
+export const acceptedJobSchema = z.object({
+  jobId: z.string(),
+  state: z.literal('queued'),
+  statusUrl: z.string().describe('/api/jobs/<jobId>'),
+});
+export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
+
+/** Job ids are UUIDs minted by the API; anything else names no job. */
+export const jobIdSchema = z.string().uuid();
+
+export const jobListQuerySchema = z.object({
+  libraryId: libraryIdSchema.optional(),
+  state: jobStateSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type JobListQuery = z.infer<typeof jobListQuerySchema>;
+
+export const jobListSchema = z.object({ jobs: z.array(jobRecordSchema) });
+
+export const statusUrlOf = (jobId: string) => `/api/jobs/${jobId}`;
+
+/** The error shape of an AppError, as answered over HTTP and stored with a failed job. */
+export function errorBodyOf(error: { message: string; code: string; details?: unknown[] }): ErrorBody {
+  return { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+}

@@ -1,0 +1,60 @@
+import type { ErrorBody, JobProgress, JobRecord, JobState, JobType, ProgressChange } from './job-record';
+
+/** A job as stored: what clients see plus where its outcome is to be posted. */
+export interface StoredJob extends JobRecord {
+  callbackUrl?: string;
+}
+
+export interface NewJob {
+  id: string;
+  type: JobType;
+  libraryId: string;
+  callbackUrl?: string;
+  createdAt: Date;
+}
+
+export type JobOutcome = { state: 'completed'; result: unknown } | { state: 'failed'; error: ErrorBody };
+
+/** What a job's last write may carry besides its outcome, so a short job is recorded in one write. */
+export interface FinalWrite {
+  /** Progress not written yet. */
+  progress?: ProgressChange;
+  /** When the job began, for a job whose start was not written yet. */
+  startedAt?: Date;
+}
+
+export type CancelOutcome = 'cancelled' | 'finished' | 'committing' | 'unknown';
+
+/**
+ * Records of the jobs clients follow, kept beside the library records so they outlive Redis's trimming of finished
+ * jobs. State moves queued → running → completed | failed, or to cancelled from queued or running until the job
+ * begins writing the library; a job that has ended never changes again. A job becomes running with its first
+ * progress (or its commit claim); workers write progress in batches, so a short job may go from queued to its end.
+ */
+export interface JobStore {
+  createJob(job: NewJob): Promise<StoredJob>;
+  getJob(id: string): Promise<StoredJob | null>;
+  /** Newest first. */
+  listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]>;
+  /**
+   * Applies a progress change to a queued or running job, which is running from then on (startedAt = `startedAt`
+   * unless already set); returns the progress after it, or null when the job has ended (or is unknown).
+   */
+  recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null>;
+  /**
+   * The point of no return before a job writes the library: true when the job is queued or running (it is running,
+   * in phase `committing`, from then on, and can no longer be cancelled); false when it was cancelled or has ended.
+   * Claiming again is allowed, for a retried attempt.
+   */
+  claimCommit(id: string, startedAt: Date): Promise<boolean>;
+  /** Ends a queued or running job; false when it had already ended (a cancel came first). */
+  finishJob(id: string, outcome: JobOutcome, at: Date, last?: FinalWrite): Promise<boolean>;
+  cancelJob(id: string, at: Date): Promise<CancelOutcome>;
+  /** Removes jobs that ended before `before`; returns how many. */
+  pruneJobs(before: Date): Promise<number>;
+}
+
+/** What clients see of a stored job. */
+export function toJobRecord({ callbackUrl: _callbackUrl, ...job }: StoredJob): JobRecord {
+  return job;
+}

@@ -1,0 +1,110 @@
+import { PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
+import type { CancelOutcome, FinalWrite, JobOutcome, JobStore, NewJob, StoredJob } from '../jobs/job-store';
+
+/** A JobStore in memory for fast tests of use cases; the adapters' contract suite runs against it too. */
+export class MemoryJobStore implements JobStore {
+  private readonly jobs = new Map<string, StoredJob & { committing: boolean; seq: number }>();
+  private seq = 0;
+
+  async createJob(job: NewJob): Promise<StoredJob> {
+    const stored = {
+      id: job.id,
+      type: job.type,
+      libraryId: job.libraryId,
+      state: 'queued' as const,
+      progress: { phase: 'queued' as const, done: 0, total: 0 },
+      createdAt: job.createdAt.toISOString(),
+      ...(job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}),
+      committing: false,
+      seq: this.seq++,
+    };
+    this.jobs.set(job.id, stored);
+    return view(stored);
+  }
+
+  async getJob(id: string): Promise<StoredJob | null> {
+    const job = this.jobs.get(id);
+    return job ? view(job) : null;
+  }
+
+  async listJobs(filter: { libraryId?: string; state?: StoredJob['state']; limit: number }): Promise<StoredJob[]> {
+    return [...this.jobs.values()]
+      .filter((j) => (!filter.libraryId || j.libraryId === filter.libraryId) && (!filter.state || j.state === filter.state))
+      .sort((a, b) => (a.createdAt === b.createdAt ? b.seq - a.seq : a.createdAt < b.createdAt ? 1 : -1))
+      .slice(0, filter.limit)
+      .map(view);
+  }
+
+  async recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null> {
+    const job = this.active(id);
+    if (!job) return null;
+    start(job, startedAt);
+    applyProgress(job.progress, change);
+    return { ...job.progress };
+  }
+
+  async claimCommit(id: string, startedAt: Date): Promise<boolean> {
+    const job = this.active(id);
+    if (!job) return false;
+    start(job, startedAt);
+    job.committing = true;
+    job.progress.phase = 'committing';
+    return true;
+  }
+
+  async finishJob(id: string, outcome: JobOutcome, at: Date, last: FinalWrite = {}): Promise<boolean> {
+    const job = this.active(id);
+    if (!job) return false;
+    if (last.progress) applyProgress(job.progress, last.progress);
+    if (last.startedAt) job.startedAt ??= last.startedAt.toISOString();
+    job.state = outcome.state;
+    if (outcome.state === 'completed') {
+      job.result = outcome.result;
+      job.progress.phase = 'done';
+    } else job.error = outcome.error;
+    job.finishedAt = at.toISOString();
+    return true;
+  }
+
+  async cancelJob(id: string, at: Date): Promise<CancelOutcome> {
+    const job = this.jobs.get(id);
+    if (!job) return 'unknown';
+    if (job.state !== 'queued' && job.state !== 'running') return 'finished';
+    if (job.committing) return 'committing';
+    job.state = 'cancelled';
+    job.finishedAt = at.toISOString();
+    return 'cancelled';
+  }
+
+  async pruneJobs(before: Date): Promise<number> {
+    let removed = 0;
+    for (const [id, job] of this.jobs) {
+      if (job.finishedAt && job.finishedAt < before.toISOString()) removed += Number(this.jobs.delete(id));
+    }
+    return removed;
+  }
+
+  private active(id: string) {
+    const job = this.jobs.get(id);
+    return job && (job.state === 'queued' || job.state === 'running') ? job : undefined;
+  }
+}
+
+function start(job: StoredJob, at: Date): void {
+  job.state = 'running';
+  job.startedAt ??= at.toISOString();
+}
+
+function applyProgress(progress: JobProgress, change: ProgressChange): void {
+  if (change.phase) progress.phase = change.phase;
+  for (const counter of PROGRESS_COUNTERS) {
+    const set = change.set?.[counter];
+    const add = change.add?.[counter];
+    if (set !== undefined) progress[counter] = set + (add ?? 0);
+    else if (add !== undefined) progress[counter] = (progress[counter] ?? 0) + add;
+  }
+}
+
+function view({ committing: _committing, seq: _seq, ...job }: StoredJob & { committing: boolean; seq: number }): StoredJob {
+  return structuredClone(job);
+}

@@ -1,0 +1,153 @@
+import type { LoadedPage, PageLoader } from '../../crawl/page-loader';
+import type { ChunkInput, Library } from '../../domain/types';
+import { AppError } from '../../errors';
+import type { ProgressChange } from '../../jobs/job-record';
+import type { JobPayload } from '../../jobs/registry';
+import { jobCancelled, type JobContext } from '../../jobs/workflow';
+import type { CommitIngestionInput } from '../../ports';
+import { runWorkflowInline } from '../../testing/run-workflow-inline';
+import { crawlPage } from './crawl-page';
+import { crawlSiteWorkflow } from './crawl-site.workflow';
+
+const ORIGIN = 'https://docs.test';
+const page = (path: string, links: string[] = [], status = 200): LoadedPage => ({
+  url: `${ORIGIN}${path}`,
+  status,
+  renderedWith: 'http',
+  text: '',
+  markdown: `# Page ${path}\n\nThe content of ${path}.`,
+  title: `Page ${path}`,
+  links: links.map((l) => `${ORIGIN}${l}`),
+});
+
+/** A site in memory: the PageLoader port without a network. */
+function fakeSite(pages: LoadedPage[], robotsTxt: string | null = null) {
+  const fetched: string[] = [];
+  const loader: PageLoader = {
+    async load(url) {
+      fetched.push(new URL(url).pathname);
+      const found = pages.find((p) => p.url === url);
+      return found ?? { ...page(new URL(url).pathname), status: 404 };
+    },
+    async fetchSiteFile(url) {
+      return url.endsWith('/robots.txt') ? robotsTxt : null;
+    },
+  };
+  return { loader, fetched };
+}
+
+/** The record store methods a crawl uses, in memory. */
+function fakeRecords() {
+  const staged = new Map<string, Map<string, ChunkInput[]>>();
+  const commits: CommitIngestionInput[] = [];
+  return {
+    commits,
+    staged,
+    records: {
+      async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[] }) {
+        if (!staged.has(input.stagingId)) staged.set(input.stagingId, new Map());
+        staged.get(input.stagingId)!.set(input.url, input.chunks);
+      },
+      async listStagedPages(stagingId: string) {
+        return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, chunks]) => ({ url, chunks }));
+      },
+      async discardStaging(stagingId: string) {
+        staged.delete(stagingId);
+      },
+      async commitIngestion(input: CommitIngestionInput) {
+        commits.push(input);
+        return { id: input.library.id } as Library;
+      },
+      async countChunks() {
+        return commits.reduce((n, c) => n + c.chunks.length, 0);
+      },
+    },
+  };
+}
+
+function fakeContext(options: { cancelled?: boolean } = {}) {
+  const reports: ProgressChange[] = [];
+  const ctx: JobContext = {
+    workflowId: 'crawl-1',
+    signal: new AbortController().signal,
+    reportProgress: async (change) => void reports.push(change),
+    beginCommit: async () => {
+      if (options.cancelled) throw jobCancelled('crawl-1');
+    },
+  };
+  return { ctx, reports };
+}
+
+const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options']> = {}): JobPayload<'crawl-site'> => ({
+  crawlId: '6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e',
+  libraryId: 'acme/docs',
+  name: 'Acme',
+  urls: urls.map((u) => `${ORIGIN}${u}`),
+  replace: false,
+  ownerId: 'owner-1',
+  options: { maxDepth: 1, maxPages: 150, includePaths: [], excludePaths: [], respectRobotsTxt: true, useSitemap: false, renderer: 'http', ...options },
+});
+
+function run(site: ReturnType<typeof fakeSite>, store: ReturnType<typeof fakeRecords>, payload: JobPayload<'crawl-site'>, ctx: JobContext) {
+  const deps = { records: store.records, loader: site.loader };
+  return runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
+    'crawl-page': (p) => crawlPage(deps, p, ctx),
+    'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
+    'write-backup': async () => ({ written: true, chunks: 0 }),
+  });
+}
+
+describe('crawlSiteWorkflow (fake pages, fake records)', () => {
+  it('crawls the seed and its links breadth-first within maxPages, minding robots.txt and the origin, and commits once', async () => {
+    const site = fakeSite(
+      [
+        page('/', ['/a', '/b', '/private/c', '/d', '/a']),
+        page('/a', ['/deeper']),
+        page('/b'),
+        page('/d'),
+      ],
+      'User-agent: *\nDisallow: /private/\n',
+    );
+    const store = fakeRecords();
+    const { ctx, reports } = fakeContext();
+    const { result, children } = await run(site, store, job(['/'], { maxPages: 3 }), ctx);
+
+    expect(result).toEqual({ success: true, libraryId: 'acme/docs', pagesDiscovered: 5, pagesCrawled: 3, chunksIngested: 3, vectorized: true, errors: [] });
+    expect(site.fetched).toEqual(['/', '/a', '/b']);
+    expect(children.map((c) => c.name)).toEqual(['crawl-page', 'crawl-page', 'crawl-page', 'index-ingestion', 'write-backup']);
+    expect(store.commits).toHaveLength(1);
+    expect(store.commits[0]!.chunks.map((c) => c.url)).toEqual([`${ORIGIN}/`, `${ORIGIN}/a`, `${ORIGIN}/b`]);
+    expect(store.staged.size).toBe(0);
+    // After each level the coordinator sets the exact counts.
+    expect(reports).toEqual(
+      expect.arrayContaining([
+        { phase: 'crawling', set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 } },
+        { phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 1, pagesFailed: 0, done: 1, total: 3 } },
+        { phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 } },
+      ]),
+    );
+  });
+
+  it('turns a failed page into an errors entry and crawls several URLs without discovery', async () => {
+    const site = fakeSite([page('/a', ['/never']), page('/b')]);
+    const store = fakeRecords();
+    const { result } = await run(site, store, job(['/a', '/missing', '/b']), fakeContext().ctx);
+    expect(result).toMatchObject({ pagesDiscovered: 3, pagesCrawled: 2, errors: [`${ORIGIN}/missing: HTTP 404`] });
+    expect(site.fetched).toEqual(['/a', '/missing', '/b']);
+  });
+
+  it('fails with NO_CONTENT when no page had content, committing nothing', async () => {
+    const site = fakeSite([]);
+    const store = fakeRecords();
+    const failure = run(site, store, job(['/gone']), fakeContext().ctx);
+    await expect(failure).rejects.toMatchObject({ code: 'NO_CONTENT', status: 400, details: [`${ORIGIN}/gone: HTTP 404`] });
+    expect(store.commits).toEqual([]);
+  });
+
+  it('commits nothing when the job was cancelled before its commit', async () => {
+    const site = fakeSite([page('/')]);
+    const store = fakeRecords();
+    await expect(run(site, store, job(['/']), fakeContext({ cancelled: true }).ctx)).rejects.toBeInstanceOf(AppError);
+    expect(store.commits).toEqual([]);
+  });
+});

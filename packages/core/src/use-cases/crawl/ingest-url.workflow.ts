@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { chunkLlmsTxtPage, chunkLoadedPage } from '../../crawl/page-chunks';
+import type { PageLoader } from '../../crawl/page-loader';
+import { AppError } from '../../errors';
+import type { Workflow } from '../../jobs/workflow';
+import type { RecordStore } from '../../ports';
+import { indexAndBackUp, indexedAndBackedUp } from '../index-and-back-up';
+import { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
+
+/** URL ingestion fetches like a crawl, so it embeds under the same limit. */
+export const URL_AUTO_EMBED_LIMIT = CRAWL_AUTO_EMBED_LIMIT;
+
+const state = z.object({ chunksIngested: z.number().int().min(0) });
+
+/** Worker side of POST /api/ingest-url: plain HTTP first, the browser only for script shells; replaces the library. */
+export function ingestUrlWorkflow(deps: { records: RecordStore; loader: PageLoader; now?: () => Date }): Workflow<'ingest-url', z.infer<typeof state>> {
+  return {
+    state,
+    async step(job, committed, children, ctx) {
+      if (committed) {
+        const { vectorized } = indexedAndBackedUp(children);
+        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized } };
+      }
+      await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
+      const llmsTxt = job.sourceType === 'llms_txt';
+      const page = await deps.loader.load(job.sourceUrl, { renderer: llmsTxt ? 'http' : 'auto', signal: ctx.signal });
+      if (page.status >= 400) {
+        throw new AppError('URL_UNREACHABLE', `Fetching ${job.sourceUrl} returned HTTP ${page.status}`, 400, { retryable: false });
+      }
+      const chunks = llmsTxt ? chunkLlmsTxtPage(page) : chunkLoadedPage(page);
+      if (chunks.length === 0) {
+        throw new AppError('NO_CONTENT', `No content could be extracted from ${job.sourceUrl}`, 400, { retryable: false });
+      }
+      await ctx.beginCommit();
+      await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
+      const { libraryId, name, description, sourceUrl, sourceType, ingestionId } = job;
+      await deps.records.commitIngestion({
+        library: { id: libraryId, name, description, sourceUrl, sourceType },
+        ownerId: job.ownerId,
+        chunks,
+        replace: true,
+        ingestionId,
+        now: (deps.now ?? (() => new Date()))(),
+      });
+      const generate = (await deps.records.countChunks(libraryId)) <= URL_AUTO_EMBED_LIMIT;
+      const wait = await indexAndBackUp(ctx, { libraryId, ingestionId, replace: true, chunks: chunks.length, generate });
+      return { state: { chunksIngested: chunks.length }, wait };
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AppError } from '../errors';
+import type { Workflow } from '../jobs/workflow';
+import type { RecordStore } from '../ports';
+import { indexAndBackUp, indexedAndBackedUp } from './index-and-back-up';
+import { INGEST_AUTO_EMBED_LIMIT } from './ingest-library';
+import { readStagedChunks } from './staged-chunks';
+
+const state = z.object({ chunksIngested: z.number().int().min(0) });
+
+/** Worker side of POST /api/ingest: commit the staged chunks in one transaction, then index ∥ back up. */
+export function ingestLibraryWorkflow(deps: { records: RecordStore; now?: () => Date }): Workflow<'ingest-library', z.infer<typeof state>> {
+  return {
+    state,
+    async step(job, committed, children, ctx) {
+      if (committed) {
+        const { vectorized } = indexedAndBackedUp(children);
+        await deps.records.discardStaging(job.ingestionId);
+        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized } };
+      }
+      const chunks = await readStagedChunks(deps.records, job.ingestionId);
+      if (chunks.length !== job.chunkCount) {
+        throw new AppError('STAGING_INCOMPLETE', `Ingestion ${job.ingestionId} staged ${chunks.length} of ${job.chunkCount} chunks`, 500, { retryable: false });
+      }
+      await ctx.beginCommit();
+      await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
+      const { ingestionId, libraryId, replace, ownerId, name, description, sourceUrl, sourceType, version } = job;
+      await deps.records.commitIngestion({
+        library: { id: libraryId, name, description, sourceUrl, sourceType, version },
+        ownerId,
+        chunks,
+        replace,
+        ingestionId,
+        now: (deps.now ?? (() => new Date()))(),
+      });
+      const generate = !job.skipEmbeddings && chunks.length <= INGEST_AUTO_EMBED_LIMIT;
+      const wait = await indexAndBackUp(ctx, { libraryId, ingestionId, replace, chunks: chunks.length, generate });
+      return { state: { chunksIngested: chunks.length }, wait };
+    },
+    discard: (job) => deps.records.discardStaging(job.ingestionId),
+  };
+}
