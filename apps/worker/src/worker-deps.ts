@@ -1,4 +1,4 @@
-import type { BackupStorage, CallbackSender, Embedder, JobStore, PageLoader, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, CallbackSender, Embedder, JobStore, LibrarySwap, PageLoader, RecordStore, VectorIndex } from '@docshelf/core';
 
 export interface WorkerDeps {
   records: RecordStore;
@@ -6,6 +6,8 @@ export interface WorkerDeps {
   backups: BackupStorage;
   embedder: Embedder;
   jobStore: JobStore;
+  /** Swaps a replacement built under a staging id into its library. */
+  swap: LibrarySwap;
   /** Fetches and renders pages for crawls and URL ingestion, each within PAGE_TIMEOUT_MS. */
   pages: PageLoader;
   callbacks: CallbackSender;

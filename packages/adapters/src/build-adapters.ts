@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, JobStore, KeywordIndex, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, Embedder, JobStore, KeywordIndex, LibrarySwap, RecordStore, VectorIndex } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
@@ -8,8 +8,10 @@ import type { MongoRecordStore } from './mongo.record-store';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteJobStore } from './sqlite.job-store';
+import { SqliteLibrarySwap } from './sqlite.library-swap';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
+import { StepwiseLibrarySwap } from './stepwise.library-swap';
 
 export interface Adapters {
   records: RecordStore;
@@ -23,6 +25,8 @@ export interface Adapters {
   embedders: Embedder[];
   /** Job records, beside the library records (same engine as `records`). */
   jobStore: JobStore;
+  /** Swaps a replacement built under a staging id into its library (one transaction on the embedded engines). */
+  swap: LibrarySwap;
   close(): Promise<void>;
 }
 
@@ -53,9 +57,14 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     choice.backups.kind === 'gcs'
       ? new (loadGcs().GcsBackupStorage)(choice.backups)
       : new FsBackupStorage(path.join(config.dataDir, 'backups'));
+  const swap =
+    records instanceof SqliteRecordStore && vectors instanceof SqliteVecVectorIndex
+      ? new SqliteLibrarySwap(sqlite(), records, vectors)
+      : new StepwiseLibrarySwap(records, vectors);
   return {
     records,
     keywords,
+    swap,
     vectors,
     backups,
     embedder,

@@ -14,6 +14,7 @@ const anyVectors: VectorIndex = {
   count: async () => 0,
   query: async () => [],
   fetch: async () => new Map(),
+  moveLibrary: async () => undefined,
   close: async () => {},
 };
 

@@ -19,7 +19,7 @@ import {
   type User,
   type UserWithPassword,
 } from '@docshelf/core';
-import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type LibraryDoc, type MongoModels } from './mongo.models';
+import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type EmbedderStateDoc, type LibraryDoc, type MongoModels } from './mongo.models';
 import { optionalField } from './optional-field';
 
 /** Chunk writes per bulkWrite round trip. */
@@ -57,7 +57,8 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async listLibraries(): Promise<Library[]> {
-    const docs = await this.models.libraries.find().sort({ _id: 1 }).lean<LibraryDoc[]>();
+    // Replacements being built ('~staged/…') are not libraries yet.
+    const docs = await this.models.libraries.find({ _id: { $not: /^~/ } }).sort({ _id: 1 }).lean<LibraryDoc[]>();
     return docs.map(toLibrary);
   }
 
@@ -109,6 +110,33 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       await this.models.chunks.deleteMany({ libraryId: id }, { session });
       await this.models.embedderStates.deleteMany({ libraryId: id }, { session });
       return (await this.models.libraries.deleteOne({ _id: id }, { session })).deletedCount > 0;
+    });
+  }
+
+  async swapLibrary(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
+    await this.whenReady();
+    return this.connection.transaction(async (session) => {
+      const staged = await this.models.libraries.findById(stagedId).session(session).lean<LibraryDoc>();
+      if (!staged) return false;
+      const existing = await this.models.libraries.findById(libraryId).session(session).lean<LibraryDoc>();
+      const { _id: _staged, ownerId, createdAt, chunkCount: _count, ...fields } = staged;
+      await this.models.libraries.replaceOne(
+        { _id: libraryId },
+        { ...fields, _id: libraryId, ownerId: existing?.ownerId ?? ownerId, createdAt: existing?.createdAt ?? createdAt, updatedAt: now, chunkCount: 0 },
+        { upsert: true, session },
+      );
+      await this.models.chunks.deleteMany({ libraryId }, { session });
+      await this.models.chunks.updateMany({ libraryId: stagedId }, { $set: { libraryId } }, { session });
+      await this.models.embedderStates.deleteMany({ libraryId }, { session });
+      const states = await this.models.embedderStates.find({ libraryId: stagedId }).session(session).lean<EmbedderStateDoc[]>();
+      for (const state of states) {
+        await this.models.embedderStates.create([{ ...state, _id: stateKey(libraryId, state.model), libraryId }], { session });
+      }
+      await this.models.embedderStates.deleteMany({ libraryId: stagedId }, { session });
+      const chunkCount = await this.models.chunks.countDocuments({ libraryId }, { session });
+      await this.models.libraries.updateOne({ _id: libraryId }, { $set: { chunkCount } }, { session });
+      await this.models.libraries.deleteOne({ _id: stagedId }, { session });
+      return true;
     });
   }
 

@@ -99,6 +99,16 @@ export class PineconeVectorIndex implements VectorIndex {
     return found;
   }
 
+  async moveLibrary(from: string, to: string, chunkIds: string[]): Promise<void> {
+    // Pinecone cannot rename a namespace: the vectors are read from one and written to the other.
+    await this.deleteLibrary(to);
+    for (let start = 0; start < chunkIds.length; start += FETCH_BATCH) {
+      const found = await this.fetch(from, chunkIds.slice(start, start + FETCH_BATCH));
+      await this.upsert(to, [...found].map(([chunkId, values]) => ({ chunkId, values })));
+    }
+    await this.deleteLibrary(from);
+  }
+
   async close(): Promise<void> {}
 
   private validateVector(values: number[], what: string): void {

@@ -95,6 +95,38 @@ export class SqliteVecVectorIndex implements VectorIndex {
     return new Map(rows.map((row) => [row.chunkId, Array.from(new Float32Array(new Uint8Array(row.embedding).buffer))]));
   }
 
+  async moveLibrary(from: string, to: string, chunkIds: string[]): Promise<void> {
+    this.db.transaction(() => this.moveLibraryNow(from, to, chunkIds)).immediate();
+  }
+
+  /**
+   * The move's statements, for a caller that runs them inside a wider transaction of the same file. A vec0 row
+   * cannot change partition, so each vector is written again under the target library with its key's rowid.
+   */
+  moveLibraryNow(from: string, to: string, chunkIds: string[]): void {
+    this.deleteKeys('SELECT rowid FROM vector_keys WHERE library_id = ?', to);
+    const wanted = new Set(chunkIds);
+    const rows = this.db
+      .prepare(
+        `SELECT vector_keys.rowid AS rowid, vector_keys.chunk_id AS chunkId, vec_chunks.embedding AS embedding
+         FROM vector_keys JOIN vec_chunks ON vec_chunks.rowid = vector_keys.rowid WHERE vector_keys.library_id = ?`,
+      )
+      .all(from) as { rowid: number; chunkId: string; embedding: Buffer }[];
+    const deleteVector = this.db.prepare('DELETE FROM vec_chunks WHERE rowid = ?');
+    const insertVector = this.db.prepare('INSERT INTO vec_chunks (rowid, library_id, embedding) VALUES (?, ?, ?)');
+    const moveKey = this.db.prepare('UPDATE vector_keys SET library_id = ? WHERE rowid = ?');
+    const deleteKey = this.db.prepare('DELETE FROM vector_keys WHERE rowid = ?');
+    for (const row of rows) {
+      deleteVector.run(BigInt(row.rowid));
+      if (!wanted.has(row.chunkId)) {
+        deleteKey.run(row.rowid);
+        continue;
+      }
+      insertVector.run(BigInt(row.rowid), to, row.embedding);
+      moveKey.run(to, row.rowid);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.ownsDatabase && this.db.open) this.db.close();
   }

@@ -90,7 +90,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async listLibraries(): Promise<Library[]> {
-    const rows = this.db.prepare('SELECT * FROM libraries ORDER BY id').all() as LibraryRow[];
+    // Replacements being built ('~staged/…') are not libraries yet.
+    const rows = this.db.prepare("SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
     return rows.map(toLibrary);
   }
 
@@ -149,6 +150,47 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
       return this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id).changes > 0;
     });
     return remove.immediate();
+  }
+
+  async swapLibrary(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
+    return this.db.transaction(() => this.swapLibraryNow(stagedId, libraryId, now)).immediate();
+  }
+
+  /**
+   * The swap's statements, for a caller that runs them inside a wider transaction of the same file (the vectors
+   * live here too; see sqlite.library-swap.ts).
+   */
+  swapLibraryNow(stagedId: string, libraryId: string, now: Date): boolean {
+    const staged = this.readLibrary(stagedId);
+    if (!staged) return false;
+    const existing = this.readLibrary(libraryId);
+    const at = now.toISOString();
+    const fields = [staged.name, staged.description ?? null, staged.sourceUrl ?? null, staged.sourceType, staged.version ?? null];
+    const embedding = [staged.embeddingModel ?? null, staged.embeddingDimensions ?? null];
+    if (existing) {
+      this.db
+        .prepare(
+          `UPDATE libraries SET name = ?, description = ?, source_url = ?, source_type = ?, version = ?, updated_at = ?,
+             embedding_model = ?, embedding_dimensions = ? WHERE id = ?`,
+        )
+        .run(...fields, at, ...embedding, libraryId);
+    } else {
+      this.db
+        .prepare(
+          `INSERT INTO libraries (id, name, description, source_url, source_type, version, chunk_count, owner_id, created_at,
+             updated_at, embedding_model, embedding_dimensions) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+        )
+        .run(libraryId, ...fields, staged.ownerId, at, at, ...embedding);
+    }
+    this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
+    this.db.prepare('UPDATE chunks SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
+    this.db.prepare('DELETE FROM embedder_states WHERE library_id = ?').run(libraryId);
+    this.db.prepare('UPDATE embedder_states SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
+    this.db
+      .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
+      .run(libraryId, libraryId);
+    this.db.prepare('DELETE FROM libraries WHERE id = ?').run(stagedId);
+    return true;
   }
 
   async setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void> {

@@ -48,6 +48,12 @@ export interface RecordStore {
   countChunks(libraryId: string): Promise<number>;
   /** Removes the library and its chunks; false when it did not exist. */
   deleteLibrary(id: string): Promise<boolean>;
+  /**
+   * Makes the library staged under `stagedId` (see stagedLibraryId) the library `libraryId`, in one transaction: its
+   * chunks, fields and embedder states replace the library's own, which keeps its owner and creation time; the staged
+   * library is gone afterwards. False when nothing is staged under `stagedId` (already swapped in).
+   */
+  swapLibrary(stagedId: string, libraryId: string, now: Date): Promise<boolean>;
   /** Records which model made the library's vectors (null: it has none); leaves other fields and updatedAt alone. */
   setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void>;
 
@@ -97,6 +103,8 @@ export interface VectorIndex {
   query(libraryId: string, vector: number[], topK: number): Promise<VectorMatch[]>;
   /** The stored vectors of these chunks; chunks without one are left out. */
   fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>>;
+  /** Replaces every vector of library `to` with those of library `from` (these chunks), which is left empty. */
+  moveLibrary(from: string, to: string, chunkIds: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,6 +123,17 @@ export interface KeywordQuery {
 export interface KeywordIndex {
   /** Matching chunks, best first; `score` is higher for better matches and comparable within one answer only. */
   search(query: KeywordQuery): Promise<ChunkHit[]>;
+}
+
+/**
+ * Swaps a replacement built under a staging id into its library: the chunks, vectors and embedder states of the
+ * library change together, so readers and searches see the library entirely before or entirely after it.
+ */
+export interface LibrarySwap {
+  /** False when nothing is staged under `stagedId` (swapped in already). */
+  swapIn(stagedId: string, libraryId: string, now: Date): Promise<boolean>;
+  /** Removes a staged replacement that will not be swapped in. */
+  discard(stagedId: string): Promise<void>;
 }
 
 /** Gzipped backup objects, grouped per library. */

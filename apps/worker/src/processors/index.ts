@@ -22,7 +22,7 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobCon
 export type ProcessorMap = { [N in JobName]: JobHandler<N> | Workflow<N, any> };
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const pages = { records: deps.records, loader: deps.pages };
+  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap };
   return {
     'ingest-library': ingestLibraryWorkflow(deps),
     'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),

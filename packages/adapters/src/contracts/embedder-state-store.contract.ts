@@ -55,6 +55,23 @@ export function describeEmbedderStateStoreContract(label: string, create: () => 
       expect(await states.getEmbedderStateId('acme/b', 'm1')).toBe('other-library');
     });
 
+    it('moves with a replacement swapped into its library, replacing the library\'s own', async () => {
+      const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
+      await harness.records.commitIngestion({
+        library: { id: staged, name: 'a', sourceType: 'llms_txt' },
+        ownerId: 'owner',
+        chunks: [{ id: 'c', content: 'new text' }],
+        replace: true,
+        ingestionId: 'replacement',
+        now: new Date(),
+      });
+      await states.putEmbedderState('acme/a', 'm1', state('old'));
+      await states.putEmbedderState(staged, 'm1', state('new'));
+      await harness.records.swapLibrary(staged, 'acme/a', new Date());
+      expect(await states.getEmbedderStateId('acme/a', 'm1')).toBe('new');
+      expect(await states.getEmbedderStateId(staged, 'm1')).toBeNull();
+    });
+
     it('forgets a state when asked and when its library is deleted', async () => {
       await states.putEmbedderState('acme/a', 'm1', state('one'));
       await states.putEmbedderState('acme/b', 'm1', state('two'));

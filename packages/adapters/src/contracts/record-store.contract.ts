@@ -128,6 +128,42 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
     });
 
+    describe('swapping a replacement in', () => {
+      const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
+
+      it('makes the staged library the library in one step, keeping its owner and creation time', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('old-1'), chunk('old-2')], ownerId: 'first-owner' }));
+        await store.setEmbeddingModel('vercel/next.js', { model: 'old-model', dimensions: 4 });
+        await store.commitIngestion(
+          ingestion({ library: library({ id: staged, name: 'Next.js 16', version: 'v16' }), chunks: [chunk('new-1'), chunk('new-2'), chunk('new-3')], ownerId: 'second', now: at(5) }),
+        );
+        await store.setEmbeddingModel(staged, { model: 'new-model', dimensions: 8 });
+        expect((await store.listLibraries()).map((l) => l.id)).toEqual(['vercel/next.js']);
+
+        expect(await store.swapLibrary(staged, 'vercel/next.js', at(10))).toBe(true);
+        const swapped = await store.getLibrary('vercel/next.js');
+        expect(swapped).toMatchObject({
+          name: 'Next.js 16', version: 'v16', chunkCount: 3, ownerId: 'first-owner',
+          createdAt: T0.toISOString(), updatedAt: at(10).toISOString(), embeddingModel: 'new-model', embeddingDimensions: 8,
+        });
+        expect((await store.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual(['new-1', 'new-2', 'new-3']);
+        expect(await store.getLibrary(staged)).toBeNull();
+        expect(await store.countChunks(staged)).toBe(0);
+        // Swapped in already: a retried step changes nothing.
+        expect(await store.swapLibrary(staged, 'vercel/next.js', at(11))).toBe(false);
+        expect(await store.countChunks('vercel/next.js')).toBe(3);
+      });
+
+      it('creates the library when it did not exist, and leaves other libraries alone', async () => {
+        await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('keep')] }));
+        await store.commitIngestion(ingestion({ library: library({ id: staged }), chunks: [chunk('a')], ownerId: 'creator', now: at(2) }));
+        expect(await store.swapLibrary(staged, 'vercel/next.js', at(3))).toBe(true);
+        expect(await store.getLibrary('vercel/next.js')).toMatchObject({ ownerId: 'creator', createdAt: at(3).toISOString(), chunkCount: 1 });
+        expect(await store.getLibrary('vercel/next.js')).not.toHaveProperty('embeddingModel');
+        expect(await store.countChunks('vercel')).toBe(1);
+      });
+    });
+
     describe('embedding model', () => {
       it('remembers the model and dimensions of the vectors, clears them, and leaves the rest alone', async () => {
         const created = await store.commitIngestion(ingestion({ chunks: [chunk('a')] }));

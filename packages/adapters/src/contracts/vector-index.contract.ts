@@ -96,6 +96,19 @@ export function describeVectorIndexContract(label: string, create: () => Promise
       expect((await index.fetch('nobody', ['a'])).size).toBe(0);
     });
 
+    it('moves a library\'s vectors over another\'s, leaving the source empty', async () => {
+      await index.upsert('target', [{ chunkId: 'old', values: vec(0) }, { chunkId: 'same', values: vec(1) }]);
+      await index.upsert('~staged/x', [{ chunkId: 'same', values: vec(2) }, { chunkId: 'new', values: vec(3) }, { chunkId: 'stray', values: vec(0) }]);
+      await index.upsert('bystander', [{ chunkId: 'same', values: vec(1) }]);
+      await index.moveLibrary('~staged/x', 'target', ['same', 'new']);
+      expect(await index.count('target')).toBe(2);
+      expect(await index.count('~staged/x')).toBe(0);
+      expect((await index.query('target', vec(2), 1))[0]).toMatchObject({ chunkId: 'same' });
+      expect((await index.query('target', vec(3), 1))[0]).toMatchObject({ chunkId: 'new' });
+      expect([...(await index.fetch('target', ['old', 'stray'])).keys()]).toEqual([]);
+      expect(await index.count('bystander')).toBe(1);
+    });
+
     it('keeps libraries apart, also `vercel` and `vercel/next.js` with equal chunk ids', async () => {
       await index.upsert('vercel', [{ chunkId: 'a', values: vec(0) }]);
       await index.upsert('vercel/next.js', [

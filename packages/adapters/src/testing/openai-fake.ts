@@ -27,6 +27,8 @@ export interface OpenAiFake {
   requests: SeenEmbeddingRequest[];
   /** The next `count` requests answer `status` with these headers (e.g. 429 with retry-after-ms). */
   failNext(count: number, status: number, headers?: Record<string, string>): void;
+  /** Drops the failures still queued: the server is healthy again. */
+  recover(): void;
   /** Holds every answer this long, so concurrent requests overlap. */
   setDelay(ms: number): void;
   /** Most requests that were being answered at the same time. */
@@ -80,6 +82,9 @@ export async function startOpenAiFake(apiKey = 'sk-fake-test-key'): Promise<Open
     requests,
     failNext: (count, status, headers = {}) => {
       for (let i = 0; i < count; i++) failures.push({ status, headers });
+    },
+    recover: () => {
+      failures.length = 0;
     },
     setDelay: (ms) => {
       delayMs = ms;

@@ -11,3 +11,21 @@ export const libraryIdSchema = z
     (id) => id.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
     'libraryId must not contain empty, "." or ".." segments',
   );
+
+/**
+ * Where a replacement of a library is built before it is swapped in: outside the ids clients may use (they cannot
+ * start with "~"), so it is never listed, read or searched as a library of its own.
+ */
+export function stagedLibraryId(ingestionId: string): string {
+  return `~staged/${ingestionId}`;
+}
+
+export const STAGED_LIBRARY_PREFIX = '~staged/';
+
+export const isStagedLibraryId = (id: string) => id.startsWith(STAGED_LIBRARY_PREFIX);
+
+/** A library id in a job payload: a client's, or the staging id of a replacement being built. */
+export const jobLibraryIdSchema = z.union([
+  libraryIdSchema,
+  z.string().regex(/^~staged\/[0-9a-f-]{36}$/, 'not a staged library id'),
+]);

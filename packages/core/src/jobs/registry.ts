@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
-import { libraryIdSchema } from '../domain/library-id';
+import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
 
 /** Queue names are persisted in Redis keys: never rename one, or queued jobs are stranded. */
@@ -39,7 +39,7 @@ export const jobRegistry = {
   /** Brings the vector index in line with one ingestion: clears what it replaced, embeds its chunks when asked. */
   'index-ingestion': {
     queue: 'embed',
-    payload: z.object({ libraryId: libraryIdSchema, ingestionId, replace: z.boolean(), generate: z.boolean() }),
+    payload: z.object({ libraryId: jobLibraryIdSchema, ingestionId, replace: z.boolean(), generate: z.boolean() }),
     result: z.object({ vectorized: z.boolean(), embedded: z.number().int().min(0) }),
   },
   /** Embeds one page of a library's chunks: the work behind POST /api/embed. */

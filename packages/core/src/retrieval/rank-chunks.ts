@@ -12,6 +12,8 @@ export interface RetrievalDeps {
   vectors: VectorIndex;
   /** Every embedder the service can run: a library's questions are embedded by the one that made its vectors. */
   embedders: Embedder[];
+  /** Told when a question could not be embedded (the search goes on by keyword). */
+  logger?: { warn(details: object, message: string): void };
 }
 
 export interface RankRequest {
@@ -73,7 +75,11 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
           limit: candidates,
         });
   // In hybrid mode the keyword ranking's best chunks also steer the vector query; vector mode stays pure.
-  const vectorHits = mode === 'keyword' ? [] : await rankByVector(deps, request.query, withVectors, candidates, keywordHits);
+  const vector = mode === 'keyword' ? { hits: [], ran: false } : await rankByVector(deps, request.query, withVectors, candidates, keywordHits);
+  const vectorHits = vector.hits;
+  // A hybrid search whose embedder could not place the question (a remote model down) answers by keyword alone.
+  if (mode === 'hybrid' && !vector.ran) return { mode: 'keyword', chunks: await hydrateFor(request, deps.records, keywordHits, candidates) };
+  if (mode === 'vector' && !vector.ran) throw embedderUnavailable();
   const ranked =
     mode === 'hybrid'
       ? fuseRankings([
@@ -83,10 +89,16 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
       : mode === 'keyword'
         ? keywordHits
         : vectorHits;
-  if (!request.onePerPageFirst) return { mode, chunks: await hydrate(deps.records, ranked, request.limit) };
-  const pool = await hydrate(deps.records, ranked, candidates);
-  return { mode, chunks: onePerPageFirst(pool).slice(0, request.limit) };
+  return { mode, chunks: await hydrateFor(request, deps.records, ranked, candidates) };
 }
+
+async function hydrateFor(request: RankRequest, records: RetrievalDeps['records'], ranked: ChunkHit[], candidates: number): Promise<RankedChunk[]> {
+  if (!request.onePerPageFirst) return hydrate(records, ranked, request.limit);
+  return onePerPageFirst(await hydrate(records, ranked, candidates)).slice(0, request.limit);
+}
+
+const embedderUnavailable = () =>
+  new AppError('EMBEDDER_UNAVAILABLE', 'The embedding model could not embed the question; search by keyword or retry', 503, { retryable: true });
 
 /** The embedder that made the library's vectors, when this service has it: only it can place a question among them. */
 export function embedderOf(library: Library, embedders: Embedder[]): Embedder | undefined {
@@ -101,21 +113,36 @@ async function loadLibraries(records: RetrievalDeps['records'], ids: string[]): 
   return libraries as Library[];
 }
 
-async function rankByVector(deps: RetrievalDeps, query: string, libraries: Library[], limit: number, feedback: ChunkHit[]): Promise<ChunkHit[]> {
+/** Vector hits of the libraries whose embedder could place the question; `ran` is false when none could. */
+async function rankByVector(
+  deps: RetrievalDeps,
+  query: string,
+  libraries: Library[],
+  limit: number,
+  feedback: ChunkHit[],
+): Promise<{ hits: ChunkHit[]; ran: boolean }> {
   const hits: ChunkHit[] = [];
+  let ran = false;
   for (let start = 0; start < libraries.length; start += VECTOR_QUERY_PARALLELISM) {
     const group = libraries.slice(start, start + VECTOR_QUERY_PARALLELISM);
     const matches = await Promise.all(
       group.map(async (library) => {
-        const [vector] = await embedderOf(library, deps.embedders)!.embed([query], { libraryId: library.id, kind: 'query' });
-        const steered = await steerTowards(deps.vectors, library.id, vector!, feedback);
+        const embedded = await embedderOf(library, deps.embedders)!
+          .embed([query], { libraryId: library.id, kind: 'query' })
+          .catch((error: unknown) => {
+            deps.logger?.warn({ err: error, libraryId: library.id }, 'question not embedded; searching by keyword');
+            return null;
+          });
+        if (!embedded) return [];
+        ran = true;
+        const steered = await steerTowards(deps.vectors, library.id, embedded[0]!, feedback);
         return deps.vectors.query(library.id, steered, limit);
       }),
     );
     matches.forEach((list, i) => list.forEach((m) => hits.push({ libraryId: group[i]!.id, chunkId: m.chunkId, score: m.score })));
   }
   // Scores of one model are comparable across libraries; ties keep library order.
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), ran };
 }
 
 /** Rocchio feedback: the question's vector plus FEEDBACK_WEIGHT times the mean vector of the library's best keyword hits. */

@@ -1,26 +1,75 @@
+import { z } from 'zod';
+import { stagedLibraryId } from '../domain/library-id';
 import type { ChildOutcome, ChildJob, JobContext } from '../jobs/workflow';
 import { childResult } from '../jobs/workflow';
 import { jobRegistry } from '../jobs/registry';
+import type { LibrarySwap } from '../ports';
 
 /**
- * The last step of every ingestion, once its chunks are committed: the vector index and the backup do not depend on
- * each other, so both jobs run at once.
+ * Where an ingestion is after its commit. An update indexes and backs up at once. A replacement was committed under
+ * a staging id (stagedLibraryId): it is indexed there, then swapped into the library in one step, then backed up, so
+ * readers see the old library until the new one is complete, and a replacement that fails leaves the old one as it was.
  */
-export async function indexAndBackUp(
-  ctx: JobContext,
-  ingestion: { libraryId: string; ingestionId: string; replace: boolean; chunks: number; generate: boolean },
-): Promise<ChildJob[]> {
-  const { libraryId, ingestionId, replace, generate } = ingestion;
-  await ctx.reportProgress({ phase: 'indexing', set: { chunksIngested: ingestion.chunks, done: 0, total: generate ? ingestion.chunks : 0 } });
-  return [
-    { key: 'index', name: 'index-ingestion', payload: { libraryId, ingestionId, replace, generate } },
-    { key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } },
-  ];
+export const finishingSchema = z.object({
+  stage: z.enum(['indexing-and-backing-up', 'indexing-replacement', 'backing-up']),
+  vectorized: z.boolean().optional(),
+});
+export type Finishing = z.infer<typeof finishingSchema>;
+
+export interface Ingestion {
+  libraryId: string;
+  ingestionId: string;
+  replace: boolean;
+  /** Chunks the ingestion wrote. */
+  chunks: number;
+  /** Whether its chunks are embedded now (the automatic embedding limits). */
+  generate: boolean;
 }
 
-/** Whether the index step embedded the chunks; a failed index or backup fails the workflow with its error. */
-export function indexedAndBackedUp(children: ChildOutcome[]): { vectorized: boolean } {
+/** Where an ingestion writes its chunks: the library itself, or for a replacement the staging id it is built under. */
+export const commitTargetOf = (ingestion: Pick<Ingestion, 'libraryId' | 'ingestionId' | 'replace'>) =>
+  ingestion.replace ? stagedLibraryId(ingestion.ingestionId) : ingestion.libraryId;
+
+/** The jobs that follow the commit. */
+export async function indexAndBackUp(ctx: JobContext, ingestion: Ingestion): Promise<{ finishing: Finishing; wait: ChildJob[] }> {
+  const { libraryId, ingestionId, replace, generate } = ingestion;
+  await ctx.reportProgress({ phase: 'indexing', set: { chunksIngested: ingestion.chunks, done: 0, total: generate ? ingestion.chunks : 0 } });
+  const index = { key: 'index', name: 'index-ingestion', payload: { libraryId: commitTargetOf(ingestion), ingestionId, replace, generate } } as const;
+  if (replace) return { finishing: { stage: 'indexing-replacement' }, wait: [index] };
+  const backup = { key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } } as const;
+  return { finishing: { stage: 'indexing-and-backing-up' }, wait: [index, backup] };
+}
+
+/**
+ * The next step once the jobs of a stage answered: the outcome (whether the chunks were embedded), or the jobs of
+ * the next stage. A failed index or backup fails the workflow with its error.
+ */
+export async function continueIndexAndBackUp(
+  deps: { swap: LibrarySwap; now?: () => Date },
+  ingestion: Pick<Ingestion, 'libraryId' | 'ingestionId'>,
+  finishing: Finishing,
+  children: ChildOutcome[],
+): Promise<{ vectorized: boolean } | { finishing: Finishing; wait: ChildJob[] }> {
+  if (finishing.stage === 'indexing-and-backing-up') {
+    const { vectorized } = childResult(children, 'index', jobRegistry['index-ingestion'].result);
+    childResult(children, 'backup', jobRegistry['write-backup'].result);
+    return { vectorized };
+  }
+  if (finishing.stage === 'backing-up') {
+    childResult(children, 'backup', jobRegistry['write-backup'].result);
+    return { vectorized: finishing.vectorized ?? false };
+  }
   const { vectorized } = childResult(children, 'index', jobRegistry['index-ingestion'].result);
-  childResult(children, 'backup', jobRegistry['write-backup'].result);
-  return { vectorized };
+  // False when a retried step finds it swapped in already: the library is the replacement either way.
+  await deps.swap.swapIn(stagedLibraryId(ingestion.ingestionId), ingestion.libraryId, (deps.now ?? (() => new Date()))());
+  const { libraryId, ingestionId } = ingestion;
+  return {
+    finishing: { stage: 'backing-up', vectorized },
+    wait: [{ key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } }],
+  };
+}
+
+/** Drops a replacement that will not be swapped in (the workflow failed or was cancelled). */
+export async function discardReplacement(deps: { swap: LibrarySwap }, ingestion: Pick<Ingestion, 'ingestionId' | 'replace'>): Promise<void> {
+  if (ingestion.replace) await deps.swap.discard(stagedLibraryId(ingestion.ingestionId));
 }

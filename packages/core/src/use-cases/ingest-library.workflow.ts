@@ -1,22 +1,30 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Workflow } from '../jobs/workflow';
-import type { RecordStore } from '../ports';
-import { indexAndBackUp, indexedAndBackedUp } from './index-and-back-up';
+import type { LibrarySwap, RecordStore } from '../ports';
+import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from './index-and-back-up';
 import { INGEST_AUTO_EMBED_LIMIT } from './ingest-library';
 import { readStagedChunks } from './staged-chunks';
 
-const state = z.object({ chunksIngested: z.number().int().min(0) });
+const state = z.object({ chunksIngested: z.number().int().min(0), finishing: finishingSchema });
 
-/** Worker side of POST /api/ingest: commit the staged chunks in one transaction, then index ∥ back up. */
-export function ingestLibraryWorkflow(deps: { records: RecordStore; now?: () => Date }): Workflow<'ingest-library', z.infer<typeof state>> {
+/**
+ * Worker side of POST /api/ingest: commit the staged chunks in one transaction, then index ∥ back up; a replacement
+ * is committed and indexed aside and swapped in whole (index-and-back-up.ts).
+ */
+export function ingestLibraryWorkflow(deps: {
+  records: RecordStore;
+  swap: LibrarySwap;
+  now?: () => Date;
+}): Workflow<'ingest-library', z.infer<typeof state>> {
   return {
     state,
     async step(job, committed, children, ctx) {
       if (committed) {
-        const { vectorized } = indexedAndBackedUp(children);
+        const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
+        if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
         await deps.records.discardStaging(job.ingestionId);
-        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized } };
+        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized: next.vectorized } };
       }
       const chunks = await readStagedChunks(deps.records, job.ingestionId);
       if (chunks.length !== job.chunkCount) {
@@ -26,7 +34,7 @@ export function ingestLibraryWorkflow(deps: { records: RecordStore; now?: () => 
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
       const { ingestionId, libraryId, replace, ownerId, name, description, sourceUrl, sourceType, version } = job;
       await deps.records.commitIngestion({
-        library: { id: libraryId, name, description, sourceUrl, sourceType, version },
+        library: { id: commitTargetOf(job), name, description, sourceUrl, sourceType, version },
         ownerId,
         chunks,
         replace,
@@ -34,9 +42,12 @@ export function ingestLibraryWorkflow(deps: { records: RecordStore; now?: () => 
         now: (deps.now ?? (() => new Date()))(),
       });
       const generate = !job.skipEmbeddings && chunks.length <= INGEST_AUTO_EMBED_LIMIT;
-      const wait = await indexAndBackUp(ctx, { libraryId, ingestionId, replace, chunks: chunks.length, generate });
-      return { state: { chunksIngested: chunks.length }, wait };
+      const { finishing, wait } = await indexAndBackUp(ctx, { libraryId, ingestionId, replace, chunks: chunks.length, generate });
+      return { state: { chunksIngested: chunks.length, finishing }, wait };
     },
-    discard: (job) => deps.records.discardStaging(job.ingestionId),
+    discard: async (job) => {
+      await discardReplacement(deps, job);
+      await deps.records.discardStaging(job.ingestionId);
+    },
   };
 }

@@ -89,7 +89,8 @@ const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options'
 });
 
 function run(site: ReturnType<typeof fakeSite>, store: ReturnType<typeof fakeRecords>, payload: JobPayload<'crawl-site'>, ctx: JobContext) {
-  const deps = { records: store.records, loader: site.loader };
+  const swap = { swapIn: async () => true, discard: async () => undefined };
+  const deps = { records: store.records, loader: site.loader, swap };
   return runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
     'crawl-page': (p) => crawlPage(deps, p, ctx),
     'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),

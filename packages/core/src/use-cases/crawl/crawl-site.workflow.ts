@@ -6,8 +6,8 @@ import { normalizePageUrl } from '../../crawl/page-url';
 import { parseSitemapUrls } from '../../crawl/sitemap';
 import { jobRegistry, type JobPayload } from '../../jobs/registry';
 import type { ChildJob, ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
-import type { RecordStore } from '../../ports';
-import { indexAndBackUp, indexedAndBackedUp } from '../index-and-back-up';
+import type { LibrarySwap, RecordStore } from '../../ports';
+import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from '../index-and-back-up';
 import { CrawlScope, seedsOf } from './crawl-scope';
 
 /** SPEC: a crawled library is embedded automatically when it has this many chunks or fewer. */
@@ -32,6 +32,8 @@ const crawlState = z.object({
   errors: z.array(z.string()),
   scheduled: z.number().int().min(0),
   chunksIngested: z.number().int().min(0).default(0),
+  /** After the commit: where indexing, the swap of a replacement and the backup are. */
+  finishing: finishingSchema.optional(),
 });
 type CrawlState = z.infer<typeof crawlState>;
 type CrawlJob = JobPayload<'crawl-site'>;
@@ -40,6 +42,7 @@ type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['re
 export interface CrawlSiteDeps {
   records: Pick<RecordStore, 'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks'>;
   loader: PageLoader;
+  swap: LibrarySwap;
   now?: () => Date;
 }
 
@@ -54,7 +57,10 @@ export function crawlSiteWorkflow(deps: CrawlSiteDeps): Workflow<'crawl-site', C
     async step(job, state, children, ctx) {
       if (!state) return startCrawl(deps, job, ctx);
       if (state.phase === 'crawling') return afterLevel(deps, job, state, children, ctx);
-      const { vectorized } = indexedAndBackedUp(children);
+      const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId };
+      const next = await continueIndexAndBackUp(deps, ingestion, state.finishing ?? { stage: 'indexing-and-backing-up' }, children);
+      if ('wait' in next) return { state: { ...state, finishing: next.finishing }, wait: next.wait };
+      const { vectorized } = next;
       await discardStaging(deps, job);
       const { seeds, discovery } = seedsOf(job);
       return {
@@ -69,7 +75,10 @@ export function crawlSiteWorkflow(deps: CrawlSiteDeps): Workflow<'crawl-site', C
         },
       };
     },
-    discard: (job) => discardStaging(deps, job),
+    discard: async (job) => {
+      await discardReplacement(deps, { ingestionId: job.crawlId, replace: job.replace });
+      await discardStaging(deps, job);
+    },
   };
 }
 
@@ -151,17 +160,19 @@ async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
   }
   await ctx.beginCommit();
   await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
+  const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId, replace: job.replace };
+  const target = commitTargetOf(ingestion);
   await deps.records.commitIngestion({
-    library: { id: job.libraryId, name: job.name, description: job.description, sourceUrl: seeds[0], sourceType: 'crawl' },
+    library: { id: target, name: job.name, description: job.description, sourceUrl: seeds[0], sourceType: 'crawl' },
     ownerId: job.ownerId,
     chunks,
     replace: job.replace,
     ingestionId: job.crawlId,
     now: (deps.now ?? (() => new Date()))(),
   });
-  const generate = (await deps.records.countChunks(job.libraryId)) <= CRAWL_AUTO_EMBED_LIMIT;
-  const wait = await indexAndBackUp(ctx, { libraryId: job.libraryId, ingestionId: job.crawlId, replace: job.replace, chunks: chunks.length, generate });
-  return { state: { ...state, phase: 'indexing', level: [], chunksIngested: chunks.length }, wait };
+  const generate = (await deps.records.countChunks(target)) <= CRAWL_AUTO_EMBED_LIMIT;
+  const { finishing, wait } = await indexAndBackUp(ctx, { ...ingestion, chunks: chunks.length, generate });
+  return { state: { ...state, phase: 'indexing', level: [], chunksIngested: chunks.length, finishing }, wait };
 }
 
 const pageKey = (depth: number, index: number) => `d${depth}.p${index}`;

@@ -3,23 +3,32 @@ import { chunkLlmsTxtPage, chunkLoadedPage } from '../../crawl/page-chunks';
 import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
-import type { RecordStore } from '../../ports';
-import { indexAndBackUp, indexedAndBackedUp } from '../index-and-back-up';
+import type { LibrarySwap, RecordStore } from '../../ports';
+import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from '../index-and-back-up';
 import { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
 
 /** URL ingestion fetches like a crawl, so it embeds under the same limit. */
 export const URL_AUTO_EMBED_LIMIT = CRAWL_AUTO_EMBED_LIMIT;
 
-const state = z.object({ chunksIngested: z.number().int().min(0) });
+const state = z.object({ chunksIngested: z.number().int().min(0), finishing: finishingSchema });
 
-/** Worker side of POST /api/ingest-url: plain HTTP first, the browser only for script shells; replaces the library. */
-export function ingestUrlWorkflow(deps: { records: RecordStore; loader: PageLoader; now?: () => Date }): Workflow<'ingest-url', z.infer<typeof state>> {
+/**
+ * Worker side of POST /api/ingest-url: plain HTTP first, the browser only for script shells; replaces the library,
+ * whole or not at all (index-and-back-up.ts).
+ */
+export function ingestUrlWorkflow(deps: {
+  records: RecordStore;
+  loader: PageLoader;
+  swap: LibrarySwap;
+  now?: () => Date;
+}): Workflow<'ingest-url', z.infer<typeof state>> {
   return {
     state,
     async step(job, committed, children, ctx) {
       if (committed) {
-        const { vectorized } = indexedAndBackedUp(children);
-        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized } };
+        const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
+        if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
+        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized: next.vectorized } };
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const llmsTxt = job.sourceType === 'llms_txt';
@@ -34,17 +43,19 @@ export function ingestUrlWorkflow(deps: { records: RecordStore; loader: PageLoad
       await ctx.beginCommit();
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
       const { libraryId, name, description, sourceUrl, sourceType, ingestionId } = job;
+      const target = commitTargetOf({ libraryId, ingestionId, replace: true });
       await deps.records.commitIngestion({
-        library: { id: libraryId, name, description, sourceUrl, sourceType },
+        library: { id: target, name, description, sourceUrl, sourceType },
         ownerId: job.ownerId,
         chunks,
         replace: true,
         ingestionId,
         now: (deps.now ?? (() => new Date()))(),
       });
-      const generate = (await deps.records.countChunks(libraryId)) <= URL_AUTO_EMBED_LIMIT;
-      const wait = await indexAndBackUp(ctx, { libraryId, ingestionId, replace: true, chunks: chunks.length, generate });
-      return { state: { chunksIngested: chunks.length }, wait };
+      const generate = (await deps.records.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
+      const { finishing, wait } = await indexAndBackUp(ctx, { libraryId, ingestionId, replace: true, chunks: chunks.length, generate });
+      return { state: { chunksIngested: chunks.length, finishing }, wait };
     },
+    discard: (job) => discardReplacement(deps, { ingestionId: job.ingestionId, replace: true }),
   };
 }

@@ -1,0 +1,30 @@
+import type { LibrarySwap, RecordStore, VectorIndex } from '@docshelf/core';
+
+/**
+ * LibrarySwap across engines that share no transaction (MongoDB with Pinecone, or mixed): the vectors move first,
+ * then the records swap in one MongoDB transaction. Between the two a search may find a moved vector whose chunk is
+ * not the library's yet; every hit is read back from the record store, so it is dropped, and text is never mixed.
+ */
+export class StepwiseLibrarySwap implements LibrarySwap {
+  constructor(
+    private readonly records: RecordStore,
+    private readonly vectors: VectorIndex,
+  ) {}
+
+  async swapIn(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
+    if (!(await this.records.getLibrary(stagedId))) return false;
+    const chunkIds: string[] = [];
+    for (let offset = 0; ; offset += 1_000) {
+      const page = await this.records.listChunks(stagedId, { offset, limit: 1_000 });
+      chunkIds.push(...page.map((chunk) => chunk.id));
+      if (page.length < 1_000) break;
+    }
+    await this.vectors.moveLibrary(stagedId, libraryId, chunkIds);
+    return this.records.swapLibrary(stagedId, libraryId, now);
+  }
+
+  async discard(stagedId: string): Promise<void> {
+    await this.vectors.deleteLibrary(stagedId);
+    await this.records.deleteLibrary(stagedId);
+  }
+}
