@@ -137,7 +137,7 @@ async function settleRootFailure(
   }
   if (failure.final) {
     await discard();
-    await endRootJob(lifecycle, stored, { state: 'failed', error: errorBodyOf(failure.error) });
+    await endRootJob(lifecycle, stored, { state: 'failed', error: errorBodyOf(failure.error), status: failure.error.status });
   }
   return failure.error;
 }

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import {
+  IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   PROGRESS_COUNTERS,
   type CancelOutcome,
@@ -24,6 +25,10 @@ interface JobDoc {
   result?: unknown;
   error?: ErrorBody;
   callbackUrl?: string;
+  /** Scoped Idempotency-Key; unique while set, unset once older than the window and used again. */
+  idempotencyKey?: string;
+  requestHash?: string;
+  errorStatus?: number;
   committing: boolean;
   createdAt: Date;
   startedAt?: Date;
@@ -59,6 +64,9 @@ export class MongoJobStore implements JobStore {
         result: Schema.Types.Mixed,
         error: Schema.Types.Mixed,
         callbackUrl: String,
+        idempotencyKey: String,
+        requestHash: String,
+        errorStatus: Number,
         committing: { type: Boolean, required: true },
         createdAt: { type: Date, required: true },
         startedAt: Date,
@@ -70,6 +78,7 @@ export class MongoJobStore implements JobStore {
     schema.index({ createdAt: -1, seq: -1 });
     schema.index({ libraryId: 1, createdAt: -1, seq: -1 });
     schema.index({ finishedAt: 1 });
+    schema.index({ idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
     this.jobs = this.connection.model<JobDoc>('Job', schema, 'jobs');
   }
 
@@ -81,12 +90,31 @@ export class MongoJobStore implements JobStore {
       state: 'queued',
       progress: { phase: 'queued', done: 0, total: 0 },
       ...(job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}),
+      ...(job.idempotency ? { idempotencyKey: job.idempotency.key, requestHash: job.idempotency.requestHash } : {}),
       committing: false,
       createdAt: job.createdAt,
       seq: nextSeq(),
     };
-    await this.jobs.create(doc);
+    if (job.idempotency) {
+      const since = new Date(job.createdAt.getTime() - IDEMPOTENCY_WINDOW_MS);
+      const earlier = await this.findJobByIdempotencyKey(job.idempotency.key, since);
+      if (earlier) return earlier;
+      await this.jobs.updateOne({ idempotencyKey: job.idempotency.key, createdAt: { $lt: since } }, { $unset: { idempotencyKey: 1 } });
+    }
+    try {
+      await this.jobs.create(doc);
+    } catch (error) {
+      // Another request with the same key recorded its job first: that job answers this request too.
+      const same = job.idempotency && (error as { code?: number }).code === 11000 ? await this.findJobByIdempotencyKey(job.idempotency.key, new Date(0)) : null;
+      if (!same) throw error;
+      return same;
+    }
     return toStoredJob(doc);
+  }
+
+  async findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null> {
+    const doc = await this.jobs.findOne({ idempotencyKey: key, createdAt: { $gte: since } }).lean<JobDoc>();
+    return doc ? toStoredJob(doc) : null;
   }
 
   async getJob(id: string): Promise<StoredJob | null> {
@@ -121,7 +149,9 @@ export class MongoJobStore implements JobStore {
     const completed = outcome.state === 'completed';
     // A completed job is in phase `done`, whatever phase its last progress named.
     const { $set, $max, $inc } = progressUpdate({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
-    const ended = completed ? { state: 'completed', result: outcome.result } : { state: 'failed', error: outcome.error };
+    const ended = completed
+      ? { state: 'completed', result: outcome.result }
+      : { state: 'failed', error: outcome.error, ...(outcome.status ? { errorStatus: outcome.status } : {}) };
     const update = {
       $set: { ...$set, ...ended, finishedAt: at },
       ...($max ? { $max } : {}),
@@ -184,6 +214,8 @@ function toStoredJob(doc: JobDoc): StoredJob {
     progress,
     ...(doc.result === undefined ? {} : { result: doc.result }),
     ...(doc.error === undefined ? {} : { error: doc.error }),
+    ...(doc.errorStatus === undefined ? {} : { errorStatus: doc.errorStatus }),
+    ...(doc.requestHash === undefined ? {} : { requestHash: doc.requestHash }),
     createdAt: doc.createdAt.toISOString(),
     ...(doc.startedAt ? { startedAt: doc.startedAt.toISOString() } : {}),
     ...(doc.finishedAt ? { finishedAt: doc.finishedAt.toISOString() } : {}),

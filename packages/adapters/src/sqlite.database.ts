@@ -168,6 +168,13 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX jobs_library_created_at ON jobs(library_id, created_at);
   CREATE INDEX jobs_finished_at ON jobs(finished_at);
   `,
+  // Idempotency-Key requests find the first request's job; a failed job keeps the HTTP status it answered with.
+  `
+  ALTER TABLE jobs ADD COLUMN idempotency_key TEXT;
+  ALTER TABLE jobs ADD COLUMN request_hash TEXT;
+  ALTER TABLE jobs ADD COLUMN error_status INTEGER;
+  CREATE UNIQUE INDEX jobs_idempotency_key ON jobs(idempotency_key) WHERE idempotency_key IS NOT NULL;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

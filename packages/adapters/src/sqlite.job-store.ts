@@ -1,4 +1,5 @@
 import {
+  IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   PROGRESS_COUNTERS,
   type CancelOutcome,
@@ -31,6 +32,9 @@ interface JobRow {
   result: string | null;
   error: string | null;
   callback_url: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  error_status: number | null;
   committing: number;
   created_at: string;
   started_at: string | null;
@@ -66,10 +70,33 @@ export class SqliteJobStore implements JobStore {
   }
 
   async createJob(job: NewJob): Promise<StoredJob> {
-    const row = this.sql(
-      `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at) VALUES (?, ?, ?, 'queued', 'queued', ?, ?) RETURNING *`,
-    ).get(job.id, job.type, job.libraryId, job.callbackUrl ?? null, job.createdAt.toISOString()) as JobRow;
-    return toStoredJob(row);
+    const create = this.db.transaction(() => {
+      if (job.idempotency) {
+        const since = new Date(job.createdAt.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+        const earlier = this.sql('SELECT * FROM jobs WHERE idempotency_key = ?').get(job.idempotency.key) as JobRow | undefined;
+        if (earlier && earlier.created_at >= since) return toStoredJob(earlier);
+        if (earlier) this.sql('UPDATE jobs SET idempotency_key = NULL WHERE id = ?').run(earlier.id);
+      }
+      const row = this.sql(
+        `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at, idempotency_key, request_hash)
+         VALUES (?, ?, ?, 'queued', 'queued', ?, ?, ?, ?) RETURNING *`,
+      ).get(
+        job.id,
+        job.type,
+        job.libraryId,
+        job.callbackUrl ?? null,
+        job.createdAt.toISOString(),
+        job.idempotency?.key ?? null,
+        job.idempotency?.requestHash ?? null,
+      ) as JobRow;
+      return toStoredJob(row);
+    });
+    return create.immediate();
+  }
+
+  async findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null> {
+    const row = this.sql('SELECT * FROM jobs WHERE idempotency_key = ? AND created_at >= ?').get(key, since.toISOString()) as JobRow | undefined;
+    return row ? toStoredJob(row) : null;
   }
 
   async getJob(id: string): Promise<StoredJob | null> {
@@ -106,11 +133,20 @@ export class SqliteJobStore implements JobStore {
     const completed = outcome.state === 'completed';
     // A completed job is in phase `done`, whatever phase its last progress named.
     const progress = progressAssignments({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
-    const assignments = [...progress.assignments, 'state = ?', 'result = ?', 'error = ?', 'finished_at = ?', 'started_at = COALESCE(started_at, ?)'];
+    const assignments = [
+      ...progress.assignments,
+      'state = ?',
+      'result = ?',
+      'error = ?',
+      'error_status = ?',
+      'finished_at = ?',
+      'started_at = COALESCE(started_at, ?)',
+    ];
     const finish = this.sql(`UPDATE jobs SET ${assignments.join(', ')} WHERE id = ? AND ${ACTIVE}`);
     const result = completed ? JSON.stringify(outcome.result) : null;
     const error = completed ? null : JSON.stringify(outcome.error);
-    const params = [...progress.params, outcome.state, result, error, at.toISOString(), last.startedAt?.toISOString() ?? null, id];
+    const status = outcome.state === 'failed' ? (outcome.status ?? null) : null;
+    const params = [...progress.params, outcome.state, result, error, status, at.toISOString(), last.startedAt?.toISOString() ?? null, id];
     return finish.run(...params).changes > 0;
   }
 
@@ -185,5 +221,7 @@ function toStoredJob(row: JobRow): StoredJob {
     ...(row.started_at === null ? {} : { startedAt: row.started_at }),
     ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
     ...(row.callback_url === null ? {} : { callbackUrl: row.callback_url }),
+    ...(row.error_status === null ? {} : { errorStatus: row.error_status }),
+    ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
   };
 }

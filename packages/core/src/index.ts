@@ -42,3 +42,4 @@ export * from './llms-txt/parse-llms-txt';
 export * from './llms-txt/chunk-llms-txt';
 export * from './api/retrieval-schemas';
 export * from './retrieval';
+export * from './use-cases/jobs/answer-again';

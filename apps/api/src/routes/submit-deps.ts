@@ -8,5 +8,6 @@ export function submitDepsOf(deps: ApiDeps): SubmitDeps {
     jobs: deps.jobs,
     jobRetentionMs: deps.config.jobs.retentionMs,
     callbacks: { sender: deps.callbacks, webhookSecret: deps.config.jobs.webhookSecret },
+    watcher: deps.jobs,
   };
 }

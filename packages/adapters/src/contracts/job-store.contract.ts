@@ -161,6 +161,32 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect(await store.cancelJob('00000000-0000-4000-8000-ffffffffffff', at(4))).toBe('unknown');
     });
 
+    it('answers a repeated idempotency key with the first job for 24 hours, then forgets it', async () => {
+      const key = { key: 'user-1:order-42', requestHash: 'hash-a' };
+      const first = await store.createJob(newJob({ createdAt: at(0), idempotency: key }));
+      expect(first.requestHash).toBe('hash-a');
+      const again = await store.createJob(newJob({ createdAt: at(60), idempotency: { ...key, requestHash: 'hash-b' } }));
+      expect(again.id).toBe(first.id);
+      expect(again.requestHash).toBe('hash-a');
+      expect((await store.findJobByIdempotencyKey(key.key, at(-1)))?.id).toBe(first.id);
+      expect(await store.findJobByIdempotencyKey(key.key, at(1))).toBeNull();
+      expect(await store.findJobByIdempotencyKey('user-2:order-42', at(-1))).toBeNull();
+      expect(toJobRecord(again)).not.toHaveProperty('requestHash');
+
+      const dayLater = await store.createJob(newJob({ createdAt: at(24 * 60 + 1), idempotency: key }));
+      expect(dayLater.id).not.toBe(first.id);
+      expect((await store.findJobByIdempotencyKey(key.key, at(-1)))?.id).toBe(dayLater.id);
+      expect((await store.getJob(first.id))?.id).toBe(first.id);
+    });
+
+    it('keeps the HTTP status a failed job answered with, out of what clients see', async () => {
+      const job = await store.createJob(newJob());
+      await store.finishJob(job.id, { state: 'failed', error: { error: 'No content', code: 'NO_CONTENT' }, status: 400 }, at(1));
+      const failed = await store.getJob(job.id);
+      expect(failed).toMatchObject({ state: 'failed', errorStatus: 400, error: { code: 'NO_CONTENT' } });
+      expect(toJobRecord(failed!)).not.toHaveProperty('errorStatus');
+    });
+
     it('prunes jobs that ended before a date, keeping running and recent ones', async () => {
       const old = await store.createJob(newJob());
       const recent = await store.createJob(newJob());

@@ -1,8 +1,13 @@
 import type { ErrorBody, JobProgress, JobRecord, JobState, JobType, ProgressChange } from './job-record';
 
-/** A job as stored: what clients see plus where its outcome is to be posted. */
+/**
+ * A job as stored: what clients see, plus where its outcome is to be posted, the HTTP status its failure answered
+ * with, and what an Idempotency-Key request must match to be answered by this job.
+ */
 export interface StoredJob extends JobRecord {
   callbackUrl?: string;
+  errorStatus?: number;
+  requestHash?: string;
 }
 
 export interface NewJob {
@@ -11,9 +16,14 @@ export interface NewJob {
   libraryId: string;
   callbackUrl?: string;
   createdAt: Date;
+  /** An Idempotency-Key (scoped to its caller) and a hash of the request it came with. */
+  idempotency?: { key: string; requestHash: string };
 }
 
-export type JobOutcome = { state: 'completed'; result: unknown } | { state: 'failed'; error: ErrorBody };
+export type JobOutcome = { state: 'completed'; result: unknown } | { state: 'failed'; error: ErrorBody; status?: number };
+
+/** A repeated request with the same Idempotency-Key is answered by the first one's job for this long. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 /** What a job's last write may carry besides its outcome, so a short job is recorded in one write. */
 export interface FinalWrite {
@@ -32,7 +42,13 @@ export type CancelOutcome = 'cancelled' | 'finished' | 'committing' | 'unknown';
  * progress (or its commit claim); workers write progress in batches, so a short job may go from queued to its end.
  */
 export interface JobStore {
+  /**
+   * Records a new job; with an idempotency key already used since `createdAt` minus IDEMPOTENCY_WINDOW_MS, records
+   * nothing and returns that earlier job (its id differs from `job.id`). An older use of the key is forgotten.
+   */
   createJob(job: NewJob): Promise<StoredJob>;
+  /** The job recorded with this idempotency key since `since`, or null. */
+  findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null>;
   getJob(id: string): Promise<StoredJob | null>;
   /** Newest first. */
   listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]>;
@@ -55,6 +71,6 @@ export interface JobStore {
 }
 
 /** What clients see of a stored job. */
-export function toJobRecord({ callbackUrl: _callbackUrl, ...job }: StoredJob): JobRecord {
+export function toJobRecord({ callbackUrl: _callbackUrl, errorStatus: _status, requestHash: _hash, ...job }: StoredJob): JobRecord {
   return job;
 }

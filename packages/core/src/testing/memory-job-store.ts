@@ -1,12 +1,18 @@
-import { PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
-import type { CancelOutcome, FinalWrite, JobOutcome, JobStore, NewJob, StoredJob } from '../jobs/job-store';
+import { JOB_COUNTERS, PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
+import { IDEMPOTENCY_WINDOW_MS, type CancelOutcome, type FinalWrite, type JobOutcome, type JobStore, type NewJob, type StoredJob } from '../jobs/job-store';
 
 /** A JobStore in memory for fast tests of use cases; the adapters' contract suite runs against it too. */
 export class MemoryJobStore implements JobStore {
-  private readonly jobs = new Map<string, StoredJob & { committing: boolean; seq: number }>();
+  private readonly jobs = new Map<string, StoredJob & { committing: boolean; seq: number; idempotencyKey?: string }>();
   private seq = 0;
 
   async createJob(job: NewJob): Promise<StoredJob> {
+    if (job.idempotency) {
+      const since = new Date(job.createdAt.getTime() - IDEMPOTENCY_WINDOW_MS);
+      const earlier = await this.findJobByIdempotencyKey(job.idempotency.key, since);
+      if (earlier) return earlier;
+      for (const old of this.jobs.values()) if (old.idempotencyKey === job.idempotency.key) delete old.idempotencyKey;
+    }
     const stored = {
       id: job.id,
       type: job.type,
@@ -15,11 +21,17 @@ export class MemoryJobStore implements JobStore {
       progress: { phase: 'queued' as const, done: 0, total: 0 },
       createdAt: job.createdAt.toISOString(),
       ...(job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}),
+      ...(job.idempotency ? { idempotencyKey: job.idempotency.key, requestHash: job.idempotency.requestHash } : {}),
       committing: false,
       seq: this.seq++,
     };
     this.jobs.set(job.id, stored);
     return view(stored);
+  }
+
+  async findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null> {
+    const job = [...this.jobs.values()].find((j) => j.idempotencyKey === key && j.createdAt >= since.toISOString());
+    return job ? view(job) : null;
   }
 
   async getJob(id: string): Promise<StoredJob | null> {
@@ -61,7 +73,10 @@ export class MemoryJobStore implements JobStore {
     if (outcome.state === 'completed') {
       job.result = outcome.result;
       job.progress.phase = 'done';
-    } else job.error = outcome.error;
+    } else {
+      job.error = outcome.error;
+      if (outcome.status) job.errorStatus = outcome.status;
+    }
     job.finishedAt = at.toISOString();
     return true;
   }
@@ -96,15 +111,24 @@ function start(job: StoredJob, at: Date): void {
 }
 
 function applyProgress(progress: JobProgress, change: ProgressChange): void {
+  const newPhase = change.phase !== undefined && change.phase !== progress.phase;
   if (change.phase) progress.phase = change.phase;
   for (const counter of PROGRESS_COUNTERS) {
     const set = change.set?.[counter];
     const add = change.add?.[counter];
-    if (set !== undefined) progress[counter] = set + (add ?? 0);
-    else if (add !== undefined) progress[counter] = (progress[counter] ?? 0) + add;
+    const phaseCounter = !(JOB_COUNTERS as readonly string[]).includes(counter);
+    if (set !== undefined) {
+      const value = set + (add ?? 0);
+      progress[counter] = phaseCounter && newPhase ? value : Math.max(progress[counter] ?? 0, value);
+    } else if (add !== undefined) progress[counter] = (progress[counter] ?? 0) + add;
   }
 }
 
-function view({ committing: _committing, seq: _seq, ...job }: StoredJob & { committing: boolean; seq: number }): StoredJob {
+function view({
+  committing: _committing,
+  seq: _seq,
+  idempotencyKey: _key,
+  ...job
+}: StoredJob & { committing: boolean; seq: number; idempotencyKey?: string }): StoredJob {
   return structuredClone(job);
 }

@@ -54,7 +54,7 @@ export interface Endpoint {
   errors: number[];
 }
 
-const JOB_ERRORS = [400, 401, 403, 409, 413, 415, 500, 503, 504];
+const JOB_ERRORS = [400, 401, 403, 409, 413, 415, 422, 500, 503, 504];
 
 /** How a synchronous request relates to its job, said once for the four job endpoints. */
 const RUNS_AS_JOB =

@@ -15,6 +15,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
   405: 'Method not allowed',
   406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
+  422: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request in the last 24 hours',
   409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
   413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
@@ -121,6 +122,14 @@ function parametersOf(endpoint: Endpoint): object[] {
       required: false,
       description: '`respond-async`: answer 202 with the job at once instead of waiting for it (RFC 7240)',
       schema: { type: 'string', maxLength: 1024 },
+    });
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'A key of your own for this request: a repeat with the same key, path and body within 24 hours is answered as the first was, from its job, and runs nothing again; the same key with another request answers 422 IDEMPOTENCY_KEY_REUSED',
+      schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
     });
   }
   if (endpoint.query) {

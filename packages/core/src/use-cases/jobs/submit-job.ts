@@ -1,12 +1,17 @@
 import type { CallbackSender } from '../../jobs/callback-sender';
 import type { AcceptedJob } from '../../jobs/job-record';
 import { errorBodyOf, statusUrlOf } from '../../jobs/job-record';
-import type { JobStore } from '../../jobs/job-store';
+import type { JobWatcher } from '../../jobs/job-signals';
+import { IDEMPOTENCY_WINDOW_MS, type JobStore } from '../../jobs/job-store';
 import { jobTypeOf, type JobPayload, type JobResult, type JobRunner, type RootJobName } from '../../jobs/registry';
 import { AppError } from '../../errors';
+import { answerAgain, type Idempotency } from './answer-again';
 
-/** Synchronous requests await their job (up to `timeoutMs`); `Prefer: respond-async` ones get the job id at once. */
-export type JobMode = { async: true } | { async: false; timeoutMs?: number };
+/**
+ * Synchronous requests await their job (up to `timeoutMs`); `Prefer: respond-async` ones get the job id at once. With
+ * `idempotency`, a repeat of a request within 24 hours is answered by the first one's job.
+ */
+export type JobMode = ({ async: true } | { async: false; timeoutMs?: number }) & { idempotency?: Idempotency };
 
 export type Submitted<R> = { accepted: AcceptedJob } | { result: R };
 
@@ -17,6 +22,8 @@ export interface SubmitDeps {
   jobRetentionMs: number;
   /** Checks callback URLs; with no WEBHOOK_SECRET callbacks cannot be signed, so none is accepted. */
   callbacks: { sender: CallbackSender; webhookSecret?: string };
+  /** Follows a job a repeated request waits for. */
+  watcher?: JobWatcher;
   now?: () => Date;
 }
 
@@ -44,14 +51,28 @@ export async function submitJob<N extends RootJobName>(
   mode: JobMode,
   prepare?: () => Promise<void>,
 ): Promise<Submitted<JobResult<N>>> {
+  const now = (deps.now ?? (() => new Date()))();
+  const { idempotency } = mode;
+  if (idempotency) {
+    const earlier = await deps.jobStore.findJobByIdempotencyKey(idempotency.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+    if (earlier) return answerAgain(deps, earlier, idempotency, mode);
+  }
   if (job.callbackUrl) await checkCallbackUrl(deps.callbacks, job.callbackUrl);
   await prepare?.();
-  const now = (deps.now ?? (() => new Date()))();
   if (now.getTime() - (lastPruned.get(deps.jobStore) ?? -Infinity) >= PRUNE_INTERVAL_MS) {
     lastPruned.set(deps.jobStore, now.getTime());
     await deps.jobStore.pruneJobs(new Date(now.getTime() - deps.jobRetentionMs));
   }
-  await deps.jobStore.createJob({ id: job.id, type: jobTypeOf(job.name)!, libraryId: job.libraryId, callbackUrl: job.callbackUrl, createdAt: now });
+  const created = await deps.jobStore.createJob({
+    id: job.id,
+    type: jobTypeOf(job.name)!,
+    libraryId: job.libraryId,
+    callbackUrl: job.callbackUrl,
+    createdAt: now,
+    idempotency,
+  });
+  // A repeat sent at the same moment recorded its job first: that job answers this request too.
+  if (created.id !== job.id) return answerAgain(deps, created, idempotency!, mode);
   try {
     if (mode.async) {
       await deps.jobs.enqueue(job.name, job.payload, { jobId: job.id });
@@ -60,7 +81,9 @@ export async function submitJob<N extends RootJobName>(
     return { result: await deps.jobs.run(job.name, job.payload, { jobId: job.id, timeoutMs: mode.timeoutMs }) };
   } catch (error) {
     // The job never reached the queue: its record says so instead of staying queued forever.
-    if (isQueueUnavailable(error)) await deps.jobStore.finishJob(job.id, { state: 'failed', error: errorBodyOf(error as AppError) }, now);
+    if (isQueueUnavailable(error)) {
+      await deps.jobStore.finishJob(job.id, { state: 'failed', error: errorBodyOf(error as AppError), status: (error as AppError).status }, now);
+    }
     throw error;
   }
 }
