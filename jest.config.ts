@@ -1,14 +1,32 @@
 /** @jest-config-loader esbuild-register */
 import type { Config } from 'jest';
 
-const config: Config = {
+const shared = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  testMatch: ['<rootDir>/{apps,packages}/*/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] } as Config['transform'],
+};
+
+const config: Config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'service',
+      testMatch: ['<rootDir>/{apps,packages}/*/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
+    },
+    {
+      // Faults and abuse against real processes; `npm run test:reliability` runs these alone and prints their table.
+      ...shared,
+      displayName: 'reliability',
+      testMatch: ['<rootDir>/test/reliability/**/*.rel.test.ts'],
+      globalSetup: '<rootDir>/test/reliability/support/global-setup.cjs',
+    },
+  ],
+  // A whole-run option: scenarios that take longer say so per test.
+  testTimeout: 60_000,
   // Suites share one Redis and one machine; each uses its own queue prefix and data dir.
   maxWorkers: 2,
-  testTimeout: 60_000,
-  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
+  reporters: ['default', '<rootDir>/test/reliability/figures-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
 };
 
 export default config;

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { startOpenAiFake, type OpenAiFake } from '../packages/adapters/src/testing/openai-fake';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
+import { startOpenAiFake, type OpenAiFake } from '../../packages/adapters/src/testing/openai-fake';
+import { serveFixtures, type FixtureServer } from '../support/fixture-server';
+import { startHarness, type Harness } from '../support/harness';
+import { recordFigure } from './support/figures';
 
 const chunksOf = (tag: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -78,8 +79,19 @@ describe('a replacement that fails midway leaves the library exactly as it was (
     expect(during).toEqual({ ...before, mode: 'keyword' });
     openai.recover();
 
-    expect(await snapshot(h, auth, 'acme/stable')).toEqual(before);
-    expect(await h.adapters.vectors.count('acme/stable')).toBe(5);
+    const afterFailure = await snapshot(h, auth, 'acme/stable');
+    const vectorsAfterFailure = await h.adapters.vectors.count('acme/stable');
+    recordFigure({
+      scenario: 'atomic replace: embedder down midway',
+      requests: 4,
+      faults: 1,
+      serverErrors: failed.status >= 500 ? 1 : 0,
+      rowsLost: before.chunks.length - afterFailure.chunks.length + (5 - vectorsAfterFailure),
+      duplicates: stagedLeftovers(h),
+      note: `failed replace answered ${failed.status} (${failed.body.code}); library unchanged: ${JSON.stringify(afterFailure) === JSON.stringify(before)}`,
+    });
+    expect(afterFailure).toEqual(before);
+    expect(vectorsAfterFailure).toBe(5);
     expect(stagedLeftovers(h)).toBe(0);
 
     // Once the embedder is back, the same replacement goes through whole.
@@ -113,10 +125,12 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
     await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/watched', name: 'Watched', chunks: chunksOf('old', 40) }).expect(200);
 
     let replacing = true;
+    let reads = 0;
     const seen = { old: 0, new: 0, mixed: [] as string[][] };
     const watch = (async () => {
       while (replacing) {
         const { chunks, found } = await snapshot(h, auth, 'acme/watched');
+        reads += 2;
         for (const ids of [chunks as string[], found as string[]]) {
           if (ids.length > 0 && ids.every((id) => oldIds.has(id))) seen.old++;
           else if (ids.length > 0 && ids.every((id) => newIds.has(id))) seen.new++;
@@ -129,6 +143,15 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
     replacing = false;
     await watch;
 
+    recordFigure({
+      scenario: 'atomic replace: readers during a replace',
+      requests: reads + 2,
+      faults: 0,
+      serverErrors: 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `${seen.old} views of the old library, ${seen.new} of the new, ${seen.mixed.length} mixed`,
+    });
     expect(seen.mixed).toEqual([]);
     expect(seen.old).toBeGreaterThan(0);
     const after = await snapshot(h, auth, 'acme/watched');
@@ -147,7 +170,17 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
       .send({ libraryId: 'acme/crawled', name: 'Crawled', urls: [`${site.origin}/a.html`, `${site.origin}/b.html`], replace: true, renderer: 'http' })
       .expect(400);
     expect(res.body.code).toBe('NO_CONTENT');
-    expect(await snapshot(h, auth, 'acme/crawled')).toEqual(before);
+    const after = await snapshot(h, auth, 'acme/crawled');
+    recordFigure({
+      scenario: 'atomic replace: every page an error',
+      requests: 4,
+      faults: 2,
+      serverErrors: 0,
+      rowsLost: before.chunks.length - after.chunks.length,
+      duplicates: stagedLeftovers(h),
+      note: 're-crawl with replace answered 400 NO_CONTENT',
+    });
+    expect(after).toEqual(before);
     expect(stagedLeftovers(h)).toBe(0);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { createApiKey } from '@docshelf/core';
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '../support/harness';
+import { recordFigure } from './support/figures';
 
 describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)', () => {
   let h: Harness;
@@ -31,9 +32,19 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
   it('answers simultaneous repeats from one job', async () => {
     const body = { libraryId: 'idem/burst', name: 'Burst', chunks: makeChunks(5) };
     const answers = await Promise.all(Array.from({ length: 8 }, () => ingest('burst-1', body)));
+    const jobs = await jobsOf('idem/burst');
+    recordFigure({
+      scenario: 'idempotency: 8 simultaneous repeats',
+      requests: 8,
+      faults: 0,
+      serverErrors: answers.filter((a) => a.status >= 500).length,
+      rowsLost: 5 - (await h.adapters.records.countChunks('idem/burst')),
+      duplicates: jobs.length - 1 + ((await h.adapters.backups.list('idem/burst')).length - 1),
+      note: `${new Set(answers.map((a) => JSON.stringify(a.body))).size} distinct answer(s), ${jobs.length} job(s)`,
+    });
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
-    expect(await jobsOf('idem/burst')).toHaveLength(1);
+    expect(jobs).toHaveLength(1);
   });
 
   it('gives a repeat of an asynchronous request the same job, and a synchronous repeat its result', async () => {

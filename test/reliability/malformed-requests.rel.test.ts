@@ -1,0 +1,84 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { startHarness, type Harness } from '../support/harness';
+import { recordFigure } from './support/figures';
+import { malformedRequests, type MalformedRequest } from './support/malformed-requests';
+
+const COUNT = 1_000;
+const SEED = 20261122;
+const TABLES = ['libraries', 'chunks', 'jobs', 'api_keys', 'sessions', 'users', 'staged_pages', 'embedder_states', 'vector_keys'];
+
+/** Every row count and every queue's job counts: a malformed request must change none of them. */
+async function writesSnapshot(h: Harness): Promise<Record<string, number>> {
+  const db = new Database(path.join(h.config.dataDir, 'docshelf.sqlite'), { readonly: true });
+  const counts: Record<string, number> = {};
+  try {
+    for (const table of TABLES) counts[table] = (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+  for (const queue of h.jobs.allQueues()) {
+    const jobs = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed', 'waiting-children');
+    counts[`queue ${queue.name}`] = Object.values(jobs).reduce((a, b) => a + b, 0);
+  }
+  return counts;
+}
+
+describe(`${COUNT} generated malformed requests across every endpoint (API + worker + Redis + SQLite)`, () => {
+  let h: Harness;
+  let credentials: Record<MalformedRequest['credential'], Record<string, string>>;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    credentials = {
+      'admin-key': { Authorization: `Bearer ${await h.createKey('admin')}` },
+      'read-key': { Authorization: `Bearer ${await h.createKey('read')}` },
+      session: { Cookie: await h.login() },
+      none: {},
+    };
+  });
+  afterAll(async () => h.close());
+
+  const send = (r: MalformedRequest) => {
+    const method = r.method === 'GET' ? 'get' : r.method === 'POST' ? 'post' : 'delete';
+    const call = request(h.app)[method](r.path).set(credentials[r.credential]).set(r.headers ?? {});
+    if (r.raw !== undefined) return call.set('Content-Type', r.contentType ?? 'application/json').send(r.raw);
+    if (r.method === 'POST') return call.set('Content-Type', 'application/json').send(JSON.stringify(r.body ?? null));
+    return call;
+  };
+
+  it('answers every one with a 4xx in the error shape and writes nothing', async () => {
+    const requests = malformedRequests(COUNT, SEED);
+    const before = await writesSnapshot(h);
+    const answers: { endpoint: string; status: number; body: unknown; sent: MalformedRequest }[] = [];
+    for (const r of requests) {
+      const res = await send(r);
+      answers.push({ endpoint: r.endpoint, status: res.status, body: res.body, sent: r });
+    }
+    const after = await writesSnapshot(h);
+
+    const endpoints = new Set(answers.map((a) => a.endpoint));
+    const serverErrors = answers.filter((a) => a.status >= 500);
+    const accepted = answers.filter((a) => a.status < 400);
+    const statuses = [...new Set(answers.map((a) => a.status))].sort();
+    const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
+    recordFigure({
+      scenario: `malformed requests (${endpoints.size} endpoints)`,
+      requests: answers.length,
+      faults: 0,
+      serverErrors: serverErrors.length,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `statuses ${statuses.join('/')}; ${accepted.length} accepted; writes: ${changed.length === 0 ? 'none' : changed.join(', ')}`,
+    });
+
+    expect(endpoints.size).toBeGreaterThanOrEqual(18);
+    expect(serverErrors.map((a) => ({ endpoint: a.endpoint, status: a.status, body: a.body, sent: a.sent }))).toEqual([]);
+    expect(accepted.map((a) => ({ endpoint: a.endpoint, status: a.status, sent: a.sent }))).toEqual([]);
+    for (const a of answers.filter((x) => x.endpoint !== 'POST /mcp')) {
+      expect(a.body).toEqual(expect.objectContaining({ error: expect.any(String), code: expect.any(String) }));
+    }
+    expect(after).toEqual(before);
+  }, 300_000);
+});
