@@ -8,6 +8,9 @@ import request from 'supertest';
 import { startHarness } from '../test/support/harness';
 import { benchSearch } from './search.bench';
 import { benchJobs } from './jobs-overhead';
+import { benchColdStart } from './cold-start.bench';
+import { benchCrawl } from './crawl.bench';
+import { benchRecrawl } from './recrawl.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
 
@@ -30,7 +33,23 @@ const row = (name: string, ms: number, baselineName: string, baselineMs: number)
     `${name.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms | baseline ${baselineName.padEnd(34)} ${baselineMs.toFixed(0).padStart(7)} ms | ratio ${(ms / baselineMs).toFixed(2)}x`,
   );
 
+/** `npm run bench` runs every section; `npm run bench -- cold-start jobs` runs the named ones. */
+const only = process.argv.slice(2);
+const wanted = (section: string) => only.length === 0 || only.includes(section);
+
 async function main() {
+  if (wanted('ingest') || wanted('search')) await benchIngestAndSearch();
+  // Every request runs as a job: its cost against doing the work inline, and how fast a 202 answers. A fresh
+  // service, so the figures are not those of a SQLite file just filled with 50 MB of chunks.
+  if (wanted('jobs')) await benchJobs();
+  if (wanted('cold-start')) await benchColdStart();
+  // Crawling: Docshelf's own processes against a bare Playwright loop, Crawlee and plain HTTP on the same URLs.
+  if (wanted('crawl')) await benchCrawl();
+  // Refresh: a re-crawl of an unchanged site against its first crawl, on a fresh service of its own.
+  if (wanted('recrawl')) await benchRecrawl();
+}
+
+async function benchIngestAndSearch() {
   const h = await startHarness();
   try {
     const key = await h.createKey('admin');
@@ -78,9 +97,6 @@ async function main() {
   } finally {
     await h.close();
   }
-  // 3. Every request runs as a job: its cost against doing the work inline, and how fast a 202 answers. A fresh
-  // service, so the figures are not those of a SQLite file just filled with 50 MB of chunks.
-  await benchJobs();
 }
 
 main().catch((error) => {

@@ -26,10 +26,15 @@ if ! command -v chromium >/dev/null && [ -z "${CHROMIUM_PATH:-}" ]; then
   as_root apt-get update -q && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 fi
 
-# `npm install`, not `npm ci`: this npm leaves other platforms' optional binaries out of the lock file and ci then refuses it.
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# A fresh checkout installs exactly the lock file (`npm ci`); an existing one catches up with a changed lock.
+if [ ! -d node_modules ]; then
+  npm ci --no-audit --no-fund
+elif [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm install --no-audit --no-fund
 fi
+
+# The dashboard's static files, which the API serves at /.
+npm run build:web
 
 if [ ! -f .env ]; then
   password=$(node -e "console.log(require('crypto').randomBytes(12).toString('base64url'))")

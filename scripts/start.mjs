@@ -1,5 +1,7 @@
-// `npm start`: the API and one worker in the foreground; Ctrl-C (or SIGTERM) stops both.
-import { spawn } from 'node:child_process';
+// `npm start`: compile what changed (`tsc -b`), then run the API and one worker from dist/ in the foreground.
+// `npm run dev`: the same pair from the TypeScript sources through tsx, restarted when a source file changes.
+// Ctrl-C (or SIGTERM) stops both.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -7,16 +9,36 @@ import { fileURLToPath } from 'node:url';
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const root = (relative) => fileURLToPath(new URL(`../${relative}`, import.meta.url));
-const tsx = import.meta.resolve('tsx');
-const processes = {
-  api: root('apps/api/src/main.ts'),
-  worker: root('apps/worker/src/main.ts'),
-};
+const dev = process.argv.includes('--dev');
+const apps = ['api', 'worker'];
+
+let command;
+if (dev) {
+  // Workspace packages resolve to their sources under this condition (see their package.json "exports").
+  const tsxCli = fileURLToPath(import.meta.resolve('tsx/cli'));
+  command = (app) => [tsxCli, 'watch', '--clear-screen=false', '--conditions=@docshelf/source', root(`apps/${app}/src/main.ts`)];
+} else {
+  // Incremental: a no-op when dist/ is up to date, a rebuild of what changed when it is stale.
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const build = spawnSync(process.execPath, [tsc, '-b', root('tsconfig.build.json')], { stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('docshelf: the build failed; nothing started');
+    process.exit(build.status || 1);
+  }
+  command = (app) => [root(`apps/${app}/dist/main.js`)];
+}
+
+// The dashboard is served from its build; a fresh clone builds it once here.
+if (!existsSync(root('apps/web/dist/index.html'))) {
+  console.log('docshelf: building the dashboard (apps/web/dist) first');
+  const build = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit', cwd: root('.') });
+  if (build.status !== 0) console.error('docshelf: the dashboard build failed; the API runs without it');
+}
 
 let stopping = false;
 let exitCode = 0;
-const children = Object.entries(processes).map(([name, entry]) => {
-  const child = spawn(process.execPath, ['--import', tsx, entry], { stdio: 'inherit', env: process.env });
+const children = apps.map((name) => {
+  const child = spawn(process.execPath, command(name), { stdio: 'inherit', env: process.env });
   child.on('exit', (code, signal) => {
     if (!stopping) {
       console.error(`docshelf: ${name} exited (${signal ?? code}); stopping the other process`);

@@ -45,10 +45,10 @@ export async function cleanUpOpsEnv(env: Record<string, string>): Promise<void> 
   fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
 }
 
-/** `node --import tsx apps/<app>/src/main.ts`, as `npm run start:api` / `start:worker` run it. */
+/** `node --import tsx apps/<app>/src/main.ts`: the sources as `npm run dev` runs them (workspaces resolved to src/). */
 function spawnApp(app: 'api' | 'worker', env: Record<string, string>): NodeProcess {
   return watchProcess(
-    spawn(process.execPath, ['--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)], {
+    spawn(process.execPath, ['--conditions=@docshelf/source', '--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)], {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

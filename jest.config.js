@@ -1,12 +1,12 @@
-/** @jest-config-loader esbuild-register */
-import type { Config } from 'jest';
-
 const shared = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] } as Config['transform'],
+  // Workspace packages resolve to their TypeScript sources under this condition (see their package.json "exports").
+  testEnvironmentOptions: { customExportConditions: ['node', 'node-addons', '@docshelf/source'] },
+  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
 };
 
-const config: Config = {
+/** @type {import('jest').Config} */
+const config = {
   projects: [
     {
       ...shared,
@@ -29,4 +29,4 @@ const config: Config = {
   reporters: ['default', '<rootDir>/test/reliability/figures-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
 };
 
-export default config;
+module.exports = config;
