@@ -12,6 +12,16 @@ describe('progress buffering', () => {
     expect(mergeProgress({ set: { done: 5 } }, { add: { done: 2 } })).toEqual({ phase: undefined, set: { done: 7 }, add: {} });
   });
 
+  it('keeps per-page errors of merged changes in order', () => {
+    expect(mergeProgress({ add: { pagesFailed: 1 }, errors: ['a: HTTP 404'] }, { add: { pagesFailed: 1 }, errors: ['b: HTTP 500'] })).toEqual({
+      phase: undefined,
+      set: {},
+      add: { pagesFailed: 2 },
+      errors: ['a: HTTP 404', 'b: HTTP 500'],
+    });
+    expect(mergeProgress({ add: { done: 1 } }, { add: { done: 1 } })).not.toHaveProperty('errors');
+  });
+
   it('writes a later change of phase at once, and counts together when flushed', async () => {
     const writes: unknown[] = [];
     const jobStore = { recordProgress: async (_id: string, change: unknown) => (writes.push(change), { phase: 'embedding', done: 0, total: 0 }) } as unknown as JobStore;

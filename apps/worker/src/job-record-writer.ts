@@ -1,4 +1,4 @@
-import { PROGRESS_COUNTERS, type FinalWrite, type JobNotifier, type JobStore, type ProgressChange } from '@docshelf/core';
+import { PROGRESS_COUNTERS, appendProgressErrors, type FinalWrite, type JobNotifier, type JobStore, type ProgressChange } from '@docshelf/core';
 
 /** How long a change may wait before it is written: live enough to watch, few writes for a busy or short job. */
 const FLUSH_AFTER_MS = 250;
@@ -90,5 +90,6 @@ export function mergeProgress(a: ProgressChange, b: ProgressChange): ProgressCha
     else if (aSet !== undefined) set[counter] = aSet + (aAdd ?? 0) + (bAdd ?? 0);
     else if (aAdd !== undefined || bAdd !== undefined) add[counter] = (aAdd ?? 0) + (bAdd ?? 0);
   }
-  return { phase: b.phase ?? a.phase, set, add };
+  const errors = a.errors || b.errors ? appendProgressErrors(a.errors, b.errors ?? []) : undefined;
+  return { phase: b.phase ?? a.phase, set, add, ...(errors ? { errors } : {}) };
 }

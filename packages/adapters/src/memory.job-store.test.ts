@@ -1,4 +1,4 @@
-import { MemoryJobStore } from '@docshelf/core/src/testing/memory-job-store';
+import { MemoryJobStore } from '../../core/src/testing/memory-job-store';
 import { describeJobStoreContract } from './contracts/job-store.contract';
 import { announceContractTarget } from './testing/announce-target';
 

@@ -2,6 +2,7 @@ import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import {
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
+  MAX_PROGRESS_ERRORS,
   PROGRESS_COUNTERS,
   type CancelOutcome,
   type ErrorBody,
@@ -129,11 +130,11 @@ export class MongoJobStore implements JobStore {
   }
 
   async recordProgress(id: string, change: ProgressChange, startedAt: Date): Promise<JobProgress | null> {
-    const { $set, $max, $inc } = progressUpdate(change);
+    const { $set, $max, $inc, $push } = progressUpdate(change);
     const doc = await this.jobs
       .findOneAndUpdate(
         { _id: id, state: { $in: ACTIVE } },
-        { $set: { ...$set, state: 'running' }, ...($max ? { $max } : {}), ...($inc ? { $inc } : {}), $min: { startedAt } },
+        { $set: { ...$set, state: 'running' }, ...($max ? { $max } : {}), ...($inc ? { $inc } : {}), ...($push ? { $push } : {}), $min: { startedAt } },
         { new: true },
       )
       .lean<JobDoc>();
@@ -148,7 +149,7 @@ export class MongoJobStore implements JobStore {
   async finishJob(id: string, outcome: JobOutcome, at: Date, last: FinalWrite = {}): Promise<boolean> {
     const completed = outcome.state === 'completed';
     // A completed job is in phase `done`, whatever phase its last progress named.
-    const { $set, $max, $inc } = progressUpdate({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
+    const { $set, $max, $inc, $push } = progressUpdate({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
     const ended = completed
       ? { state: 'completed', result: outcome.result }
       : { state: 'failed', error: outcome.error, ...(outcome.status ? { errorStatus: outcome.status } : {}) };
@@ -156,6 +157,7 @@ export class MongoJobStore implements JobStore {
       $set: { ...$set, ...ended, finishedAt: at },
       ...($max ? { $max } : {}),
       ...($inc ? { $inc } : {}),
+      ...($push ? { $push } : {}),
       // $min sets a missing startedAt and keeps an earlier one.
       ...(last.startedAt ? { $min: { startedAt: last.startedAt } } : {}),
     };
@@ -186,7 +188,12 @@ export class MongoJobStore implements JobStore {
  * $set, $max and $inc on `progress.*` for a change: a job's counters are raised (they never go back), a phase's
  * `done` and `total` are set, a counter added to adds (from 0 when unset).
  */
-function progressUpdate(change: ProgressChange): { $set: Record<string, unknown>; $max?: Record<string, number>; $inc?: Record<string, number> } {
+function progressUpdate(change: ProgressChange): {
+  $set: Record<string, unknown>;
+  $max?: Record<string, number>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, { $each: string[]; $slice: number }>;
+} {
   const $set: Record<string, unknown> = {};
   const $max: Record<string, number> = {};
   const $inc: Record<string, number> = {};
@@ -198,14 +205,22 @@ function progressUpdate(change: ProgressChange): { $set: Record<string, unknown>
     else if (set !== undefined) $set[`progress.${counter}`] = set + (add ?? 0);
     else if (add !== undefined) $inc[`progress.${counter}`] = add;
   }
-  return { $set, ...(Object.keys($max).length > 0 ? { $max } : {}), ...(Object.keys($inc).length > 0 ? { $inc } : {}) };
+  // Appended atomically and capped to the latest, so page jobs on several workers report side by side.
+  const $push = change.errors?.length ? { 'progress.errors': { $each: change.errors, $slice: -MAX_PROGRESS_ERRORS } } : undefined;
+  return {
+    $set,
+    ...(Object.keys($max).length > 0 ? { $max } : {}),
+    ...(Object.keys($inc).length > 0 ? { $inc } : {}),
+    ...($push ? { $push } : {}),
+  };
 }
 
 function toStoredJob(doc: JobDoc): StoredJob {
   const progress: JobProgress = { phase: doc.progress.phase, done: doc.progress.done, total: doc.progress.total };
-  for (const counter of ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const) {
+  for (const counter of ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const) {
     if (typeof doc.progress[counter] === 'number') progress[counter] = doc.progress[counter];
   }
+  if (Array.isArray(doc.progress.errors) && doc.progress.errors.length > 0) progress.errors = [...doc.progress.errors];
   return {
     id: doc._id,
     type: doc.type,

@@ -1,6 +1,7 @@
 import {
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
+  MAX_PROGRESS_ERRORS,
   PROGRESS_COUNTERS,
   type CancelOutcome,
   type FinalWrite,
@@ -28,7 +29,9 @@ interface JobRow {
   pages_discovered: number | null;
   pages_crawled: number | null;
   pages_failed: number | null;
+  pages_unchanged: number | null;
   chunks_ingested: number | null;
+  errors: string | null;
   result: string | null;
   error: string | null;
   callback_url: string | null;
@@ -48,9 +51,10 @@ const COLUMNS: Record<ProgressCounter, string> = {
   pagesDiscovered: 'pages_discovered',
   pagesCrawled: 'pages_crawled',
   pagesFailed: 'pages_failed',
+  pagesUnchanged: 'pages_unchanged',
   chunksIngested: 'chunks_ingested',
 };
-const OPTIONAL_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+const OPTIONAL_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
 const ACTIVE = `state IN ('queued', 'running')`;
 
 /** JobStore in the service's SQLite file; every transition is one conditional UPDATE, so concurrent writers agree. */
@@ -196,6 +200,16 @@ function progressAssignments(change: ProgressChange): { assignments: string[]; p
       params.push(set + (add ?? 0));
     }
   }
+  if (change.errors?.length) {
+    // Appended in the same UPDATE, in order, keeping the latest MAX_PROGRESS_ERRORS.
+    assignments.push(`errors = (SELECT json_group_array(value ORDER BY part, key) FROM (
+      SELECT part, key, value, ROW_NUMBER() OVER (ORDER BY part DESC, key DESC) AS latest FROM (
+        SELECT 0 AS part, key, value FROM json_each(COALESCE(errors, '[]'))
+        UNION ALL SELECT 1 AS part, key, value FROM json_each(?)
+      )
+    ) WHERE latest <= ${MAX_PROGRESS_ERRORS})`);
+    params.push(JSON.stringify(change.errors));
+  }
   return { assignments, params };
 }
 
@@ -205,6 +219,7 @@ function progressOf(row: JobRow): JobProgress {
     const value = row[COLUMNS[counter] as keyof JobRow] as number | null;
     if (value !== null) progress[counter] = value;
   }
+  if (row.errors !== null) progress.errors = JSON.parse(row.errors) as string[];
   return progress;
 }
 

@@ -93,6 +93,22 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect((await store.getJob(job.id))!.progress).toMatchObject({ done: 40, pagesCrawled: 40 });
     });
 
+    it('appends per-page errors as they happen, concurrent ones too, keeping the latest 50', async () => {
+      const job = await store.createJob(newJob());
+      await store.recordProgress(job.id, { phase: 'crawling', errors: ['http://x/a: HTTP 404'] }, at(1));
+      const second = await store.recordProgress(job.id, { add: { pagesFailed: 1 }, errors: ['http://x/b: timed out', 'http://x/c: HTTP 500'] }, at(1));
+      expect(second).toMatchObject({ pagesFailed: 1, errors: ['http://x/a: HTTP 404', 'http://x/b: timed out', 'http://x/c: HTTP 500'] });
+      await Promise.all(Array.from({ length: 60 }, (_, i) => store.recordProgress(job.id, { errors: [`http://x/p${i}: HTTP 404`] }, at(2))));
+      const { errors } = (await store.getJob(job.id))!.progress;
+      expect(errors).toHaveLength(50);
+      expect(new Set(errors).size).toBe(50);
+      expect(errors!.every((e) => /^http:\/\/x\/p\d+: HTTP 404$/.test(e))).toBe(true);
+      await store.finishJob(job.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), { progress: { errors: ['http://x/last: HTTP 410'] } });
+      expect((await store.getJob(job.id))!.progress.errors!.at(-1)).toBe('http://x/last: HTTP 410');
+      const quiet = await store.createJob(newJob());
+      expect(await store.recordProgress(quiet.id, { add: { done: 1 } }, at(1))).not.toHaveProperty('errors');
+    });
+
     it('never moves progress back: a late count raises counters, a new phase starts done and total anew', async () => {
       const job = await store.createJob(newJob());
       await store.recordProgress(job.id, { phase: 'crawling', set: { pagesCrawled: 1, done: 1, total: 10 } }, at(1));

@@ -26,16 +26,28 @@ export const jobProgressSchema = z.object({
   pagesDiscovered: count.optional(),
   pagesCrawled: count.optional(),
   pagesFailed: count.optional(),
+  /** Crawled pages found unchanged since the library's last crawl (HTTP 304 or the same content). */
+  pagesUnchanged: count.optional().describe('Crawled pages unchanged since the library was last crawled'),
   chunksIngested: count.optional(),
+  /** Per-page failures so far (`"<url>: <message>"`), the latest MAX_PROGRESS_ERRORS, as they happen. */
+  errors: z.array(z.string()).optional(),
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 
+/** A job's progress keeps this many of its latest per-page errors; the result lists them all. */
+export const MAX_PROGRESS_ERRORS = 50;
+
+/** Appends per-page errors to those kept, keeping the latest MAX_PROGRESS_ERRORS. */
+export function appendProgressErrors(kept: readonly string[] | undefined, added: readonly string[]): string[] {
+  return [...(kept ?? []), ...added].slice(-MAX_PROGRESS_ERRORS);
+}
+
 /** The counters a progress report may set or add to. */
-export const PROGRESS_COUNTERS = ['done', 'total', 'pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+export const PROGRESS_COUNTERS = ['done', 'total', 'pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
 export type ProgressCounter = (typeof PROGRESS_COUNTERS)[number];
 
 /** Counters of a whole job, which only grow; `done` and `total` start again with each phase. */
-export const JOB_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'chunksIngested'] as const;
+export const JOB_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
 
 export interface ProgressChange {
   phase?: JobPhase;
@@ -46,6 +58,8 @@ export interface ProgressChange {
   set?: Partial<Record<ProgressCounter, number>>;
   /** Added atomically, so page jobs of one crawl on several workers can count together. */
   add?: Partial<Record<ProgressCounter, number>>;
+  /** Per-page errors to append (`"<url>: <message>"`). */
+  errors?: string[];
 }
 
 /** The error shape every endpoint answers with. */

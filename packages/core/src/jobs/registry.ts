@@ -39,7 +39,16 @@ export const jobRegistry = {
   /** Brings the vector index in line with one ingestion: clears what it replaced, embeds its chunks when asked. */
   'index-ingestion': {
     queue: 'embed',
-    payload: z.object({ libraryId: jobLibraryIdSchema, ingestionId, replace: z.boolean(), generate: z.boolean() }),
+    payload: z.object({
+      libraryId: jobLibraryIdSchema,
+      ingestionId,
+      replace: z.boolean(),
+      generate: z.boolean(),
+      /** A replacement built by a re-crawl: chunks identical to this library's take its vectors instead of an embedding. */
+      reuseVectorsOf: libraryIdSchema.optional(),
+      /** Chunks the ingestion removed (pages a re-crawl found changed or gone): their vectors go too. */
+      dropChunkIds: z.array(z.string()).optional(),
+    }),
     result: z.object({ vectorized: z.boolean(), embedded: z.number().int().min(0) }),
   },
   /** Embeds one page of a library's chunks: the work behind POST /api/embed. */
@@ -89,6 +98,10 @@ export const jobRegistry = {
       url: httpUrlSchema,
       discover: z.boolean(),
       renderer: crawlOptionsSchema.shape.renderer,
+      /** robots.txt Crawl-delay of the site, in ms (the worker caps it at CRAWL_DELAY_MAX_S). */
+      crawlDelayMs: z.number().int().min(0).optional(),
+      /** The library crawled: its last crawl's validators of this page make the load conditional. */
+      libraryId: libraryIdSchema.optional(),
     }),
     result: z.object({
       url: z.string(),
@@ -97,6 +110,8 @@ export const jobRegistry = {
       chunks: z.number().int().min(0),
       links: z.array(z.string()),
       renderedWith: z.enum(['browser', 'http']),
+      /** Unchanged since the library's last crawl: not extracted again, its chunks stand. */
+      unchanged: z.boolean().optional(),
     }),
   },
   /** Fetches one URL (an llms.txt or a page), chunks it and replaces the library's chunks with it. */

@@ -1,4 +1,4 @@
-import { JOB_COUNTERS, PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
+import { appendProgressErrors, JOB_COUNTERS, PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
 import { IDEMPOTENCY_WINDOW_MS, type CancelOutcome, type FinalWrite, type JobOutcome, type JobStore, type NewJob, type StoredJob } from '../jobs/job-store';
 
 /** A JobStore in memory for fast tests of use cases; the adapters' contract suite runs against it too. */
@@ -122,6 +122,7 @@ function applyProgress(progress: JobProgress, change: ProgressChange): void {
       progress[counter] = phaseCounter && newPhase ? value : Math.max(progress[counter] ?? 0, value);
     } else if (add !== undefined) progress[counter] = (progress[counter] ?? 0) + add;
   }
+  if (change.errors?.length) progress.errors = appendProgressErrors(progress.errors, change.errors);
 }
 
 function view({

@@ -1,0 +1,201 @@
+/** The dashboard's side of the REST API: same origin, the session cookie, errors in the API's `{error, code}` shape. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Seconds, from Retry-After (429). */
+    readonly retryAfter?: number,
+    readonly details?: unknown[],
+  ) {
+    super(message);
+  }
+}
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface Library {
+  id: string;
+  name: string;
+  description?: string;
+  sourceUrl?: string;
+  sourceType: string;
+  version?: string;
+  chunkCount: number;
+  vectorCount: number;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+  embeddingModel?: string;
+}
+
+export interface Chunk {
+  id: string;
+  title?: string;
+  url?: string;
+  content: string;
+  tokenCount: number;
+}
+
+export interface SearchResult {
+  libraryId: string;
+  chunkId: string;
+  title?: string;
+  url?: string;
+  content: string;
+  score: number;
+  tokens: number;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+  permissions: 'read' | 'admin';
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface JobProgress {
+  phase: string;
+  done: number;
+  total: number;
+  pagesDiscovered?: number;
+  pagesCrawled?: number;
+  pagesFailed?: number;
+  pagesUnchanged?: number;
+  chunksIngested?: number;
+  errors?: string[];
+}
+
+export interface ErrorBody {
+  error: string;
+  code: string;
+  details?: unknown[];
+}
+
+export interface Job {
+  id: string;
+  type: 'ingest' | 'crawl' | 'ingest-url' | 'embed';
+  libraryId: string;
+  state: JobState;
+  progress: JobProgress;
+  result?: Record<string, unknown>;
+  error?: ErrorBody;
+  createdAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export const isFinal = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
+
+/** `acme/widgets` → `/api/libraries/acme/widgets`, each segment encoded. */
+export const libraryPath = (id: string) => id.split('/').map(encodeURIComponent).join('/');
+
+async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Docshelf did not answer. Check that the API is running and try again.');
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (res.status === 401 && !url.startsWith('/api/auth/') && location.pathname !== '/login') {
+    // The session ended (logged out elsewhere, expired): log in again, then come back here.
+    location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+  }
+  if (!res.ok) {
+    const err = (parsed ?? {}) as Partial<ErrorBody>;
+    const retry = Number(res.headers.get('retry-after'));
+    throw new ApiError(
+      res.status,
+      err.code ?? `HTTP_${res.status}`,
+      err.error ?? `${res.status} ${res.statusText}`,
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      err.details,
+    );
+  }
+  return parsed as T;
+}
+
+const query = (params: Record<string, string | number | undefined>) =>
+  new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
+
+const ASYNC = { prefer: 'respond-async' };
+
+export const api = {
+  session: () => call<{ user: User }>('GET', '/api/auth/session'),
+  logIn: (email: string, password: string) => call<{ user: User }>('POST', '/api/auth/login', { email, password }),
+  logOut: () => call<{ success: true }>('POST', '/api/auth/logout', {}),
+
+  libraries: () => call<{ libraries: Library[] }>('GET', '/api/libraries'),
+  library: (id: string) =>
+    call<{ library: Library; chunks: { id: string }[] }>('GET', `/api/libraries/${libraryPath(id)}`),
+  deleteLibrary: (id: string) => call<{ success: true }>('DELETE', `/api/libraries/${libraryPath(id)}`),
+  chunks: (libraryId: string, offset: number, limit: number) =>
+    call<{ chunks: Chunk[]; total: number; nextOffset: number | null }>(
+      'GET',
+      `/api/chunks?${query({ libraryId, offset, limit })}`,
+    ),
+  search: (libraryId: string, q: string) =>
+    call<{ query: string; mode: string; results: SearchResult[] }>(
+      'GET',
+      `/api/search?${query({ q, libraryId, limit: 10 })}`,
+    ),
+  embed: (libraryId: string, offset: number, limit: number) =>
+    call<{ processed: number; total: number; offset: number; nextOffset: number | null; done: boolean }>(
+      'POST',
+      '/api/embed',
+      { libraryId, offset, limit },
+    ),
+
+  crawl: (body: Record<string, unknown>) => call<{ jobId: string }>('POST', '/api/crawl', body, ASYNC),
+  ingestUrl: (body: Record<string, unknown>) => call<{ jobId: string }>('POST', '/api/ingest-url', body, ASYNC),
+  jobs: () => call<{ jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
+  job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
+  cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),
+
+  keys: () => call<{ keys: ApiKey[] }>('GET', '/api/keys'),
+  createKey: (name: string, permissions: 'read' | 'admin') =>
+    call<{ id: string; name: string; key: string; keyPrefix: string; permissions: string }>('POST', '/api/keys', {
+      name,
+      permissions,
+    }),
+  revokeKey: (id: string) => call<{ success: true }>('DELETE', `/api/keys?${query({ id })}`),
+};
+
+/** A message a person can act on, for any failed call. */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 429) return `Too many attempts. Try again in ${waitText(error.retryAfter)}.`;
+  return error.message;
+}
+
+/** Retry-After as a person reads it: "42 seconds", "15 minutes", or "a moment" when the API gave none. */
+export function waitText(seconds: number | undefined): string {
+  if (!seconds) return 'a moment';
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
