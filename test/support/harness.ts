@@ -10,10 +10,12 @@ import { loadConfig, type Config } from '@docshelf/config';
 import { ensureAdminUser, type QueueName } from '@docshelf/core';
 import { BullmqJobRunner } from '@docshelf/queue';
 import { createCrawlRuntime, startWorkers, type CrawlRuntime, type RunningWorkers } from '@docshelf/worker';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import request from 'supertest';
 import type { Express } from 'express';
+import { deleteRedisKeys } from './redis-keys';
+
+export { deleteRedisKeys };
 
 export const ADMIN = { email: 'admin@docshelf.test', password: 'correct horse battery' };
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -139,20 +141,6 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     },
   };
   return harness;
-}
-
-export async function deleteRedisKeys(prefix: string, url = REDIS_URL): Promise<void> {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** `count` chunks of roughly `words` words each, with ids c0000, c0001, … */

@@ -6,3 +6,4 @@ export { pingRedis, watchRedisAvailability } from './redis-health';
 export * from './bullmq-worker-queues';
 export { runStepJob, isWaitingForChildren, childJobId, type QueueOf } from './step-job';
 export { RedisProbe } from './redis-probe';
+export { RedisHostThrottle } from './redis-host-throttle';

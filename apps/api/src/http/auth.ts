@@ -25,6 +25,12 @@ declare module 'express-serve-static-core' {
 export interface AuthDeps {
   records: RecordStore;
   sessionTtlMs: number;
+  sessionIdleMs?: number;
+}
+
+/** What the credential checks need from the API's dependencies. */
+export function authDeps(deps: { records: RecordStore; config: { sessionTtlMs: number; security?: { sessionIdleMs: number } } }): AuthDeps {
+  return { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs, sessionIdleMs: deps.config.security?.sessionIdleMs };
 }
 
 /** What a request presents: a bearer key wins over a cookie, so a key can never borrow a browser's session. */

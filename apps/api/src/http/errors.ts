@@ -32,6 +32,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const body: Record<string, unknown> = { error: known.message, code: known.code };
       if (known.details) body.details = known.details;
       if (known.options.jobId) body.jobId = known.options.jobId;
+      if (known.options.retryAfterSeconds !== undefined) res.set('Retry-After', String(known.options.retryAfterSeconds));
       res.status(known.status).json(body);
       return;
     }

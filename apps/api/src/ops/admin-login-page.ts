@@ -1,5 +1,21 @@
 import { escapeHtml } from './escape-html';
 
+/** The login form's script, served as a file: the Content-Security-Policy allows no inline script. */
+export const ADMIN_LOGIN_SCRIPT_PATH = '/admin/login.js';
+export const ADMIN_LOGIN_SCRIPT = `document.getElementById('login').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const res = await fetch('/api/auth/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
+  });
+  if (res.ok) { location.reload(); return; }
+  const body = await res.json().catch(() => ({}));
+  document.getElementById('error').textContent = body.error || 'Login failed (' + res.status + ')';
+});
+`;
+
 /**
  * What a browser gets at /admin/queues without a dashboard session: a 401 page with a login form that posts
  * JSON to /api/auth/login and reloads, so an operator never has to reach for curl.
@@ -23,19 +39,6 @@ button{margin-top:1rem;padding:.5rem 1.2rem}#error{color:#b00020;min-height:1.5e
 <p id="error" role="alert"></p>
 </form>
 <p class="note">This posts to <code>POST /api/auth/login</code>, which sets the <code>docshelf_session</code> cookie.</p>
-<script>
-document.getElementById('login').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target);
-  const res = await fetch('/api/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
-  });
-  if (res.ok) { location.reload(); return; }
-  const body = await res.json().catch(() => ({}));
-  document.getElementById('error').textContent = body.error || 'Login failed (' + res.status + ')';
-});
-</script>
+<script src="${ADMIN_LOGIN_SCRIPT_PATH}"></script>
 </body></html>`;
 }

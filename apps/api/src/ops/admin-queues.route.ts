@@ -4,8 +4,9 @@ import { ExpressAdapter } from '@bull-board/express';
 import { AppError, serviceUnavailable } from '@docshelf/core';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { requireSession, type AuthDeps } from '../http/auth';
-import { renderAdminLoginPage } from './admin-login-page';
+import { authDeps, requireSession, type AuthDeps } from '../http/auth';
+import { securityHeaders } from '../http/security-headers';
+import { ADMIN_LOGIN_SCRIPT, ADMIN_LOGIN_SCRIPT_PATH, renderAdminLoginPage } from './admin-login-page';
 
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 
@@ -17,8 +18,19 @@ export function adminQueueRoutes(deps: Pick<ApiDeps, 'queues' | 'records' | 'con
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'Docshelf queues' } },
   });
-  const auth = { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs };
-  return Router().use(ADMIN_QUEUES_PATH, requireDashboardSession(auth), requireRedis(deps.queues), board.getRouter() as RequestHandler);
+  const auth = authDeps(deps);
+  return Router()
+    .get(ADMIN_LOGIN_SCRIPT_PATH, (_req, res) => {
+      res.type('text/javascript').set('Cache-Control', 'no-cache').send(ADMIN_LOGIN_SCRIPT);
+    })
+    .use(
+      ADMIN_QUEUES_PATH,
+      // Bull Board's page links its Google font; nothing else it loads comes from elsewhere.
+      securityHeaders({ styleSrc: ['https://fonts.googleapis.com'], fontSrc: ['https://fonts.gstatic.com'] }),
+      requireDashboardSession(auth),
+      requireRedis(deps.queues),
+      board.getRouter() as RequestHandler,
+    );
 }
 
 /**

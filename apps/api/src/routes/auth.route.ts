@@ -1,18 +1,24 @@
 import { logIn, logOut, loginRequestSchema, SESSION_COOKIE } from '@docshelf/core';
 import { Router, type CookieOptions } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { principalOf, requireSession } from '../http/auth';
+import { authDeps, principalOf, requireSession } from '../http/auth';
 import { readCookie } from '../http/cookies';
+import type { RateLimits } from '../http/rate-limits';
 import { parseInput } from '../http/validate';
 
-export function authRoutes(deps: ApiDeps): Router {
-  const sessionDeps = { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs };
+export function authRoutes(deps: ApiDeps, limits: Pick<RateLimits, 'beginLogin' | 'loginSucceeded'>): Router {
+  const sessionDeps = authDeps(deps);
   const cookie: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/' };
 
   return Router()
     .post('/api/auth/login', async (req, res) => {
       const credentials = parseInput(loginRequestSchema, req.body);
-      const { user, token, expiresAt } = await logIn(sessionDeps, credentials);
+      const ip = req.ip ?? 'unknown';
+      await limits.beginLogin(credentials.email, ip);
+      // A fresh token every time; a session cookie sent along is destroyed, never promoted.
+      const previous = readCookie(req.headers.cookie, SESSION_COOKIE);
+      const { user, token, expiresAt } = await logIn(sessionDeps, credentials, previous);
+      await limits.loginSucceeded(credentials.email, ip);
       res.cookie(SESSION_COOKIE, token, { ...cookie, secure: req.secure, expires: expiresAt });
       res.json({ user });
     })

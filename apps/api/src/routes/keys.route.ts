@@ -1,11 +1,11 @@
 import { createApiKey, createKeyRequestSchema, deleteKeyQuerySchema, listApiKeys, revokeApiKey } from '@docshelf/core';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { principalOf, requireSession } from '../http/auth';
+import { authDeps, principalOf, requireSession } from '../http/auth';
 import { parseInput } from '../http/validate';
 
 export function keyRoutes(deps: ApiDeps): Router {
-  const session = requireSession({ records: deps.records, sessionTtlMs: deps.config.sessionTtlMs });
+  const session = requireSession(authDeps(deps));
   return Router()
     .get('/api/keys', session, async (req, res) => {
       res.json({ keys: await listApiKeys(deps, principalOf(req).userId) });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from '../auth/api-key';
 import type { ApiKey, ApiKeyRecord, Permission } from '../domain/types';
 import { keyNotFound } from '../errors';
@@ -40,10 +40,25 @@ export async function revokeApiKey(deps: KeyDeps, userId: string, keyId: string)
   if (!(await deps.records.deleteApiKey(userId, keyId))) throw keyNotFound(keyId);
 }
 
-/** The key record behind a bearer token, or null; records the use. */
+/** Compared against when no stored key has the prefix, so a miss costs what a hit costs. */
+const NO_KEY_HASH = Buffer.alloc(32);
+
+/**
+ * The key record behind a bearer token, or null; records the use. The key is looked up by its public prefix and its
+ * SHA-256 hash compared in constant time, so response times say nothing about how much of a key was right. Nothing
+ * is cached: a revoked key is refused on its very next request, by every API process.
+ */
 export async function authenticateApiKey(deps: KeyDeps, key: string): Promise<ApiKeyRecord | null> {
   if (!isWellFormedApiKey(key)) return null;
-  const record = await deps.records.findApiKeyByHash(hashApiKey(key));
+  const presented = Buffer.from(hashApiKey(key), 'hex');
+  const candidates = await deps.records.findApiKeysByPrefix(keyPrefixOf(key));
+  let found: ApiKeyRecord | null = null;
+  for (const { keyHash, ...candidate } of candidates) {
+    const stored = Buffer.from(keyHash, 'hex');
+    if (stored.length === presented.length && timingSafeEqual(stored, presented)) found = candidate;
+  }
+  if (candidates.length === 0) timingSafeEqual(NO_KEY_HASH, presented);
+  const record = found;
   if (!record) return null;
   const now = clock(deps);
   if (!record.lastUsedAt || now.getTime() - new Date(record.lastUsedAt).getTime() >= TOUCH_INTERVAL_MS) {

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+
+export interface ProcessWatchOptions {
+  /** A renderer process past this RSS is stopped (SIGKILL): its page crashes and fails alone. */
+  pageMaxMb: number;
+  /** Above this summed RSS the browser's PSS (shared pages counted once) is worked out and reported. */
+  reportAboveMb?: number;
+  intervalMs?: number;
+  onRendererStopped(marker: string, pid: number, rssMb: number): void;
+  /** The summed PSS of one browser's processes, when their summed RSS passed `reportAboveMb`. */
+  onBrowserSize(marker: string, pssMb: number): void;
+}
+
+const PAGE_SIZE = 4096;
+const RECENT_MS = 10_000;
+
+const read = (file: string) => fs.promises.readFile(file, 'utf8').catch(() => '');
+
+/** Direct children of `pid`, from every thread's `children` list (Linux ≥ 3.5). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const tasks = await fs.promises.readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const lists = await Promise.all(tasks.map((tid) => read(`/proc/${pid}/task/${tid}/children`)));
+  return lists.flatMap((list) => list.split(' ').filter(Boolean).map(Number));
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const statm = await read(`/proc/${pid}/statm`);
+  return statm ? (Number(statm.split(' ')[1]) * PAGE_SIZE) / 2 ** 20 : 0;
+}
+
+/** Proportional set size: what the process adds to the machine's memory, shared pages split between their users. */
+async function pssMb(pid: number): Promise<number> {
+  const match = /^Pss:\s+(\d+) kB/m.exec(await read(`/proc/${pid}/smaps_rollup`));
+  return match ? Number(match[1]) / 1024 : rssMb(pid);
+}
+
+/**
+ * Looks at the browsers' process trees in /proc (Linux; elsewhere it does nothing), without blocking the event loop:
+ * stops a renderer that passes the page limit and reports a browser's total PSS once its RSS is large, so the pool
+ * can recycle it. A browser is found among this process's children by a marker switch in its command line.
+ */
+export class ProcessWatch {
+  private readonly markers = new Map<string, number | undefined>();
+  private timer: NodeJS.Timeout | undefined;
+  private looking = false;
+  private lastStop = 0;
+  private readonly enabled = process.platform === 'linux' && fs.existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+
+  constructor(private readonly options: ProcessWatchOptions) {}
+
+  track(marker: string): void {
+    this.markers.set(marker, undefined);
+    if (this.enabled && !this.timer) {
+      this.timer = setInterval(() => void this.look(), this.options.intervalMs ?? 500);
+      this.timer.unref();
+    }
+  }
+
+  untrack(marker: string): void {
+    this.markers.delete(marker);
+    if (this.markers.size === 0) this.stop();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Whether a renderer was stopped for its memory within the last few seconds. */
+  stoppedRecently(): boolean {
+    return Date.now() - this.lastStop < RECENT_MS;
+  }
+
+  private async look(): Promise<void> {
+    if (this.looking) return;
+    this.looking = true;
+    try {
+      for (const [marker, known] of this.markers) {
+        const root = known ?? (await this.findRoot(marker));
+        if (root === undefined) continue;
+        this.markers.set(marker, root);
+        const tree = [root];
+        for (let i = 0; i < tree.length; i++) tree.push(...(await childrenOf(tree[i]!)));
+        const sizes = await Promise.all(tree.map(rssMb));
+        for (const [i, mb] of sizes.entries()) {
+          if (mb <= this.options.pageMaxMb || !(await read(`/proc/${tree[i]}/cmdline`)).includes('--type=renderer')) continue;
+          try {
+            process.kill(tree[i]!, 'SIGKILL');
+            this.lastStop = Date.now();
+            this.options.onRendererStopped(marker, tree[i]!, mb);
+          } catch {
+            /* already gone */
+          }
+        }
+        const rssTotal = sizes.reduce((a, b) => a + b, 0);
+        if (rssTotal > (this.options.reportAboveMb ?? Infinity)) {
+          const pss = await Promise.all(tree.map(pssMb));
+          this.options.onBrowserSize(marker, pss.reduce((a, b) => a + b, 0));
+        }
+      }
+    } finally {
+      this.looking = false;
+    }
+  }
+
+  private async findRoot(marker: string): Promise<number | undefined> {
+    for (const pid of await childrenOf(process.pid)) {
+      if ((await read(`/proc/${pid}/cmdline`)).includes(marker)) return pid;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,56 @@
+import type { HostThrottle } from '@docshelf/core';
+import { Redis } from 'ioredis';
+import { consumerConnection } from './connections';
+
+// One key per host holds the time of its next free turn; each caller takes the next one and is told how long to wait.
+// Redis's clock is the only clock, so workers on several machines agree.
+const TAKE_TURN = `
+local now = redis.call('TIME')
+local t = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local free = tonumber(redis.call('GET', KEYS[1]) or '0')
+local at = math.max(t, free)
+local interval = tonumber(ARGV[1])
+redis.call('SET', KEYS[1], at + interval, 'PX', interval + 60000)
+return at - t`;
+
+/**
+ * HostThrottle over Redis: spaces page loads of one host across every worker process. Its connection opens on first
+ * use and, like the workers', retries through a Redis restart.
+ */
+export class RedisHostThrottle implements HostThrottle {
+  private connection: Redis | undefined;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+  ) {}
+
+  private redis(): Redis {
+    const { url: _url, ...options } = consumerConnection(this.redisUrl);
+    this.connection ??= new Redis(this.redisUrl, options);
+    return this.connection;
+  }
+
+  close(): void {
+    this.connection?.disconnect();
+    this.connection = undefined;
+  }
+
+  async waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void> {
+    if (intervalMs <= 0) return;
+    const waitMs = Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
+    if (waitMs <= 0) return;
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, waitMs);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+  }
+}
