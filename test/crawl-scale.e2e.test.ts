@@ -15,7 +15,8 @@ describe('the 500-chunk embedding threshold of crawls', () => {
   let h: Harness;
   let site: FixtureServer;
   beforeAll(async () => {
-    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WORKER_CONCURRENCY_CRAWL: '8' });
+    // 501 pages of one local host: politeness (10 pages/s by default) would make this a test of waiting.
+    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WORKER_CONCURRENCY_CRAWL: '8', CRAWL_HOST_PAGES_PER_SECOND: '0' });
     site = await serveFixtures({
       routes: (req, res) => {
         const match = /^\/gen\/(\d+)\.html$/.exec(req.url ?? '');

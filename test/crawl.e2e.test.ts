@@ -32,6 +32,7 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       // index + getting-started + configuration + reference + rendered + missing + private/secret
       pagesDiscovered: 7,
       pagesCrawled: 5,
+      pagesUnchanged: 0,
       chunksIngested: expect.any(Number),
       vectorized: true,
       errors: [`${site.origin}/missing.html: HTTP 404`],

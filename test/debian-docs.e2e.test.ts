@@ -53,6 +53,7 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc and git-doc
       urls: [`${nodeSite.origin}/index.html`],
       maxPages: 12,
       excludePaths: ['/all.html'],
+      renderer: 'browser',
     });
     expect(res.body.pagesDiscovered).toBeGreaterThan(50);
     expect(res.body.pagesCrawled).toBe(12);

@@ -1,6 +1,7 @@
-import { AppError, type CallbackSender, type PageLoader } from '@docshelf/core';
+import { AppError, DEFAULT_REPETITION_RULE, type CallbackSender, type HostThrottle, type PageLoader, type RepetitionRule } from '@docshelf/core';
 import type { Config } from '@docshelf/config';
 import { BrowserPool, ChromiumPageLoader, createAddressPolicy, findChromium, HttpCallbackSender } from '@docshelf/crawler';
+import { RedisHostThrottle } from '@docshelf/queue';
 import type { Logger } from 'pino';
 
 export interface CrawlRuntime {
@@ -8,12 +9,17 @@ export interface CrawlRuntime {
   pages: PageLoader;
   /** Callbacks go out under the same address policy as crawls. */
   callbacks: CallbackSender;
+  /** Politeness across workers, through Redis. */
+  throttle: HostThrottle;
+  crawlLimits: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number };
+  /** Which lines a crawl drops as repeated chrome (CRAWL_REPEATED_LINE_SHARE, CRAWL_REPEATED_LINE_MIN_PAGES). */
+  repetition: RepetitionRule;
   close(): Promise<void>;
 }
 
 /** The SSRF policy and a lazily launched browser pool sized to this worker's crawl concurrency. */
 export function createCrawlRuntime(
-  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl'>,
+  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'browser' | 'redis'>,
   logger: Logger,
 ): CrawlRuntime {
   const policy = createAddressPolicy({ allowlist: config.privateHostAllowlist });
@@ -24,14 +30,34 @@ export function createCrawlRuntime(
     if (!chromiumPath) {
       throw new AppError('BROWSER_UNAVAILABLE', 'No Chromium found: install chromium or set CHROMIUM_PATH', 503, { retryable: false });
     }
-    pool = new BrowserPool({ chromiumPath, maxPages: config.worker.concurrency.crawl, policy, logger });
+    pool = new BrowserPool({
+      chromiumPath,
+      maxPages: config.worker.concurrency.crawl,
+      policy,
+      logger,
+      sandbox: config.browser.sandbox,
+      recycleAfterPages: config.browser.recycleAfterPages,
+      recycleAfterMb: config.browser.recycleAfterMb,
+      pageMaxMb: config.crawl.pageMaxMemoryMb,
+      maxBodyBytes: config.crawl.pageMaxBytes,
+      pageTimeoutMs: config.crawl.pageTimeoutMs,
+    });
     return pool;
   };
+  const throttle = new RedisHostThrottle(config.redis.url, config.redis.prefix);
   return {
-    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs }),
+    throttle,
+    crawlLimits: {
+      hostPagesPerSecond: config.crawl.hostPagesPerSecond,
+      crawlDelayMaxMs: config.crawl.crawlDelayMaxS * 1000,
+      maxDurationMs: config.crawl.maxDurationMs,
+    },
+    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes }),
     callbacks: new HttpCallbackSender(policy),
+    repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
       await pool?.close();
+      throttle.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import type { ChunkInput, Library, Permission, StoredChunk } from '@docshelf/core';
+import type { ChunkInput, CrawledPage, Library, Permission, StagedPageContent, StoredChunk } from '@docshelf/core';
 
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
 export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
@@ -25,6 +25,7 @@ export interface SessionDoc {
   userId: string;
   expiresAt: Date;
   createdAt: Date;
+  lastUsedAt?: Date;
 }
 
 export interface ApiKeyDoc {
@@ -44,9 +45,13 @@ export interface StagedPageDoc {
   stagingId: string;
   url: string;
   chunks: ChunkInput[];
+  page?: StagedPageContent;
   createdAt: Date;
   seq: number;
 }
+
+/** What a library's crawls kept of one page (CrawledPage), keyed by library and URL. */
+export type CrawledPageDoc = CrawledPage & { libraryId: string };
 
 /** What an embedder learned from one library's text; `_id` is "<libraryId> <model>". */
 export interface EmbedderStateDoc {
@@ -122,7 +127,7 @@ export function defineMongoModels(connection: Connection) {
   users.index({ emailKey: 1 }, { unique: true });
 
   const sessions = new Schema<SessionDoc>(
-    { _id: String, userId: { type: String, required: true }, expiresAt: { type: Date, required: true }, createdAt: Date },
+    { _id: String, userId: { type: String, required: true }, expiresAt: { type: Date, required: true }, createdAt: Date, lastUsedAt: Date },
     options,
   );
   // MongoDB removes expired sessions by itself; deleteExpiredSessions still answers exactly at its `now`.
@@ -143,6 +148,7 @@ export function defineMongoModels(connection: Connection) {
     options,
   );
   apiKeys.index({ keyHash: 1 }, { unique: true });
+  apiKeys.index({ keyPrefix: 1 });
   apiKeys.index({ userId: 1, createdAt: -1, seq: -1 });
 
   const stagedPages = new Schema<StagedPageDoc>(
@@ -150,6 +156,7 @@ export function defineMongoModels(connection: Connection) {
       stagingId: { type: String, required: true },
       url: { type: String, required: true },
       chunks: { type: Schema.Types.Mixed, required: true },
+      page: { type: Schema.Types.Mixed },
       createdAt: { type: Date, required: true },
       seq: { type: Number, required: true },
     },
@@ -158,6 +165,21 @@ export function defineMongoModels(connection: Connection) {
   stagedPages.index({ stagingId: 1, url: 1 }, { unique: true });
   stagedPages.index({ stagingId: 1, seq: 1 });
   stagedPages.index({ createdAt: 1 });
+
+  const crawledPages = new Schema<CrawledPageDoc>(
+    {
+      libraryId: { type: String, required: true },
+      url: { type: String, required: true },
+      etag: String,
+      lastModified: String,
+      contentHash: { type: String, required: true },
+      chunkIds: { type: [String], required: true },
+      lineKeys: { type: [String], required: true },
+      links: { type: [String], required: true },
+    },
+    options,
+  );
+  crawledPages.index({ libraryId: 1, url: 1 }, { unique: true });
 
   const embedderStates = new Schema<EmbedderStateDoc>(
     {
@@ -180,5 +202,6 @@ export function defineMongoModels(connection: Connection) {
     sessions: connection.model('Session', sessions, 'sessions'),
     apiKeys: connection.model('ApiKey', apiKeys, 'apiKeys'),
     stagedPages: connection.model('StagedPage', stagedPages, 'stagedPages'),
+    crawledPages: connection.model('CrawledPage', crawledPages, 'crawledPages'),
   };
 }

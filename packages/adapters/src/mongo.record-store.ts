@@ -6,20 +6,23 @@ import {
   pageLeads,
   type ApiKey,
   type ApiKeyRecord,
+  type ApiKeyCandidate,
   type ChunkInput,
   type ChunkMeta,
   type CommitIngestionInput,
+  type CrawledPage,
   type EmbedderState,
   type EmbedderStateStore,
   type EmbeddingModel,
   type Library,
   type RecordStore,
   type Session,
+  type StagedPageContent,
   type StoredChunk,
   type User,
   type UserWithPassword,
 } from '@docshelf/core';
-import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type EmbedderStateDoc, type LibraryDoc, type MongoModels } from './mongo.models';
+import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type CrawledPageDoc, type EmbedderStateDoc, type LibraryDoc, type MongoModels } from './mongo.models';
 import { optionalField } from './optional-field';
 
 /** Chunk writes per bulkWrite round trip. */
@@ -66,8 +69,24 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     await this.whenReady();
     return this.connection.transaction(async (session) => {
       await this.writeLibrary(input, session);
-      if (input.replace) await this.models.chunks.deleteMany({ libraryId: input.library.id }, { session });
+      const libraryId = input.library.id;
+      if (input.replace) {
+        await this.models.chunks.deleteMany({ libraryId }, { session });
+        await this.models.crawledPages.deleteMany({ libraryId }, { session });
+      }
+      if (input.removeChunkIds?.length) await this.models.chunks.deleteMany({ libraryId, id: { $in: input.removeChunkIds } }, { session });
       await this.upsertChunks(input, session);
+      if (input.removeCrawledPages?.length) {
+        await this.models.crawledPages.deleteMany({ libraryId, url: { $in: input.removeCrawledPages } }, { session });
+      }
+      for (const page of input.crawledPages ?? []) {
+        const { url, etag, lastModified, contentHash, chunkIds, lineKeys, links } = page;
+        await this.models.crawledPages.replaceOne(
+          { libraryId, url },
+          { libraryId, url, ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }), contentHash, chunkIds, lineKeys, links },
+          { upsert: true, session },
+        );
+      }
       const chunkCount = await this.models.chunks.countDocuments({ libraryId: input.library.id }, { session });
       const doc = await this.models.libraries
         .findByIdAndUpdate(input.library.id, { $set: { chunkCount } }, { session, new: true })
@@ -108,6 +127,7 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     await this.whenReady();
     return this.connection.transaction(async (session) => {
       await this.models.chunks.deleteMany({ libraryId: id }, { session });
+      await this.models.crawledPages.deleteMany({ libraryId: id }, { session });
       await this.models.embedderStates.deleteMany({ libraryId: id }, { session });
       return (await this.models.libraries.deleteOne({ _id: id }, { session })).deletedCount > 0;
     });
@@ -127,6 +147,8 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       );
       await this.models.chunks.deleteMany({ libraryId }, { session });
       await this.models.chunks.updateMany({ libraryId: stagedId }, { $set: { libraryId } }, { session });
+      await this.models.crawledPages.deleteMany({ libraryId }, { session });
+      await this.models.crawledPages.updateMany({ libraryId: stagedId }, { $set: { libraryId } }, { session });
       await this.models.embedderStates.deleteMany({ libraryId }, { session });
       const states = await this.models.embedderStates.find({ libraryId: stagedId }).session(session).lean<EmbedderStateDoc[]>();
       for (const state of states) {
@@ -199,12 +221,16 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
-    await this.models.sessions.create({ _id: input.tokenHash, userId: input.userId, expiresAt: input.expiresAt, createdAt: input.now });
+    await this.models.sessions.create({ _id: input.tokenHash, userId: input.userId, expiresAt: input.expiresAt, createdAt: input.now, lastUsedAt: input.now });
   }
 
   async findSession(tokenHash: string): Promise<Session | null> {
     const doc = await this.models.sessions.findById(tokenHash).lean();
-    return doc ? { userId: doc.userId, expiresAt: doc.expiresAt.toISOString() } : null;
+    return doc ? { userId: doc.userId, expiresAt: doc.expiresAt.toISOString(), lastUsedAt: (doc.lastUsedAt ?? doc.createdAt).toISOString() } : null;
+  }
+
+  async touchSession(tokenHash: string, at: Date): Promise<void> {
+    await this.models.sessions.updateOne({ _id: tokenHash }, { $set: { lastUsedAt: at } });
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
@@ -232,6 +258,11 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     return doc ? { ...toApiKey(doc), userId: doc.userId } : null;
   }
 
+  async findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]> {
+    const docs = await this.models.apiKeys.find({ keyPrefix }).lean<ApiKeyDoc[]>();
+    return docs.map((doc) => ({ ...toApiKey(doc), userId: doc.userId, keyHash: doc.keyHash }));
+  }
+
   async deleteApiKey(userId: string, keyId: string): Promise<boolean> {
     return (await this.models.apiKeys.deleteOne({ _id: keyId, userId })).deletedCount > 0;
   }
@@ -240,18 +271,26 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     await this.models.apiKeys.updateOne({ _id: keyId }, { $set: { lastUsedAt: at } });
   }
 
-  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void> {
+  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void> {
     // seq is set on the first stage only, so a page staged again keeps its place.
-    await this.models.stagedPages.updateOne(
-      { stagingId: input.stagingId, url: input.url },
-      { $set: { chunks: input.chunks, createdAt: input.now }, $setOnInsert: { seq: nextSeq() } },
-      { upsert: true },
-    );
+    const fields = { chunks: input.chunks, createdAt: input.now };
+    const update = input.page ? { $set: { ...fields, page: input.page } } : { $set: fields, $unset: { page: 1 } };
+    await this.models.stagedPages.updateOne({ stagingId: input.stagingId, url: input.url }, { ...update, $setOnInsert: { seq: nextSeq() } }, { upsert: true });
   }
 
-  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]> {
+  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
     const docs = await this.models.stagedPages.find({ stagingId }).sort({ seq: 1 }).lean();
-    return docs.map((d) => ({ url: d.url, chunks: d.chunks }));
+    return docs.map((d) => ({ url: d.url, chunks: d.chunks, ...(d.page ? { page: d.page } : {}) }));
+  }
+
+  async listCrawledPages(libraryId: string): Promise<CrawledPage[]> {
+    const docs = await this.models.crawledPages.find({ libraryId }).lean<CrawledPageDoc[]>();
+    return docs.map(toCrawledPage);
+  }
+
+  async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
+    const doc = await this.models.crawledPages.findOne({ libraryId, url }).lean<CrawledPageDoc>();
+    return doc ? toCrawledPage(doc) : null;
   }
 
   async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {
@@ -382,4 +421,16 @@ function asBuffer(data: { buffer: ArrayBuffer } | Buffer): Buffer {
 
 function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: number } | null)?.code === 11000;
+}
+
+function toCrawledPage(doc: CrawledPageDoc): CrawledPage {
+  return {
+    url: doc.url,
+    ...optionalField('etag', doc.etag),
+    ...optionalField('lastModified', doc.lastModified),
+    contentHash: doc.contentHash,
+    chunkIds: [...doc.chunkIds],
+    lineKeys: [...doc.lineKeys],
+    links: [...doc.links],
+  };
 }

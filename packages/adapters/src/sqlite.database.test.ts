@@ -13,7 +13,7 @@ function openInChildProcess(file: string): Promise<void> {
     db.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script, file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=@docshelf/source', '--require', 'tsx/cjs', '-e', script, file], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
     child.on('error', reject);

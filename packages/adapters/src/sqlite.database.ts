@@ -175,6 +175,33 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN error_status INTEGER;
   CREATE UNIQUE INDEX jobs_idempotency_key ON jobs(idempotency_key) WHERE idempotency_key IS NOT NULL;
   `,
+  // Sessions expire when idle (last use, written at most every few seconds); keys are looked up by their prefix.
+  `
+  ALTER TABLE sessions ADD COLUMN last_used_at TEXT;
+  UPDATE sessions SET last_used_at = created_at;
+  CREATE INDEX api_keys_prefix ON api_keys(key_prefix);
+  `,
+  // A job's latest per-page errors (a JSON array of strings), shown live while it runs.
+  `
+  ALTER TABLE jobs ADD COLUMN errors TEXT;
+  `,
+  // Crawls stage a page's content (chunked at the commit, after repeated lines are dropped) and keep each page's
+  // validators, hash, chunk ids and line keys for the next crawl of the library.
+  `
+  ALTER TABLE staged_pages ADD COLUMN page TEXT;
+  ALTER TABLE jobs ADD COLUMN pages_unchanged INTEGER;
+  CREATE TABLE crawled_pages (
+    library_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    content_hash TEXT NOT NULL,
+    chunk_ids TEXT NOT NULL,
+    line_keys TEXT NOT NULL,
+    links TEXT NOT NULL,
+    PRIMARY KEY (library_id, url)
+  );
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

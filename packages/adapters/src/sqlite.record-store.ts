@@ -4,9 +4,11 @@ import {
   pageLeads,
   type ApiKey,
   type ApiKeyRecord,
+  type ApiKeyCandidate,
   type ChunkInput,
   type ChunkMeta,
   type CommitIngestionInput,
+  type CrawledPage,
   type EmbedderState,
   type EmbedderStateStore,
   type EmbeddingModel,
@@ -14,6 +16,7 @@ import {
   type Permission,
   type RecordStore,
   type Session,
+  type StagedPageContent,
   type StoredChunk,
   type User,
   type UserWithPassword,
@@ -47,6 +50,28 @@ interface ChunkRow {
   url: string | null;
   token_count: number;
   position: number;
+}
+
+interface CrawledPageRow {
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string;
+  chunk_ids: string;
+  line_keys: string;
+  links: string;
+}
+
+function toCrawledPage(row: CrawledPageRow): CrawledPage {
+  return {
+    url: row.url,
+    ...optionalField('etag', row.etag),
+    ...optionalField('lastModified', row.last_modified),
+    contentHash: row.content_hash,
+    chunkIds: JSON.parse(row.chunk_ids) as string[],
+    lineKeys: JSON.parse(row.line_keys) as string[],
+    links: JSON.parse(row.links) as string[],
+  };
 }
 
 interface UserRow {
@@ -98,8 +123,18 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   async commitIngestion(input: CommitIngestionInput): Promise<Library> {
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
-      if (input.replace) this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(input.library.id);
-      this.upsertChunks(input.library.id, input.chunks, input.ingestionId);
+      const libraryId = input.library.id;
+      if (input.replace) {
+        this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
+        this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
+      }
+      if (input.removeChunkIds?.length) {
+        this.db
+          .prepare('DELETE FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))')
+          .run(libraryId, JSON.stringify(input.removeChunkIds));
+      }
+      this.upsertChunks(libraryId, input.chunks, input.ingestionId);
+      this.writeCrawledPages(libraryId, input.crawledPages ?? [], input.removeCrawledPages ?? []);
       this.db
         .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
         .run(input.library.id, input.library.id);
@@ -147,6 +182,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   async deleteLibrary(id: string): Promise<boolean> {
     const remove = this.db.transaction(() => {
       this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(id);
+      this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(id);
       return this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id).changes > 0;
     });
     return remove.immediate();
@@ -184,6 +220,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     }
     this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE chunks SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
+    this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
+    this.db.prepare('UPDATE crawled_pages SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
     this.db.prepare('DELETE FROM embedder_states WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE embedder_states SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
     this.db
@@ -253,15 +291,19 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
     this.db
-      .prepare('INSERT INTO sessions (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)')
-      .run(input.tokenHash, input.userId, input.expiresAt.toISOString(), input.now.toISOString());
+      .prepare('INSERT INTO sessions (token_hash, user_id, expires_at, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)')
+      .run(input.tokenHash, input.userId, input.expiresAt.toISOString(), input.now.toISOString(), input.now.toISOString());
   }
 
   async findSession(tokenHash: string): Promise<Session | null> {
-    const row = this.db.prepare('SELECT user_id, expires_at FROM sessions WHERE token_hash = ?').get(tokenHash) as
-      | { user_id: string; expires_at: string }
-      | undefined;
-    return row ? { userId: row.user_id, expiresAt: row.expires_at } : null;
+    const row = this.db
+      .prepare('SELECT user_id, expires_at, COALESCE(last_used_at, created_at) AS last_used_at FROM sessions WHERE token_hash = ?')
+      .get(tokenHash) as { user_id: string; expires_at: string; last_used_at: string } | undefined;
+    return row ? { userId: row.user_id, expiresAt: row.expires_at, lastUsedAt: row.last_used_at } : null;
+  }
+
+  async touchSession(tokenHash: string, at: Date): Promise<void> {
+    this.db.prepare('UPDATE sessions SET last_used_at = ? WHERE token_hash = ?').run(at.toISOString(), tokenHash);
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
@@ -304,6 +346,12 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     return row ? { ...toApiKey(row), userId: row.user_id } : null;
   }
 
+  async findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]> {
+    const rows = this.db.prepare(`SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
+      (ApiKeyRow & { key_hash: string })[];
+    return rows.map((row) => ({ ...toApiKey(row), userId: row.user_id, keyHash: row.key_hash }));
+  }
+
   async deleteApiKey(userId: string, keyId: string): Promise<boolean> {
     return this.db.prepare('DELETE FROM api_keys WHERE id = ? AND user_id = ?').run(keyId, userId).changes > 0;
   }
@@ -312,20 +360,48 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), keyId);
   }
 
-  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void> {
+  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO staged_pages (staging_id, url, chunks, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (staging_id, url) DO UPDATE SET chunks = excluded.chunks, created_at = excluded.created_at`,
+        `INSERT INTO staged_pages (staging_id, url, chunks, page, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (staging_id, url) DO UPDATE SET chunks = excluded.chunks, page = excluded.page, created_at = excluded.created_at`,
       )
-      .run(input.stagingId, input.url, JSON.stringify(input.chunks), input.now.toISOString());
+      .run(input.stagingId, input.url, JSON.stringify(input.chunks), input.page ? JSON.stringify(input.page) : null, input.now.toISOString());
   }
 
-  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]> {
+  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
     const rows = this.db
-      .prepare('SELECT url, chunks FROM staged_pages WHERE staging_id = ? ORDER BY rowid')
-      .all(stagingId) as { url: string; chunks: string }[];
-    return rows.map((row) => ({ url: row.url, chunks: JSON.parse(row.chunks) as ChunkInput[] }));
+      .prepare('SELECT url, chunks, page FROM staged_pages WHERE staging_id = ? ORDER BY rowid')
+      .all(stagingId) as { url: string; chunks: string; page: string | null }[];
+    return rows.map((row) => ({
+      url: row.url,
+      chunks: JSON.parse(row.chunks) as ChunkInput[],
+      ...(row.page === null ? {} : { page: JSON.parse(row.page) as StagedPageContent }),
+    }));
+  }
+
+  async listCrawledPages(libraryId: string): Promise<CrawledPage[]> {
+    const rows = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ?').all(libraryId) as CrawledPageRow[];
+    return rows.map(toCrawledPage);
+  }
+
+  async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
+    const row = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ? AND url = ?').get(libraryId, url) as CrawledPageRow | undefined;
+    return row ? toCrawledPage(row) : null;
+  }
+
+  private writeCrawledPages(libraryId: string, pages: CrawledPage[], removed: string[]): void {
+    const remove = this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ? AND url = ?');
+    for (const url of removed) remove.run(libraryId, url);
+    const upsert = this.db.prepare(
+      `INSERT INTO crawled_pages (library_id, url, etag, last_modified, content_hash, chunk_ids, line_keys, links)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (library_id, url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+         content_hash = excluded.content_hash, chunk_ids = excluded.chunk_ids, line_keys = excluded.line_keys, links = excluded.links`,
+    );
+    for (const page of pages) {
+      upsert.run(libraryId, page.url, page.etag ?? null, page.lastModified ?? null, page.contentHash, JSON.stringify(page.chunkIds), JSON.stringify(page.lineKeys), JSON.stringify(page.links));
+    }
   }
 
   async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ChunkInput, CommitIngestionInput, LibraryInput, RecordStore } from '@docshelf/core';
+import type { ChunkInput, CommitIngestionInput, CrawledPage, LibraryInput, RecordStore } from '@docshelf/core';
 
 export interface RecordStoreHarness {
   store: RecordStore;
@@ -309,7 +309,7 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         await store.createSession({ tokenHash: 'old', userId: user.id, expiresAt: at(10), now: T0 });
         await store.createSession({ tokenHash: 'new', userId: user.id, expiresAt: at(60), now: T0 });
         await store.createSession({ tokenHash: 'gone', userId: user.id, expiresAt: at(60), now: T0 });
-        expect(await store.findSession('old')).toEqual({ userId: user.id, expiresAt: at(10).toISOString() });
+        expect(await store.findSession('old')).toEqual({ userId: user.id, expiresAt: at(10).toISOString(), lastUsedAt: T0.toISOString() });
         expect(await store.findSession('missing')).toBeNull();
         await store.deleteSession('gone');
         expect(await store.findSession('gone')).toBeNull();
@@ -317,6 +317,13 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect(await store.findSession('old')).toBeNull();
         expect(await store.findSession('new')).not.toBeNull();
         expect(await store.deleteExpiredSessions(at(30))).toBe(0);
+      });
+
+      it('records the last use of a session', async () => {
+        const user = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        await store.createSession({ tokenHash: 'used', userId: user.id, expiresAt: at(60), now: T0 });
+        await store.touchSession('used', at(5));
+        expect((await store.findSession('used'))?.lastUsedAt).toBe(at(5).toISOString());
       });
     });
 
@@ -348,6 +355,63 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         await store.discardStaging('none', new Date('2025-01-01T00:00:00Z'));
         expect(await store.listStagedPages('old')).toEqual([]);
         expect(await store.listStagedPages('new')).toHaveLength(1);
+      });
+    });
+
+    describe('crawled pages (what a re-crawl compares against)', () => {
+      const page = (url: string, extra: Partial<CrawledPage> = {}): CrawledPage => ({
+        url,
+        etag: `"${url}"`,
+        lastModified: 'Tue, 02 Jan 2024 10:00:00 GMT',
+        contentHash: `hash of ${url}`,
+        chunkIds: [`${url}#1`],
+        lineKeys: ['k1', 'k2'],
+        links: ['https://d.test/b'],
+        ...extra,
+      });
+
+      it('keeps staged page content beside the chunks, and a page staged again without it loses it', async () => {
+        const content = { finalUrl: 'https://d.test/a', title: 'A', markdown: '# A\n\ntext', landmark: true, links: [], validators: { contentHash: 'h' } };
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/a', chunks: [], page: content, now: T0 });
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/b', chunks: [], page: { ...content, markdown: '', unchanged: true }, now: T0 });
+        expect(await store.listStagedPages('s1')).toEqual([
+          { url: 'https://d.test/a', chunks: [], page: content },
+          { url: 'https://d.test/b', chunks: [], page: { ...content, markdown: '', unchanged: true } },
+        ]);
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/a', chunks: [], now: T0 });
+        expect((await store.listStagedPages('s1'))[0]).toEqual({ url: 'https://d.test/a', chunks: [] });
+      });
+
+      it('stores pages with a commit, updates them by URL, forgets removed ones and drops removed chunks in the same commit', async () => {
+        const a = page('https://d.test/a', { chunkIds: ['a1', 'a2'] });
+        const { etag: _none, ...b } = page('https://d.test/b', { chunkIds: ['b1'] });
+        await store.commitIngestion(ingestion({ chunks: [chunk('a1'), chunk('a2'), chunk('b1')], crawledPages: [a, b] }));
+        expect(await store.getCrawledPage('vercel/next.js', 'https://d.test/a')).toEqual(a);
+        expect(await store.getCrawledPage('vercel/next.js', 'https://d.test/b')).toEqual(b);
+        expect(await store.getCrawledPage('other/lib', 'https://d.test/a')).toBeNull();
+
+        const a2 = { ...a, contentHash: 'changed', chunkIds: ['a3'] };
+        await store.commitIngestion(
+          ingestion({ chunks: [chunk('a3')], crawledPages: [a2], removeChunkIds: ['a1', 'a2', 'b1'], removeCrawledPages: ['https://d.test/b'], ingestionId: 'ing-2' }),
+        );
+        expect((await store.listCrawledPages('vercel/next.js')).sort((x, y) => x.url.localeCompare(y.url))).toEqual([a2]);
+        expect((await store.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(['a3']);
+        expect((await store.getLibrary('vercel/next.js'))?.chunkCount).toBe(1);
+      });
+
+      it('replaces the pages with a replacing commit, swaps them in with a staged library and deletes them with the library', async () => {
+        await store.commitIngestion(ingestion({ chunks: [chunk('a1')], crawledPages: [page('https://d.test/a'), page('https://d.test/b')] }));
+        await store.commitIngestion(ingestion({ chunks: [chunk('c1')], replace: true, crawledPages: [page('https://d.test/c')], ingestionId: 'ing-2' }));
+        expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/c']);
+
+        const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
+        await store.commitIngestion(ingestion({ library: library({ id: staged }), chunks: [chunk('d1')], replace: true, crawledPages: [page('https://d.test/d')], ingestionId: 'ing-3' }));
+        expect(await store.swapLibrary(staged, 'vercel/next.js', at(5))).toBe(true);
+        expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/d']);
+        expect(await store.listCrawledPages(staged)).toEqual([]);
+
+        await store.deleteLibrary('vercel/next.js');
+        expect(await store.listCrawledPages('vercel/next.js')).toEqual([]);
       });
     });
 
@@ -392,6 +456,16 @@ export function describeRecordStoreContract(label: string, create: () => Promise
           createdAt: at(1).toISOString(),
         });
         expect(await store.findApiKeyByHash('hash-unknown')).toBeNull();
+      });
+
+      it('finds the keys of a prefix with their hashes', async () => {
+        const ann = await store.upsertUser({ email: 'ann@example.com', passwordHash: 'h', now: T0 });
+        await store.createApiKey(key('k1', ann.id, 1));
+        await store.createApiKey(key('k2', ann.id, 2));
+        expect(await store.findApiKeysByPrefix('ds_k1')).toEqual([
+          expect.objectContaining({ id: 'k1', userId: ann.id, keyPrefix: 'ds_k1', keyHash: 'hash-k1' }),
+        ]);
+        expect(await store.findApiKeysByPrefix('ds_none')).toEqual([]);
       });
 
       it('records the last use when touched', async () => {

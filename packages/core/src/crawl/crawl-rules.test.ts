@@ -27,6 +27,14 @@ Disallow: /*.pdf$
     expect(parseRobotsTxt(robots, 'OtherBot/2.0').isAllowed('https://d.test/guide')).toBe(false);
     expect(parseRobotsTxt('', 'DocshelfBot').isAllowed('https://d.test/x')).toBe(true);
   });
+
+  it("reads the applying group's Crawl-delay", () => {
+    const delayed = 'User-agent: OtherBot\nCrawl-delay: 30\n\nUser-agent: *\nCrawl-delay: 2.5\nDisallow: /private/\n';
+    expect(parseRobotsTxt(delayed, 'DocshelfBot').crawlDelaySeconds).toBe(2.5);
+    expect(parseRobotsTxt(delayed, 'OtherBot').crawlDelaySeconds).toBe(30);
+    expect(parseRobotsTxt(robots, 'DocshelfBot').crawlDelaySeconds).toBeUndefined();
+    expect(parseRobotsTxt('User-agent: *\nCrawl-delay: soon\n', 'DocshelfBot').crawlDelaySeconds).toBeUndefined();
+  });
 });
 
 describe('sitemap.xml', () => {

@@ -1,4 +1,5 @@
 import type { CrawlOptions } from '../api/crawl-schemas';
+import type { PageValidators } from '../ports';
 
 export type Renderer = CrawlOptions['renderer'];
 
@@ -15,6 +16,25 @@ export interface LoadedPage {
   title: string;
   /** Same-origin page links, normalised, in document order. */
   links: string[];
+  /**
+   * True when the content came from a content landmark (`<main>`, `<article>`, a generator's content root) or is a
+   * text file: a code block repeated on most pages of a crawl is then kept (see crawl/repeated-blocks.ts).
+   */
+  landmark?: boolean;
+  /** What the next crawl sends (If-None-Match, If-Modified-Since) and compares; absent for an error status. */
+  validators?: PageValidators;
+  /**
+   * The page did not change since `known` (HTTP 304, or the same content hash): nothing was extracted, so `markdown`,
+   * `title` and `links` are empty.
+   */
+  unchanged?: boolean;
+}
+
+export interface LoadOptions {
+  renderer: Renderer;
+  signal?: AbortSignal;
+  /** The validators of the page's last crawl: the load asks conditionally and compares content hashes. */
+  known?: PageValidators;
 }
 
 /**
@@ -23,7 +43,19 @@ export interface LoadedPage {
  * URL_UNREACHABLE, UNSUPPORTED_CONTENT or PAGE_FAILED; an HTTP error status is a page, not a failure.
  */
 export interface PageLoader {
-  load(url: string, options: { renderer: Renderer; signal?: AbortSignal }): Promise<LoadedPage>;
+  load(url: string, options: LoadOptions): Promise<LoadedPage>;
   /** A small text file beside the pages (robots.txt, sitemap.xml); null when it cannot be had or is not 200. */
   fetchSiteFile(url: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<string | null>;
+}
+
+/** Politeness: spaces the page loads of one host over every worker of the deployment. */
+export interface HostThrottle {
+  /** Resolves when the caller may load a page from `host`: turns of one host are at least `intervalMs` apart. */
+  waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The spacing of one host's pages: CRAWL_HOST_PAGES_PER_SECOND, or robots.txt's Crawl-delay (capped) when longer. */
+export function hostIntervalMs(pagesPerSecond: number, crawlDelayMs: number | undefined, crawlDelayMaxMs: number): number {
+  const rate = pagesPerSecond > 0 ? 1000 / pagesPerSecond : 0;
+  return Math.ceil(Math.max(rate, Math.min(crawlDelayMs ?? 0, crawlDelayMaxMs)));
 }

@@ -1,6 +1,8 @@
 /** The rules of one robots.txt group that apply to us: the longest matching pattern wins, Allow on a tie. */
 export interface RobotsRules {
   isAllowed(url: string): boolean;
+  /** The group's `Crawl-delay` in seconds, when it has a valid one. */
+  crawlDelaySeconds?: number;
 }
 
 export const ALLOW_ALL: RobotsRules = { isAllowed: () => true };
@@ -22,8 +24,8 @@ const toRegex = (pattern: string) =>
 
 /** Parses robots.txt for `agent` (case-insensitive), falling back to the `*` group. */
 export function parseRobotsTxt(text: string, agent: string): RobotsRules {
-  const groups: { agents: string[]; rules: Rule[] }[] = [];
-  let current: { agents: string[]; rules: Rule[] } | undefined;
+  const groups: { agents: string[]; rules: Rule[]; crawlDelay?: number }[] = [];
+  let current: { agents: string[]; rules: Rule[]; crawlDelay?: number } | undefined;
   let lastWasAgent = false;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/#.*/, '').trim();
@@ -38,6 +40,11 @@ export function parseRobotsTxt(text: string, agent: string): RobotsRules {
       continue;
     }
     lastWasAgent = false;
+    if (current && field === 'crawl-delay') {
+      const seconds = Number(value);
+      if (Number.isFinite(seconds) && seconds >= 0) current.crawlDelay = seconds;
+      continue;
+    }
     if (!current || (field !== 'allow' && field !== 'disallow') || value === '') continue;
     current.rules.push({ allow: field === 'allow', pattern: value, regex: toRegex(value) });
   }
@@ -46,6 +53,7 @@ export function parseRobotsTxt(text: string, agent: string): RobotsRules {
     groups.find((g) => g.agents.some((a) => a !== '*' && name.includes(a))) ?? groups.find((g) => g.agents.includes('*'));
   if (!group) return ALLOW_ALL;
   return {
+    crawlDelaySeconds: group.crawlDelay,
     isAllowed(url: string) {
       const { pathname, search } = new URL(url);
       const target = pathname + search;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { BlockedUrlError, createAddressPolicy } from '../fetch/address-policy';
 import { startCanary, startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
 import { BrowserPool, RenderFailedError } from './browser-pool';
+import { chromiumSandboxUsable } from './chromium-sandbox';
 import { findChromium } from './find-chromium';
 
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
@@ -29,7 +30,7 @@ function buildLeakyPage(): string {
     'Leaky',
     `<link rel="preconnect" href="${target}"><link rel="stylesheet" href="${target}/style.css">
     <img src="${target}/img.png"><img src="http://[::ffff:127.0.0.2]:${canary.port}/mapped.png">
-    <img src="/redirect-to-canary"><iframe src="${target}/frame"></iframe>
+    <link rel="stylesheet" href="/redirect-to-canary"><iframe src="${target}/frame"></iframe>
     <script src="${target}/script.js"></script>
     <script>
       fetch('${target}/fetch').catch(() => {});
@@ -64,8 +65,21 @@ beforeAll(async () => {
       }
       if (path === '/redirect-to-canary') return redirect(`${canary.origin}/redirected`);
       if (path === '/moved') return redirect('/docs/final');
-      if (path === '/docs/final') return page(html('Final', '<img src="pic.png"><p>Arrived</p>'));
+      if (path === '/docs/final') return page(html('Final', '<link rel="stylesheet" href="final.css"><img src="pic.png"><p>Arrived</p>'));
+      if (path === '/docs/final.css') return response.writeHead(200, { 'content-type': 'text/css' }).end('p { color: black }');
       if (path === '/docs/pic.png') return response.writeHead(200, { 'content-type': 'image/png' }).end();
+      if (path === '/shared.css' || path === '/shared.js') {
+        return response.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/javascript' }).end(path.endsWith('.css') ? 'p {}' : 'void 0;');
+      }
+      if (path === '/styled') {
+        return page(html('Styled', '<link rel="stylesheet" href="/shared.css"><script src="/shared.js"></script><img src="/photo.png"><video src="/clip.mp4"></video><p>Styled page</p>'));
+      }
+      if (path === '/navigates-to-canary') {
+        return page(html('Navigates', `<p>Original text</p><script>location.href = '${canary.origin}/elsewhere';</script>`));
+      }
+      if (path === '/hog') {
+        return page(html('Hog', `<script>const kept = []; for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 * 2 ** 20); a.fill(1); kept.push(a); }</script>`));
+      }
       if (path === '/busy') return page(html('Busy', '<script>while (true) {}</script>'));
       if (path === '/cookies') return page(html('', `<script>document.title = 'cookies:' + document.cookie; document.cookie = 'seen=1';</script>`));
       if (path === '/slow') {
@@ -148,7 +162,22 @@ describeWithChromium('BrowserPool', () => {
   it('opens a redirected page at its final URL, so relative links resolve against it', async () => {
     const page = await pool.render(`${site.origin}/moved`);
     expect(page).toMatchObject({ url: `${site.origin}/docs/final`, status: 200, title: 'Final' });
-    expect(site.hits).toContain('/docs/pic.png');
+    expect(site.hits).toContain('/docs/final.css');
+  });
+
+  it('fetches shared stylesheets and scripts once for many pages, and never images or media', async () => {
+    const before = site.hits.length;
+    await Promise.all([1, 2, 3, 4].map((n) => pool.render(`${site.origin}/styled?n=${n}`)));
+    const hits = site.hits.slice(before);
+    expect(hits.filter((h) => h === '/shared.css')).toHaveLength(1);
+    expect(hits.filter((h) => h === '/shared.js')).toHaveLength(1);
+    expect(hits).not.toContain('/photo.png');
+    expect(hits).not.toContain('/clip.mp4');
+  });
+
+  it("fails a page that navigates itself to a refused address instead of reading Chromium's error page", async () => {
+    await expect(pool.render(`${site.origin}/navigates-to-canary`)).rejects.toThrow(BlockedUrlError);
+    expect(canary.connections).toBe(0);
   });
 
   it('gives each render fresh cookies', async () => {
@@ -190,6 +219,52 @@ describeWithChromium('BrowserPool limits and recovery', () => {
         .map(([pid, comm]) => [Number(pid), comm ?? ''] as [number, string]),
     );
   }
+
+  it('stops a page whose renderer passes pageMaxMb and fails that page alone', async () => {
+    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 2, policy, logger, pageMaxMb: 400 });
+    try {
+      const [hog, plain] = await Promise.allSettled([pool.render(`${site.origin}/hog`), pool.render(`${site.origin}/plain`)]);
+      expect(hog).toMatchObject({ status: 'rejected', reason: expect.any(RenderFailedError) });
+      expect(String((hog as PromiseRejectedResult).reason.message)).toMatch(/memory|crashed/);
+      expect(plain).toMatchObject({ status: 'fulfilled', value: expect.objectContaining({ title: 'Plain' }) });
+      expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('replaces the browser after recycleAfterPages pages, without failing a render', async () => {
+    const before = listChildProcesses();
+    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 2, policy, recycleAfterPages: 2 });
+    try {
+      const launched = new Set<number>();
+      for (let n = 0; n < 6; n++) {
+        expect((await pool.render(`${site.origin}/plain?n=${n}`)).title).toBe('Plain');
+        for (const [pid, comm] of listChildProcesses()) if (!before.has(pid) && /chrom/i.test(comm)) launched.add(pid);
+      }
+      expect(launched.size).toBeGreaterThanOrEqual(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("uses Chromium's sandbox exactly when this machine allows it, and says why not", async () => {
+    const check = chromiumSandboxUsable(chromiumPath!);
+    const seen: string[] = [];
+    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy, logger: { ...logger, warn: (_o, m) => void seen.push(m) } });
+    try {
+      expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');
+      expect(pool.sandboxed).toBe(check.ok);
+      if (!check.ok) expect(seen).toContain('Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
+    } finally {
+      await pool.close();
+    }
+    if (!check.ok) {
+      const strict = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy, sandbox: 'on' });
+      await expect(strict.render(`${site.origin}/plain`)).rejects.toThrow(/CHROMIUM_SANDBOX=on but the sandbox cannot run here/);
+      await strict.close();
+    }
+  });
 
   it('relaunches Chromium after it dies', async () => {
     const before = listChildProcesses();

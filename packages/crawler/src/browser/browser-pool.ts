@@ -1,12 +1,15 @@
 import { chromium, errors, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { FetchFailedError, describeNetworkError } from '../fetch/fetch-failed-error';
-import { safeFetch } from '../fetch/safe-fetch';
-import { guardContextNetwork, type NetworkGuard } from './guard-network';
+import { safeFetch, type SafeResponse } from '../fetch/safe-fetch';
+import { chromiumSandboxUsable } from './chromium-sandbox';
+import { DISABLE_WEBRTC_SCRIPT, guardContextNetwork, type NetworkGuard } from './guard-network';
+import { ProcessWatch } from './process-watch';
 import { RenderFailedError } from './render-failed-error';
 import { Semaphore } from './semaphore';
 import { startSinkholeProxy, type SinkholeProxy } from './sinkhole-proxy';
-import { waitForPageToSettle } from './wait-for-settled';
+import { SubresourceCache } from './subresource-cache';
+import { SETTLE_TRACKER_SCRIPT, waitForPageToSettle } from './wait-for-settled';
 
 export { RenderFailedError } from './render-failed-error';
 
@@ -18,13 +21,29 @@ export interface RenderedPage {
   title: string;
   /** Request URLs refused by the policy. */
   blocked: string[];
+  /** Milliseconds spent in each stage of the render, for profiling. */
+  timings: Record<string, number>;
+  /** Response headers of the document (lower-cased names), for the validators a re-crawl sends. */
+  headers?: Record<string, string>;
 }
 
 export interface BrowserPoolOptions {
   chromiumPath: string;
   maxPages: number;
   policy: AddressPolicy;
-  logger?: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void };
+  logger?: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  /** CHROMIUM_SANDBOX: `auto` uses Chromium's sandbox where the kernel and user allow it, `on` requires it, `off` never. */
+  sandbox?: 'auto' | 'on' | 'off';
+  /** BROWSER_RECYCLE_PAGES: a browser that has rendered this many pages is replaced once its pages are done. */
+  recycleAfterPages?: number;
+  /** BROWSER_RECYCLE_MB: a browser whose processes together pass this PSS (after 50 pages) is replaced once its pages are done. */
+  recycleAfterMb?: number;
+  /** PAGE_MAX_MEMORY_MB: a page whose renderer passes this RSS is stopped, failing that page only. */
+  pageMaxMb?: number;
+  /** PAGE_MAX_BYTES: limit on the document and on each subresource body. */
+  maxBodyBytes?: number;
+  /** PAGE_TIMEOUT_MS, of which each subresource gets half. */
+  pageTimeoutMs?: number;
 }
 
 export interface RenderOptions {
@@ -32,11 +51,14 @@ export interface RenderOptions {
   timeoutMs?: number;
   /** Stops the render (and frees its page) when aborted, e.g. because the crawl was cancelled. */
   signal?: AbortSignal;
+  /** The document, already fetched through the checked fetch (auto mode fetched it to see whether it needs a browser). */
+  document?: SafeResponse;
 }
 
 const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
+const SETTLE_MAX_MS = 2_000;
+const MIN_PAGES_BEFORE_SIZE_RECYCLE = 50;
 const LAUNCH_ARGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -44,7 +66,38 @@ const LAUNCH_ARGS = [
   '--no-first-run',
   '--disable-quic',
   '--disable-dev-shm-usage',
+  '--disable-extensions',
+  '--mute-audio',
 ];
+
+// Pages get no way to open windows; any that appears anyway (a target=_blank click) is closed at once.
+const NO_POPUPS_SCRIPT = `try { Object.defineProperty(globalThis, 'open', { value: () => null, configurable: false, writable: false }); } catch {}`;
+const INIT_SCRIPT = [DISABLE_WEBRTC_SCRIPT, NO_POPUPS_SCRIPT, SETTLE_TRACKER_SCRIPT].join('\n');
+
+/** A context with one page and its network guard, kept between renders of pages of one origin. */
+interface Tab {
+  instance: Instance;
+  context: BrowserContext;
+  page: Page;
+  guard: NetworkGuard;
+  origin: string;
+  busy: boolean;
+  /** Clearing the previous page's cookies. */
+  cleared: Promise<void>;
+}
+
+/** One launched Chromium and what the pool knows of it. */
+interface Instance {
+  browser: Browser;
+  /** Pages started in it. */
+  pages: number;
+  /** Tabs open in it now. */
+  active: number;
+  /** Replaced: takes no new page and closes when its last one is done. */
+  retiring: boolean;
+  /** Its root process, found by the marker in its command line (Linux), for the memory watch. */
+  marker: string;
+}
 
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
@@ -81,16 +134,45 @@ function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string,
   };
 }
 
-/** Renders pages in one lazily launched Chromium, at most `maxPages` at a time, each in a fresh context. */
+/**
+ * Renders pages in one lazily launched Chromium, at most `maxPages` at a time, each in a fresh context. Stylesheets
+ * and scripts are shared between pages through a short-lived cache; images, media and fonts are never fetched. The
+ * browser is replaced after `recycleAfterPages` pages or `recycleAfterMb` of RSS, and a page whose renderer grows past
+ * `pageMaxMb` is stopped and fails alone.
+ */
 export class BrowserPool {
   private readonly slots: Semaphore;
-  private browser: Promise<Browser> | undefined;
-  private launched: Browser | undefined;
+  private current: Promise<Instance> | undefined;
+  private currentInstance: Instance | undefined;
+  private readonly instances = new Set<Instance>();
+  private readonly tabs: Tab[] = [];
   private proxy: SinkholeProxy | undefined;
   private closed = false;
+  private sandbox: boolean | undefined;
+  private readonly cache = new SubresourceCache();
+  private readonly watch: ProcessWatch;
 
   constructor(private readonly options: BrowserPoolOptions) {
     this.slots = new Semaphore(options.maxPages);
+    this.watch = new ProcessWatch({
+      pageMaxMb: options.pageMaxMb ?? 1_024,
+      reportAboveMb: options.recycleAfterMb,
+      onRendererStopped: (marker, pid, mb) =>
+        options.logger?.warn({ pid, rssMb: Math.round(mb), limitMb: options.pageMaxMb }, 'a page used too much memory; its renderer was stopped'),
+      onBrowserSize: (marker, mb) => {
+        const instance = [...this.instances].find((i) => i.marker === marker);
+        // A browser that is big from the start would be replaced by one as big: only growth over many pages counts.
+        if (instance && !instance.retiring && instance.pages >= MIN_PAGES_BEFORE_SIZE_RECYCLE && mb > (options.recycleAfterMb ?? Infinity)) {
+          options.logger?.info?.({ rssMb: Math.round(mb) }, 'Chromium passed BROWSER_RECYCLE_MB; replacing it once its pages are done');
+          this.retire(instance);
+        }
+      },
+    });
+  }
+
+  /** Whether Chromium runs with its sandbox (known after the first launch). */
+  get sandboxed(): boolean | undefined {
+    return this.sandbox;
   }
 
   async render(url: string, options: RenderOptions = {}): Promise<RenderedPage> {
@@ -102,14 +184,37 @@ export class BrowserPool {
     const release = await this.slots.acquire();
     try {
       options.signal?.throwIfAborted();
-      const context = await this.openContext(url);
-      try {
-        return await raceWithTimeout(this.renderInContext(context, url, timeoutMs), url, timeoutMs, options.signal);
-      } catch (error) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        throw this.describeFailure(url, error);
-      } finally {
-        await context.close().catch(() => undefined);
+      const timings: Record<string, number> = {};
+      let mark = performance.now();
+      const lap = (stage: string) => {
+        const now = performance.now();
+        timings[stage] = (timings[stage] ?? 0) + (now - mark);
+        mark = now;
+      };
+      for (let attempt = 1; ; attempt += 1) {
+        const { tab, reused } = await this.takeTab(url, lap);
+        let reusable = false;
+        try {
+          const page = await raceWithTimeout(this.renderInTab(tab, url, timeoutMs, lap, options.document), url, timeoutMs, options.signal);
+          reusable = true;
+          return { ...page, timings };
+        } catch (error) {
+          if (options.signal?.aborted) throw options.signal.reason;
+          // A kept tab whose browser died since its last page (before 'disconnected' arrived): once more, relaunched.
+          if (reused && attempt === 1 && !tab.instance.browser.isConnected()) {
+            this.forget(tab.instance);
+            continue;
+          }
+          throw this.describeFailure(url, error, tab.instance);
+        } finally {
+          tab.guard.reset();
+          // A page that failed (timed out, crashed, navigated away) is not trusted with another render.
+          if (!reusable || tab.instance.retiring || !tab.instance.browser.isConnected()) await this.closeTab(tab);
+          // Cookies are cleared off the render's path; the next page of the tab waits for it.
+          else tab.cleared = tab.context.clearCookies().catch(() => undefined);
+          tab.busy = false;
+          lap('release');
+        }
       }
     } finally {
       release();
@@ -118,32 +223,73 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const browser = await this.browser?.catch(() => undefined);
-    this.browser = undefined;
-    this.launched = undefined;
-    await browser?.close().catch(() => undefined);
+    this.watch.stop();
+    this.clearCurrent();
+    this.tabs.length = 0;
+    await Promise.all([...this.instances].map((i) => i.browser.close().catch(() => undefined)));
+    this.instances.clear();
     await this.proxy?.close();
     this.proxy = undefined;
   }
 
   /** Errors we raised say what happened; Playwright's (a crash mid-render) are wrapped so callers see one type. */
-  private describeFailure(url: string, error: unknown): Error {
+  private describeFailure(url: string, error: unknown, instance: Instance): Error {
     if (error instanceof BlockedUrlError || error instanceof FetchFailedError || error instanceof RenderFailedError) return error;
-    const detail = this.browser ? firstLine(error) : `the browser closed unexpectedly (${firstLine(error)})`;
+    const detail = instance.browser.isConnected() ? firstLine(error) : `the browser closed unexpectedly (${firstLine(error)})`;
     return new RenderFailedError(url, detail, { cause: error });
   }
 
-  private async openContext(url: string): Promise<BrowserContext> {
+  /**
+   * A free tab that last showed a page of the same origin (its cookies cleared), or a new one in a fresh context:
+   * pages of one site share a tab as they would in one browser session; other sites never see its state.
+   */
+  private async takeTab(url: string, lap: (stage: string) => void): Promise<{ tab: Tab; reused: boolean }> {
+    const origin = new URL(url).origin;
+    const usable = (t: Tab) => !t.busy && !t.instance.retiring && t.instance.browser.isConnected() && !t.page.isClosed();
+    const reuse = this.tabs.find((t) => usable(t) && t.origin === origin);
+    if (reuse) {
+      reuse.busy = true;
+      await reuse.cleared;
+      lap('reuse');
+      return { tab: reuse, reused: true };
+    }
+    // At most maxPages tabs: a free one of another site (or a dead one) makes room.
+    const spare = this.tabs.find((t) => !t.busy);
+    if (spare && this.tabs.length >= this.options.maxPages) await this.closeTab(spare);
+    const tab = await this.openTab(url, origin);
+    lap('open');
+    return { tab, reused: false };
+  }
+
+  private async openTab(url: string, origin: string): Promise<Tab> {
     if (this.closed) throw new RenderFailedError(url, 'the browser pool is closed');
     for (let attempt = 1; ; attempt += 1) {
-      let browser: Browser | undefined;
+      let instance: Instance | undefined;
       try {
-        browser = await this.getBrowser();
-        return await browser.newContext({ serviceWorkers: 'block', javaScriptEnabled: true });
+        instance = await this.getInstance();
+        instance.active += 1;
+        const context = await instance.browser.newContext({ serviceWorkers: 'block', javaScriptEnabled: true, acceptDownloads: false });
+        await context.addInitScript(INIT_SCRIPT);
+        // Half the budget per subresource, so one that hangs fails on its own and `load` still fires in time.
+        const guard = await guardContextNetwork(context, {
+          policy: this.options.policy,
+          timeoutMs: Math.ceil((this.options.pageTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS) / 2),
+          maxBytes: this.options.maxBodyBytes,
+          cache: this.cache,
+        });
+        const page = await context.newPage();
+        // Windows a page opens anyway (a target=_blank link clicked by a script) are closed before they load anything.
+        context.on('page', (other) => {
+          if (other !== page) void other.close().catch(() => undefined);
+        });
+        const tab: Tab = { instance, context, page, guard, origin, busy: true, cleared: Promise.resolve() };
+        this.tabs.push(tab);
+        return tab;
       } catch (error) {
+        if (instance) this.done(instance);
         // A browser that died before its 'disconnected' event arrived: relaunch once rather than fail this render.
-        if (browser && !browser.isConnected() && attempt === 1) {
-          this.forgetBrowser(browser);
+        if (instance && !instance.browser.isConnected() && attempt === 1) {
+          this.forget(instance);
           continue;
         }
         throw new RenderFailedError(url, `could not open a browser page: ${firstLine(error)}`, { cause: error });
@@ -151,24 +297,53 @@ export class BrowserPool {
     }
   }
 
-  private async renderInContext(context: BrowserContext, url: string, timeoutMs: number): Promise<RenderedPage> {
+  private async closeTab(tab: Tab): Promise<void> {
+    const index = this.tabs.indexOf(tab);
+    if (index === -1) return;
+    this.tabs.splice(index, 1);
+    tab.guard.dispose();
+    await tab.context.close().catch(() => undefined);
+    this.done(tab.instance);
+  }
+
+  private async renderInTab(tab: Tab, url: string, timeoutMs: number, lap: (stage: string) => void, prefetched?: SafeResponse): Promise<Omit<RenderedPage, 'timings'>> {
     const startedAt = Date.now();
     const remainingMs = () => timeoutMs - (Date.now() - startedAt);
-    // Half the budget per subresource, so one that hangs fails on its own and `load` still fires in time.
-    const guard = await guardContextNetwork(context, { policy: this.options.policy, timeoutMs: Math.ceil(timeoutMs / 2) });
-    try {
-      // Fetched here, redirects and all, so the page is opened at the final URL and relative links resolve against it.
-      const document = await safeFetch(url, { policy: this.options.policy, timeoutMs });
-      guard.serveDocument(document);
-      const page = await context.newPage();
+    const { page, guard, instance } = tab;
+    instance.pages += 1;
+    if (instance.pages >= (this.options.recycleAfterPages ?? Infinity)) this.retire(instance);
+    // Fetched here, redirects and all, so the page is opened at the final URL and relative links resolve against it.
+    const document = prefetched ?? (await safeFetch(url, { policy: this.options.policy, timeoutMs, maxBytes: this.options.maxBodyBytes }));
+    guard.serveDocument(document);
+    lap('fetch');
+    let onCrash: (() => void) | undefined;
+    const crashed = new Promise<never>((_, reject) => {
+      onCrash = () => {
+        const why = this.watch.stoppedRecently() ? `the page used more than ${this.options.pageMaxMb} MB of memory and was stopped` : 'the page crashed';
+        reject(new RenderFailedError(url, why));
+      };
+      page.once('crash', onCrash);
+    });
+    crashed.catch(() => undefined);
+    const work = async () => {
       const response = await this.navigate(page, guard, document.url, timeoutMs);
+      lap('goto');
       // Bounded so that a page that never settles still leaves time to read it.
-      const settleMs = Math.max(0, Math.min(2_000, (remainingMs() - 500) / 2));
-      if (settleMs > 0) await waitForPageToSettle(page, { networkIdleMs: settleMs, domQuietMaxMs: settleMs });
-      const { html, title } = await this.readPage(page);
-      return { url: page.url(), status: response?.status() ?? 0, html, title, blocked: [...guard.blocked] };
+      const settleMs = Math.max(0, Math.min(SETTLE_MAX_MS, (remainingMs() - 500) / 2));
+      const settled = settleMs > 0 ? await waitForPageToSettle(page, { maxMs: settleMs, inFlight: guard.inFlight, sinceNetworkMs: guard.sinceNetworkMs }) : null;
+      lap('settle');
+      const { html, title } = settled ?? (await this.readPage(page));
+      lap('read');
+      // A page that sent itself somewhere refused (meta refresh, a form, location=) shows Chromium's error page.
+      const late = guard.navigationError();
+      if (late) throw late;
+      if (page.url().startsWith('chrome-error:')) throw new RenderFailedError(url, 'the page navigated to an address that could not be loaded');
+      return { url: page.url(), status: response?.status() ?? 0, html, title, blocked: [...guard.blocked], headers: document.headers };
+    };
+    try {
+      return await Promise.race([work(), crashed]);
     } finally {
-      guard.dispose();
+      page.off('crash', onCrash!);
     }
   }
 
@@ -195,42 +370,86 @@ export class BrowserPool {
     }
   }
 
-  private getBrowser(): Promise<Browser> {
-    if (this.browser) return this.browser;
-    const launching = this.launchBrowser();
-    this.browser = launching;
+  private getInstance(): Promise<Instance> {
+    const live = this.currentInstance;
+    if (live && (live.retiring || !live.browser.isConnected())) this.clearCurrent();
+    if (this.current) return this.current;
+    const launching = this.launch();
+    this.current = launching;
     launching.then(
-      (browser) => {
-        if (this.browser === launching) this.launched = browser;
-        browser.on('disconnected', () => {
-          this.forgetBrowser(browser);
-          if (!this.closed) this.options.logger?.warn({ chromiumPath: this.options.chromiumPath }, 'Chromium disconnected; the next render relaunches it');
+      (instance) => {
+        this.instances.add(instance);
+        if (this.current === launching) this.currentInstance = instance;
+        instance.browser.on('disconnected', () => {
+          const wasCurrent = this.forget(instance);
+          if (!this.closed && wasCurrent) {
+            this.options.logger?.warn({ chromiumPath: this.options.chromiumPath }, 'Chromium disconnected; the next render relaunches it');
+          }
         });
         // It may have died between launching and now, before the listener existed.
-        if (!browser.isConnected()) this.forgetBrowser(browser);
+        if (!instance.browser.isConnected()) this.forget(instance);
       },
       () => {
-        if (this.browser === launching) this.browser = undefined;
+        if (this.current === launching) this.current = undefined;
       },
     );
     return launching;
   }
 
-  /** Drops the browser if it is still the current one, so the next render launches a new one. */
-  private forgetBrowser(browser: Browser): void {
-    if (this.launched !== browser) return;
-    this.launched = undefined;
-    this.browser = undefined;
+  private clearCurrent(): void {
+    this.current = undefined;
+    this.currentInstance = undefined;
   }
 
-  private async launchBrowser(): Promise<Browser> {
+  /** Takes no new page in `instance`; it closes when its last page is done. */
+  private retire(instance: Instance): void {
+    if (instance.retiring) return;
+    instance.retiring = true;
+    if (this.currentInstance === instance) this.clearCurrent();
+    for (const tab of this.tabs.filter((t) => t.instance === instance && !t.busy)) void this.closeTab(tab);
+    if (instance.active === 0) void instance.browser.close().catch(() => undefined);
+  }
+
+  private done(instance: Instance): void {
+    instance.active -= 1;
+    if (instance.retiring && instance.active === 0) void instance.browser.close().catch(() => undefined);
+  }
+
+  /** Drops the instance; returns whether it was the current one (a retired browser closing is expected). */
+  private forget(instance: Instance): boolean {
+    this.instances.delete(instance);
+    this.watch.untrack(instance.marker);
+    for (const tab of this.tabs.filter((t) => t.instance === instance && !t.busy)) void this.closeTab(tab);
+    const wasCurrent = this.currentInstance === instance;
+    if (wasCurrent) this.clearCurrent();
+    return wasCurrent;
+  }
+
+  private async launch(): Promise<Instance> {
     this.proxy ??= await startSinkholeProxy(reportOncePerHost(this.options.logger));
-    return chromium.launch({
+    this.sandbox ??= this.decideSandbox();
+    const marker = `--docshelf-browser=${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+    const args = [...LAUNCH_ARGS, marker];
+    if (!this.sandbox) args.push('--no-sandbox');
+    if (this.options.pageMaxMb) args.push(`--js-flags=--max-old-space-size=${this.options.pageMaxMb}`);
+    const browser = await chromium.launch({
       executablePath: this.options.chromiumPath,
       headless: true,
-      args: LAUNCH_ARGS,
+      args,
+      chromiumSandbox: this.sandbox,
       // Every request is fulfilled by our route handler; anything Chromium would fetch itself meets the sinkhole.
       proxy: { server: this.proxy.url },
     });
+    this.watch.track(marker);
+    return { browser, pages: 0, active: 0, retiring: false, marker };
+  }
+
+  private decideSandbox(): boolean {
+    const mode = this.options.sandbox ?? 'auto';
+    if (mode === 'off') return false;
+    const usable = chromiumSandboxUsable(this.options.chromiumPath);
+    if (mode === 'on' && !usable.ok) throw new RenderFailedError('about:blank', `CHROMIUM_SANDBOX=on but the sandbox cannot run here: ${usable.reason}`);
+    if (!usable.ok) this.options.logger?.warn({ reason: usable.reason }, 'Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
+    return usable.ok;
   }
 }

@@ -1,36 +1,83 @@
 import type { Page } from 'playwright-core';
 
 export interface SettleOptions {
-  /** Longest wait for the network to go quiet (no request for 500 ms). */
-  networkIdleMs?: number;
-  /** How long the DOM must stay unchanged to count as rendered. */
-  domQuietMs?: number;
-  /** Longest wait for that quiet period. */
-  domQuietMaxMs?: number;
+  /** How long the DOM must have been unchanged, with no short timer pending and no request in flight. */
+  quietMs?: number;
+  /** Longest wait: a page that never settles (tickers, polling) is taken as it is then. */
+  maxMs?: number;
+  /** Requests of the page still being answered (from the network guard). */
+  inFlight?: () => number;
+  /** Time since the page's network was last active (a request started or ended). */
+  sinceNetworkMs?: () => number;
+  /** How long the network must have been quiet: a script loaded may start a worker or a fetch just after. */
+  networkQuietMs?: number;
 }
 
-// A string, not a function: page.evaluate would serialise whatever the test transpiler made of a function.
-function buildDomQuietScript(quietMs: number, maxMs: number): string {
-  return `new Promise((resolve) => {
-    let quietTimer;
-    const finish = () => { observer.disconnect(); clearTimeout(quietTimer); clearTimeout(maxTimer); resolve(true); };
-    const observer = new MutationObserver(() => { clearTimeout(quietTimer); quietTimer = setTimeout(finish, ${quietMs}); });
-    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
-    quietTimer = setTimeout(finish, ${quietMs});
-    const maxTimer = setTimeout(finish, ${maxMs});
-  })`;
-}
+/** Timers up to this delay count as "the page is still working"; longer ones (and intervals) do not hold a render. */
+const SHORT_TIMER_MS = 1_000;
+const POLL_MS = 20;
 
 /**
- * Waits, within bounds, for what scripts add after `load`: for the network to go idle and for the DOM to stop changing.
- * Both are watched at once, so a static page costs one idle period, not two. Pages that never settle (tickers,
- * polling) are taken as they are when the bounds run out.
+ * Installed before any script of the page: notes the time of the last DOM change and keeps count of pending short
+ * timers, so the pool can tell a page that is still changing from one that is done. It reports only; a page that
+ * tampers with it merely settles sooner or later, within the same bounds.
  */
-export async function waitForPageToSettle(page: Page, options: SettleOptions = {}): Promise<void> {
-  const { networkIdleMs = 2_000, domQuietMs = 300, domQuietMaxMs = 2_000 } = options;
-  await Promise.all([
-    page.waitForLoadState('networkidle', { timeout: networkIdleMs }).catch(() => undefined),
+export const SETTLE_TRACKER_SCRIPT = `(() => {
+  const pending = new Set();
+  let last = performance.now();
+  const nativeSet = globalThis.setTimeout, nativeClear = globalThis.clearTimeout;
+  globalThis.setTimeout = function (fn, ms, ...args) {
+    const delay = Number(ms) || 0;
+    if (typeof fn !== 'function' || delay > ${SHORT_TIMER_MS}) return nativeSet.call(this, fn, ms, ...args);
+    const id = nativeSet.call(this, function () { pending.delete(id); last = performance.now(); return fn.apply(this, arguments); }, ms, ...args);
+    pending.add(id);
+    return id;
+  };
+  globalThis.clearTimeout = function (id) { pending.delete(id); return nativeClear.call(this, id); };
+  const watch = () => new MutationObserver(() => { last = performance.now(); })
+    .observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  if (typeof document !== 'undefined') watch();
+  Object.defineProperty(globalThis, '__docshelfSettle', { value: () => [pending.size, performance.now() - last], configurable: false });
+})();`;
+
+export interface PageSnapshot {
+  html: string;
+  title: string;
+}
+
+// The document as page.content() serialises it, with its title, read in the same round trip as the settle check.
+const snapshotWhenSettled = (quietMs: number, networkBusy: number) => `(() => {
+  const state = globalThis.__docshelfSettle ? globalThis.__docshelfSettle() : [0, Infinity];
+  if (${networkBusy} > 0 || state[0] > 0 || state[1] < ${quietMs}) return null;
+  let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  if (document.documentElement) html += document.documentElement.outerHTML;
+  return { html, title: document.title };
+})()`;
+
+/**
+ * Waits after `load` only while the page is still changing: a request in flight, a short timer pending or a DOM change
+ * within the last `quietMs`. Returns the page's HTML and title as soon as it is settled (a static page costs one round
+ * trip), or null when it did not settle within `maxMs` or navigated meanwhile, for the caller to read it as it is.
+ */
+export async function waitForPageToSettle(page: Page, options: SettleOptions = {}): Promise<PageSnapshot | null> {
+  const { quietMs = 50, maxMs = 2_000, inFlight = () => 0, sinceNetworkMs = () => Infinity, networkQuietMs = 100 } = options;
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
     // A script navigating the page destroys the evaluation context; the new document is read as it is.
-    page.evaluate(buildDomQuietScript(domQuietMs, domQuietMaxMs)).catch(() => undefined),
-  ]);
+    // Waiting out the network's quiet period here costs no round trip to the page.
+    const networkWaitMs = inFlight() > 0 ? POLL_MS : networkQuietMs - sinceNetworkMs();
+    if (networkWaitMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(networkWaitMs, Math.max(0, deadline - Date.now()))));
+      continue;
+    }
+    let snapshot: PageSnapshot | null;
+    try {
+      snapshot = (await page.evaluate(snapshotWhenSettled(quietMs, inFlight()))) as PageSnapshot | null;
+    } catch {
+      return null;
+    }
+    if (snapshot) return snapshot;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
+  }
+  return null;
 }

@@ -1,9 +1,10 @@
-import { AppError, type LoadedPage, type PageLoader, type Renderer } from '@docshelf/core';
+import { createHash } from 'node:crypto';
+import { AppError, type LoadedPage, type LoadOptions, type PageLoader, type PageValidators, type Renderer } from '@docshelf/core';
 import type { BrowserPool } from '../browser/browser-pool';
 import { extractPage } from '../extract/extract-page';
 import { needsBrowser } from '../extract/needs-browser';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
-import { FetchFailedError, safeFetch } from '../fetch/safe-fetch';
+import { FetchFailedError, safeFetch, type SafeResponse } from '../fetch/safe-fetch';
 
 export interface ChromiumPageLoaderDeps {
   policy: AddressPolicy;
@@ -11,6 +12,8 @@ export interface ChromiumPageLoaderDeps {
   browser: () => BrowserPool;
   /** Budget of one page: fetch or render, redirects included (PAGE_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Limit on a page's body (PAGE_MAX_BYTES): a larger or endless response fails the page. */
+  maxBytes?: number;
 }
 
 interface RawPage {
@@ -19,6 +22,10 @@ interface RawPage {
   contentType: string;
   text: string;
   renderedWith: 'browser' | 'http';
+  /** The response as fetched over HTTP, handed to the browser when the page turns out to need one. */
+  response?: SafeResponse;
+  /** Response headers of the document, lower-cased names. */
+  headers: Record<string, string>;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -31,9 +38,15 @@ const isHtml = (contentType: string) => HTML_TYPES.has(contentType) || contentTy
 export class ChromiumPageLoader implements PageLoader {
   constructor(private readonly deps: ChromiumPageLoaderDeps) {}
 
-  async load(url: string, options: { renderer: Renderer; signal?: AbortSignal }): Promise<LoadedPage> {
+  async load(url: string, options: LoadOptions): Promise<LoadedPage> {
     try {
-      return toLoadedPage(await this.loadRaw(url, options.renderer, options.signal));
+      const raw = await this.loadRaw(url, options.renderer, options.signal, options.known);
+      if (raw.status >= 400) return toLoadedPage(raw);
+      const validators = validatorsOf(raw, options.known);
+      if (options.known && (raw.status === 304 || validators.contentHash === options.known.contentHash)) {
+        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true };
+      }
+      return { ...toLoadedPage(raw), validators };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw toPageError(error);
@@ -50,27 +63,61 @@ export class ChromiumPageLoader implements PageLoader {
     }
   }
 
-  private async loadRaw(url: string, renderer: Renderer, signal?: AbortSignal): Promise<RawPage> {
-    if (renderer === 'browser') return this.render(url, signal);
-    const fetched = await this.fetchOverHttp(url, signal);
-    if (renderer === 'auto' && fetched.status < 400 && isHtml(fetched.contentType) && needsBrowser(fetched.text)) {
+  /**
+   * With `known` validators the page is asked for conditionally over HTTP first, in every renderer: a 304 (or, short
+   * of rendering, the same body) means unchanged; a changed page is then fetched or rendered as usual.
+   */
+  private async loadRaw(url: string, renderer: Renderer, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {
+    if (renderer === 'browser') {
+      if (known?.etag || known?.lastModified) {
+        const probe = await this.fetchOverHttp(url, signal, known);
+        if (probe.status === 304) return probe;
+      }
       return this.render(url, signal);
+    }
+    const fetched = await this.fetchOverHttp(url, signal, known);
+    if (fetched.status === 304 || (known && hashOf(fetched.text) === known.contentHash)) return fetched;
+    if (renderer === 'auto' && fetched.status < 400 && isHtml(fetched.contentType) && needsBrowser(fetched.text)) {
+      return this.render(url, signal, fetched.response);
     }
     return fetched;
   }
 
-  private async fetchOverHttp(url: string, signal?: AbortSignal): Promise<RawPage> {
-    const response = await safeFetch(url, { policy: this.deps.policy, timeoutMs: this.deps.timeoutMs, signal });
+  private async fetchOverHttp(url: string, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {
+    const headers = conditionalHeaders(known);
+    const response = await safeFetch(url, { policy: this.deps.policy, timeoutMs: this.deps.timeoutMs, maxBytes: this.deps.maxBytes, signal, headers });
+    if (response.status === 304) {
+      return { url: response.url, status: 304, contentType: 'text/html', text: '', renderedWith: 'http', headers: response.headers };
+    }
     if (!isHtml(response.contentType) && !TEXT_TYPES.has(response.contentType)) {
       throw new AppError('UNSUPPORTED_CONTENT', `unsupported content type ${response.contentType}`, 422, { retryable: false });
     }
-    return { url: response.url, status: response.status, contentType: response.contentType, text: response.body.toString('utf8'), renderedWith: 'http' };
+    const text = response.body.toString('utf8');
+    return { url: response.url, status: response.status, contentType: response.contentType, text, renderedWith: 'http', headers: response.headers, response };
   }
 
-  private async render(url: string, signal?: AbortSignal): Promise<RawPage> {
-    const page = await this.deps.browser().render(url, { timeoutMs: this.deps.timeoutMs, signal });
-    return { url: page.url, status: page.status, contentType: 'text/html', text: page.html, renderedWith: 'browser' };
+  private async render(url: string, signal?: AbortSignal, document?: SafeResponse): Promise<RawPage> {
+    const page = await this.deps.browser().render(url, { timeoutMs: this.deps.timeoutMs, signal, document });
+    return { url: page.url, status: page.status, contentType: 'text/html', text: page.html, renderedWith: 'browser', headers: page.headers ?? {} };
   }
+}
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function conditionalHeaders(known: PageValidators | undefined): Record<string, string> | undefined {
+  if (!known?.etag && !known?.lastModified) return undefined;
+  return {
+    ...(known.etag ? { 'if-none-match': known.etag } : {}),
+    ...(known.lastModified ? { 'if-modified-since': known.lastModified } : {}),
+  };
+}
+
+/** The page's validators now: a 304 keeps the known hash (and any validator it does not renew). */
+function validatorsOf(raw: RawPage, known: PageValidators | undefined): PageValidators {
+  const etag = raw.headers.etag ?? (raw.status === 304 ? known?.etag : undefined);
+  const lastModified = raw.headers['last-modified'] ?? (raw.status === 304 ? known?.lastModified : undefined);
+  const contentHash = raw.status === 304 && known ? known.contentHash : hashOf(raw.text);
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}), contentHash };
 }
 
 /** HTML is extracted to markdown; markdown and plain text are the content as they are. */
@@ -78,18 +125,23 @@ function toLoadedPage(page: RawPage): LoadedPage {
   const { url, status, renderedWith, text } = page;
   if (isHtml(page.contentType)) {
     const extracted = extractPage(text, url);
-    return { url, status, renderedWith, text, markdown: extracted.markdown, title: extracted.title || url, links: extracted.links };
+    return { url, status, renderedWith, text, markdown: extracted.markdown, title: extracted.title || url, links: extracted.links, landmark: extracted.landmark };
   }
   const heading = /^#\s+(.+)$/m.exec(text)?.[1]?.trim();
   const title = heading ?? new URL(url).pathname.split('/').filter(Boolean).pop() ?? url;
-  return { url, status, renderedWith, text, markdown: text, title, links: [] };
+  return { url, status, renderedWith, text, markdown: text, title, links: [], landmark: true };
 }
 
-/** A page that cannot be fetched is a client-side problem of the URL (400), never a retryable server fault. */
+/**
+ * A page that cannot be fetched is a client-side problem of the URL (400). Only a reset connection is tried again (the
+ * page job's next attempt): a busy server drops connections now and then, where a refusal or a timeout is an answer.
+ */
 export function toPageError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof BlockedUrlError) return new AppError('URL_BLOCKED', error.message, 400, { retryable: false });
-  if (error instanceof FetchFailedError) return new AppError('URL_UNREACHABLE', error.message, 400, { retryable: false });
+  if (error instanceof FetchFailedError) {
+    return new AppError('URL_UNREACHABLE', error.message, 400, { retryable: error.kind === 'connection-reset' });
+  }
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   return new AppError('PAGE_FAILED', message, 400, { retryable: false });
 }

@@ -154,7 +154,7 @@ describe('extractPage on an MkDocs Material page', () => {
 describe('extractPage edge cases', () => {
   it('falls back to <body> and to the first h1 when there is no <title>', () => {
     const page = extractPage('<body><h1>Only heading</h1><p>Some text.</p></body>', 'https://x.test/a');
-    expect(page).toEqual({ title: 'Only heading', markdown: '# Only heading\n\nSome text.', links: [] });
+    expect(page).toEqual({ title: 'Only heading', markdown: '# Only heading\n\nSome text.', links: [], landmark: false });
   });
 
   it('reads the code language from data-lang, lang- and the parent div', () => {

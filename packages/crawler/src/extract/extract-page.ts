@@ -13,6 +13,8 @@ export interface ExtractedPage {
   markdown: string;
   /** Same-origin page links of the whole document, navigation included, for discovery. */
   links: string[];
+  /** True when the content came from a content landmark (`<main>`, `<article>`, a generator's root), not the whole body. */
+  landmark: boolean;
 }
 
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
@@ -22,11 +24,12 @@ export function extractPage(html: string, pageUrl: string): ExtractedPage {
   const links = collectPageLinks($, pageUrl);
   const baseUrl = resolveDocumentBase($, pageUrl);
   const root = selectContentRoot($);
+  const landmark = root[0] !== $('body')[0];
   removeChrome($, root);
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
   const title = extractTitle($, root);
   const markdown = convertHtmlToMarkdown($.html(root));
-  return { title, markdown, links };
+  return { title, markdown, links, landmark };
 }

@@ -80,13 +80,27 @@ function getAgent(policy: AddressPolicy, protocol: string): http.Agent {
   return protocol === 'https:' ? agents.https : agents.http;
 }
 
-function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
+/**
+ * A kept-alive socket the server closed while it sat in the pool fails the next request on it with ECONNRESET; a
+ * GET or HEAD sent on such a reused socket is sent once more, on a fresh one, as browsers do.
+ */
+async function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
+  try {
+    return await sendOnce(url, method, headers, policy, signal, body);
+  } catch (error) {
+    const stale = (error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET';
+    if (!stale || method === 'POST' || signal.aborted) throw error;
+    return sendOnce(url, method, headers, policy, signal, body);
+  }
+}
+
+function sendOnce(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     const agent = getAgent(policy, url.protocol);
     const withLength = body ? { ...headers, 'content-length': String(body.length) } : headers;
     const request = transport.request(url, { method, headers: withLength, agent, lookup: policy.lookup, signal }, resolve);
-    request.on('error', reject);
+    request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
     request.end(body);
   });
 }

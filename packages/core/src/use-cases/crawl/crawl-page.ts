@@ -1,34 +1,60 @@
 import { chunkLoadedPage } from '../../crawl/page-chunks';
-import type { PageLoader } from '../../crawl/page-loader';
+import { hostIntervalMs, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
+import { repeatableKeysOf } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
 import type { RecordStore } from '../../ports';
 
-/** Worker side of one crawl page: load, extract, chunk, stage. Only counts and links go back through Redis. */
-export async function crawlPage(
-  deps: { records: Pick<RecordStore, 'stagePage'>; loader: PageLoader; now?: () => Date },
-  job: JobPayload<'crawl-page'>,
-  ctx: JobContext,
-): Promise<JobResult<'crawl-page'>> {
+/** A page the site says is gone: a re-crawl drops what the library kept of it. */
+export const PAGE_GONE_STATUSES = new Set([404, 410]);
+
+/** Worker side of one crawl page. Only counts and links go back through Redis. */
+export interface CrawlPageDeps {
+  records: Pick<RecordStore, 'stagePage' | 'getCrawledPage'>;
+  loader: PageLoader;
+  now?: () => Date;
+  /** Politeness across workers; absent = no spacing. */
+  throttle?: HostThrottle;
+  politeness?: { hostPagesPerSecond: number; crawlDelayMaxMs: number };
+}
+
+/**
+ * Load one page (conditionally, when the library's last crawl kept the page's validators), extract it and stage the
+ * content. The commit drops lines repeated across the crawl's pages and chunks it; an unchanged page is staged as
+ * such and keeps its chunks.
+ */
+export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, ctx: JobContext): Promise<JobResult<'crawl-page'>> {
   try {
-    const page = await deps.loader.load(job.url, { renderer: job.renderer, signal: ctx.signal });
-    if (page.status >= 400) throw new AppError('PAGE_HTTP_ERROR', `HTTP ${page.status}`, 400, { retryable: false });
-    const chunks = chunkLoadedPage(page);
-    await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks, now: (deps.now ?? (() => new Date()))() });
+    if (deps.throttle && deps.politeness) {
+      const intervalMs = hostIntervalMs(deps.politeness.hostPagesPerSecond, job.crawlDelayMs, deps.politeness.crawlDelayMaxMs);
+      await deps.throttle.waitTurn(new URL(job.url).host, intervalMs, ctx.signal);
+    }
+    const known = job.libraryId ? await deps.records.getCrawledPage(job.libraryId, job.url) : null;
+    const page = await deps.loader.load(job.url, { renderer: job.renderer, signal: ctx.signal, ...(known ? { known } : {}) });
+    if (page.status >= 400) {
+      const code = PAGE_GONE_STATUSES.has(page.status) ? 'PAGE_GONE' : 'PAGE_HTTP_ERROR';
+      throw new AppError(code, `HTTP ${page.status}`, 400, { retryable: false });
+    }
+    const now = (deps.now ?? (() => new Date()))();
+    const base = { url: job.url, finalUrl: page.url, renderedWith: page.renderedWith };
+    if (page.unchanged && known) {
+      const staged = { finalUrl: page.url, title: '', markdown: '', landmark: false, links: known.links, validators: page.validators, unchanged: true };
+      await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now });
+      await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
+      return { ...base, title: '', chunks: known.chunkIds.length, links: job.discover ? known.links : [], unchanged: true };
+    }
+    const landmark = page.landmark ?? false;
+    const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
+    const content = { finalUrl: page.url, title: page.title, markdown: page.markdown, landmark, links: page.links, lineKeys };
+    await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: { ...content, ...(page.validators ? { validators: page.validators } : {}) }, now });
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
-    return {
-      url: job.url,
-      finalUrl: page.url,
-      title: page.title,
-      chunks: chunks.length,
-      links: job.discover ? page.links : [],
-      renderedWith: page.renderedWith,
-    };
+    // Before repeated lines are dropped: the commit's count may be lower.
+    return { ...base, title: page.title, chunks: chunkLoadedPage(page).length, links: job.discover ? page.links : [] };
   } catch (error) {
     // A page that fails for good counts now; the coordinator recounts exactly after the level anyway.
     if (error instanceof AppError && !error.retryable && error.code !== 'JOB_CANCELLED') {
-      await ctx.reportProgress({ add: { done: 1, pagesFailed: 1 } });
+      await ctx.reportProgress({ add: { done: 1, pagesFailed: 1 }, errors: [`${job.url}: ${error.message}`] });
     }
     throw error;
   }

@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { ProgressChange } from '../../jobs/job-record';
 import type { JobPayload } from '../../jobs/registry';
 import { jobCancelled, type JobContext } from '../../jobs/workflow';
-import type { CommitIngestionInput } from '../../ports';
+import type { CommitIngestionInput, StagedPageContent } from '../../ports';
 import { runWorkflowInline } from '../../testing/run-workflow-inline';
 import { crawlPage } from './crawl-page';
 import { crawlSiteWorkflow } from './crawl-site.workflow';
@@ -38,18 +38,27 @@ function fakeSite(pages: LoadedPage[], robotsTxt: string | null = null) {
 
 /** The record store methods a crawl uses, in memory. */
 function fakeRecords() {
-  const staged = new Map<string, Map<string, ChunkInput[]>>();
+  const staged = new Map<string, Map<string, { chunks: ChunkInput[]; page?: StagedPageContent }>>();
   const commits: CommitIngestionInput[] = [];
   return {
     commits,
     staged,
     records: {
-      async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[] }) {
+      async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent }) {
         if (!staged.has(input.stagingId)) staged.set(input.stagingId, new Map());
-        staged.get(input.stagingId)!.set(input.url, input.chunks);
+        staged.get(input.stagingId)!.set(input.url, { chunks: input.chunks, ...(input.page ? { page: input.page } : {}) });
       },
       async listStagedPages(stagingId: string) {
-        return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, chunks]) => ({ url, chunks }));
+        return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, page]) => ({ url, ...page }));
+      },
+      async listCrawledPages() {
+        return [];
+      },
+      async getCrawledPage() {
+        return null;
+      },
+      async getChunks() {
+        return [];
       },
       async discardStaging(stagingId: string) {
         staged.delete(stagingId);
@@ -113,7 +122,7 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     const { ctx, reports } = fakeContext();
     const { result, children } = await run(site, store, job(['/'], { maxPages: 3 }), ctx);
 
-    expect(result).toEqual({ success: true, libraryId: 'acme/docs', pagesDiscovered: 5, pagesCrawled: 3, chunksIngested: 3, vectorized: true, errors: [] });
+    expect(result).toEqual({ success: true, libraryId: 'acme/docs', pagesDiscovered: 5, pagesCrawled: 3, pagesUnchanged: 0, chunksIngested: 3, vectorized: true, errors: [] });
     expect(site.fetched).toEqual(['/', '/a', '/b']);
     expect(children.map((c) => c.name)).toEqual(['crawl-page', 'crawl-page', 'crawl-page', 'index-ingestion', 'write-backup']);
     expect(store.commits).toHaveLength(1);

@@ -1,0 +1,62 @@
+/**
+ * Where the time of a browser render goes: renders every page of a site through BrowserPool at concurrency 4 and
+ * prints the time spent per stage (context, network guard, document fetch, new page, goto, settle, read, close).
+ * `npx tsx bench/crawl-profile.ts [generated|nodejs-doc|git-doc]`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BrowserPool, createAddressPolicy, extractPage, findChromium } from '@docshelf/crawler';
+import { generateDocsSite } from '../test/fixtures/generated-docs-site';
+import { serveFixtures } from '../test/support/fixture-server';
+
+const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
+
+async function main() {
+  const which = process.argv[2] ?? 'generated';
+  const generated = generateDocsSite();
+  const server =
+    which === 'generated'
+      ? await serveFixtures({ routes: generated.route })
+      : await serveFixtures({ root: which === 'git-doc' ? path.join(DOCS, 'git-doc') : path.join(DOCS, 'nodejs/api') });
+  const seed = `${server.origin}${which === 'generated' ? generated.indexPath : which === 'git-doc' ? '/git.html' : '/index.html'}`;
+  const seedHtml = await (await fetch(seed)).text();
+  const urls = [seed, ...extractPage(seedHtml, seed).links.filter((u) => !u.endsWith('/all.html'))].slice(0, 150);
+  const policy = createAddressPolicy({ allowlist: ['127.0.0.1'] });
+  const chromiumPath = findChromium(process.env.CHROMIUM_PATH)!;
+  const legacy = process.env.PROFILE_LEGACY === '1';
+  // The pool as it was before this work, with the same stage timers, for comparison (not part of the product).
+  // PROFILE_LEGACY=1 loads a copy of an earlier pool, placed (uncommitted) beside the current one with the same timers.
+  const legacyPath = path.join(__dirname, '../packages/crawler/src/browser/old-browser-pool.profile.ts');
+  const legacyModule = legacy && fs.existsSync(legacyPath) ? ((await import(legacyPath)) as { BrowserPool: unknown; stageTotals: Record<string, number> }) : undefined;
+  const Pool = (legacyModule?.BrowserPool ?? BrowserPool) as typeof BrowserPool;
+  const pool = new Pool({ chromiumPath, maxPages: 4, policy, pageMaxMb: 512 });
+  await pool.render(urls[0]!);
+  const totals: Record<string, number> = {};
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < urls.length) {
+        const page = await pool.render(urls[next++]!);
+        for (const [stage, ms] of Object.entries(page.timings ?? {})) totals[stage] = (totals[stage] ?? 0) + ms;
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  const stages = legacyModule ? legacyModule.stageTotals : totals;
+  console.log(`${legacy ? 'legacy' : 'current'} pool, ${which}: ${urls.length} pages in ${(ms / 1000).toFixed(1)} s = ${(urls.length / (ms / 1000)).toFixed(2)} pages/s`);
+  const sum = Object.values(stages).reduce((a, b) => a + b, 0);
+  for (const [stage, total] of Object.entries(stages)) {
+    console.log(`  ${stage.padEnd(8)} ${(total / urls.length).toFixed(1).padStart(7)} ms/page  ${((100 * total) / sum).toFixed(0).padStart(3)}%`);
+  }
+  await pool.close();
+  await server.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

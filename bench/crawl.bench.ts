@@ -1,0 +1,387 @@
+/**
+ * Crawl speed and memory, side by side in one run at concurrency 4 over the same URL list: Docshelf in browser mode
+ * and in `auto` mode (HTTP first) (each through `npm start`'s real API and worker processes, as a user runs it), a bare
+ * Playwright loop, Crawlee's PlaywrightCrawler and plain HTTP fetch (each in a process of its own). Sites: the
+ * generated 150-page fixture site and Debian's nodejs-doc and git-doc, all served on 127.0.0.1.
+ *
+ * For each: pages/s, ratios to the bare loop and to Crawlee, peak RSS of the process tree (the worker and its Chromium
+ * children for Docshelf), the share of pages Docshelf rendered in Chromium and the share of chunk texts identical
+ * between auto and browser mode. `npx tsx bench/crawl.bench.ts` runs this part alone.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { extractPage, findChromium } from '@docshelf/crawler';
+import { generateDocsSite } from '../test/fixtures/generated-docs-site';
+import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
+import { freePort, startService, type ServiceProcess } from '../test/support/service-process';
+import { deleteRedisKeys } from '../test/support/harness';
+
+const CONCURRENCY = 4;
+const MAX_PAGES = 150;
+const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
+const REPO = path.resolve(__dirname, '..');
+const ADMIN = { email: 'bench@docshelf.test', password: 'bench password 1' };
+
+interface Site {
+  name: string;
+  server: FixtureServer;
+  seed: string;
+  excludePaths: string[];
+  urls: string[];
+}
+
+interface Run {
+  mode: string;
+  pages: number;
+  failed: number;
+  ms: number;
+  peakRssMb: number;
+  peakPssMb: number;
+  rendered?: number;
+  chunks?: string[];
+}
+
+// ---------------------------------------------------------------------------------------------- process tree memory
+
+const PAGE_SIZE = 4096;
+
+function processTable(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* gone */
+    }
+  }
+  return children;
+}
+
+function treeOf(root: number, children = processTable()): number[] {
+  const all = [root];
+  for (let i = 0; i < all.length; i++) all.push(...(children.get(all[i]!) ?? []));
+  return all;
+}
+
+/** Summed RSS (shared pages counted in every process) and PSS (shared pages split between their users), in MB. */
+function memoryMb(pids: number[]): { rss: number; pss: number } {
+  let rssPages = 0;
+  let pssKb = 0;
+  for (const pid of pids) {
+    try {
+      rssPages += Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+      pssKb += Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      /* gone */
+    }
+  }
+  return { rss: (rssPages * PAGE_SIZE) / 2 ** 20, pss: pssKb / 1024 };
+}
+
+/** Samples the memory of a process tree every 250 ms until stopped; resolves with the peaks. */
+function samplePeakMemory(root: () => number | undefined): { stop(): { rss: number; pss: number } } {
+  const peak = { rss: 0, pss: 0 };
+  const timer = setInterval(() => {
+    const pid = root();
+    if (!pid) return;
+    const now = memoryMb(treeOf(pid));
+    peak.rss = Math.max(peak.rss, now.rss);
+    peak.pss = Math.max(peak.pss, now.pss);
+  }, 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------- the URL list
+
+/** A loaded machine may reset a kept-alive connection: a page is asked for up to three times. */
+async function fetchText(url: string): Promise<string | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(url);
+      return response.ok ? await response.text() : null;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/** Breadth-first over HTTP with Docshelf's own link rules, two levels deep, up to 150 pages: the list every tool gets. */
+async function listUrls(seed: string, excludePaths: string[]): Promise<string[]> {
+  const found = [seed];
+  const seen = new Set(found);
+  let level = [seed];
+  for (let depth = 0; depth < 2 && found.length < MAX_PAGES; depth++) {
+    const next: string[] = [];
+    for (const url of level) {
+      const html = await fetchText(url);
+      if (html === null) continue;
+      for (const link of extractPage(html, url).links) {
+        if (seen.has(link) || excludePaths.some((p) => new URL(link).pathname === p)) continue;
+        seen.add(link);
+        next.push(link);
+      }
+    }
+    found.push(...next.slice(0, MAX_PAGES - found.length));
+    level = next;
+  }
+  return found;
+}
+
+// --------------------------------------------------------------------------------------------------------- baselines
+
+async function runBaseline(mode: 'playwright' | 'crawlee' | 'http', urls: string[], chromiumPath: string): Promise<Run> {
+  const file = path.join(os.tmpdir(), `crawl-bench-urls-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(urls));
+  const tsx = require.resolve('tsx/cli');
+  const child = spawn(process.execPath, [tsx, path.join(__dirname, 'crawl-baselines.ts'), mode, file, String(CONCURRENCY), chromiumPath], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const sampler = samplePeakMemory(() => child.pid);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const peak = sampler.stop();
+  if (code !== 0) throw new Error(`${mode} baseline failed (${code}):\n${err.slice(-2000)}`);
+  const outcome = JSON.parse(out.trim().split('\n').pop()!) as { pages: number; failed: number; ms: number };
+  return { mode, ...outcome, peakRssMb: peak.rss, peakPssMb: peak.pss };
+}
+
+// ---------------------------------------------------------------------------------------------------------- Docshelf
+
+interface Docshelf {
+  service: ServiceProcess;
+  prefix: string;
+  dataDir: string;
+  healthPort: number;
+  key: string;
+}
+
+async function startDocshelf(env: Record<string, string> = {}): Promise<Docshelf> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-bench-'));
+  const prefix = `docshelf-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const healthPort = await freePort();
+  const service = await startService(
+    {
+      DATA_DIR: dataDir,
+      QUEUE_PREFIX: prefix,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+      WORKER_HEALTH_PORT: String(healthPort),
+      WORKER_CONCURRENCY_CRAWL: String(CONCURRENCY),
+      LOG_LEVEL: 'warn',
+      CRAWL_WAIT_TIMEOUT_MS: '1800000',
+      // Politeness is for other people's hosts; the baselines have none, and these sites are served locally.
+      CRAWL_HOST_PAGES_PER_SECOND: '0',
+      ...env,
+    },
+    dataDir,
+  );
+  const login = await fetch(`${service.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const keyResponse = await fetch(`${service.baseUrl}/api/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ name: 'bench', permissions: 'admin' }),
+  });
+  const { key } = (await keyResponse.json()) as { key: string };
+  return { service, prefix, dataDir, healthPort, key };
+}
+
+async function stopDocshelf(d: Docshelf): Promise<void> {
+  await d.service.stop();
+  await deleteRedisKeys(d.prefix);
+  fs.rmSync(d.dataDir, { recursive: true, force: true });
+}
+
+/** The worker process: the child of `npm start`'s launcher that runs apps/worker. */
+function workerPid(d: Docshelf): number | undefined {
+  const children = processTable().get(d.service.child.pid!) ?? [];
+  return children.find((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/worker');
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function metric(d: Docshelf, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${d.healthPort}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+async function allChunks(d: Docshelf, libraryId: string): Promise<string[]> {
+  const texts: string[] = [];
+  for (let offset: number | null = 0; offset !== null; ) {
+    const response = await fetch(`${d.service.baseUrl}/api/chunks?libraryId=${encodeURIComponent(libraryId)}&offset=${offset}&limit=500`, {
+      headers: { authorization: `Bearer ${d.key}` },
+    });
+    const body = (await response.json()) as { chunks: Array<{ content: string }>; nextOffset: number | null };
+    texts.push(...body.chunks.map((c) => c.content));
+    offset = body.nextOffset;
+  }
+  return texts;
+}
+
+/**
+ * One crawl through the API (asynchronous mode), timed from the request to the end of its crawling phase: the commit,
+ * embedding and backup that follow are not page loading, and none of the baselines does them.
+ */
+async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Record<string, string> = {}): Promise<Run> {
+  const d = await startDocshelf(env);
+  try {
+    const libraryId = `bench/${site.name}-${renderer}`;
+    const body = {
+      libraryId,
+      name: `${site.name} ${renderer}`,
+      urls: [site.seed],
+      maxDepth: 2,
+      maxPages: site.urls.length,
+      excludePaths: site.excludePaths,
+      // The default renderer is browser; `auto` (HTTP first) is the candidate default this benchmark decides on.
+      renderer: renderer === 'browser' ? 'browser' : 'auto',
+    };
+    let pid: number | undefined;
+    const sampler = samplePeakMemory(() => (pid ??= workerPid(d)));
+    const started = performance.now();
+    const accepted = await fetch(`${d.service.baseUrl}/api/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${d.key}`, prefer: 'respond-async' },
+      body: JSON.stringify(body),
+    });
+    const { jobId } = (await accepted.json()) as { jobId: string };
+    let crawledMs = 0;
+    for (;;) {
+      const job = (await (await fetch(`${d.service.baseUrl}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${d.key}` } })).json()) as {
+        state: string;
+        progress: { phase: string };
+        result?: { pagesCrawled: number; errors: string[] };
+        error?: unknown;
+      };
+      if (!crawledMs && job.progress.phase !== 'crawling' && job.progress.phase !== 'queued') crawledMs = performance.now() - started;
+      if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`crawl of ${site.name} failed: ${JSON.stringify(job.error)}`);
+      if (job.state === 'completed') {
+        const peak = sampler.stop();
+        const result = job.result!;
+        return {
+          mode: renderer,
+          pages: result.pagesCrawled,
+          failed: result.errors.length,
+          ms: crawledMs || performance.now() - started,
+          peakRssMb: peak.rss,
+          peakPssMb: peak.pss,
+          rendered: await metric(d, 'crawl_pages_rendered_total'),
+          chunks: await allChunks(d, libraryId),
+        };
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await stopDocshelf(d);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------------------ report
+
+/** Share of chunk texts of `a` that `b` has too (as a multiset), over the larger of the two counts. */
+function identicalShare(a: string[], b: string[]): number {
+  const counts = new Map<string, number>();
+  b.forEach((t) => counts.set(t, (counts.get(t) ?? 0) + 1));
+  let same = 0;
+  for (const t of a) {
+    const n = counts.get(t) ?? 0;
+    if (n > 0) {
+      same += 1;
+      counts.set(t, n - 1);
+    }
+  }
+  return same / Math.max(a.length, b.length, 1);
+}
+
+function report(site: Site, runs: Run[]): void {
+  const rate = (r: Run) => r.pages / (r.ms / 1000);
+  const bare = runs.find((r) => r.mode === 'playwright')!;
+  const crawlee = runs.find((r) => r.mode === 'crawlee')!;
+  const browser = runs.find((r) => r.mode === 'browser')!;
+  const auto = runs.find((r) => r.mode === 'default')!;
+  console.log(`\ncrawl ${site.name}: ${site.urls.length} URLs, concurrency ${CONCURRENCY} (Docshelf through npm start's processes, CRAWL_HOST_PAGES_PER_SECOND=0)`);
+  console.log(`${'mode'.padEnd(22)} ${'pages'.padStart(5)} ${'failed'.padStart(6)} ${'s'.padStart(7)} ${'pages/s'.padStart(8)} ${'x bare'.padStart(7)} ${'x crawlee'.padStart(9)} ${'peak RSS MB'.padStart(11)} ${'peak PSS MB'.padStart(11)} ${'rendered'.padStart(8)}`);
+  for (const r of runs) {
+    const name = { browser: 'Docshelf browser', default: 'Docshelf auto', playwright: 'bare Playwright loop', crawlee: 'Crawlee Playwright', http: 'plain HTTP fetch' }[r.mode] ?? r.mode;
+    const rendered = r.rendered === undefined ? '' : `${((100 * r.rendered) / Math.max(r.pages, 1)).toFixed(0)}%`;
+    console.log(
+      `${name.padEnd(22)} ${String(r.pages).padStart(5)} ${String(r.failed).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(7)} ${rate(r).toFixed(2).padStart(8)} ${(rate(r) / rate(bare)).toFixed(2).padStart(7)} ${(rate(r) / rate(crawlee)).toFixed(2).padStart(9)} ${r.peakRssMb.toFixed(0).padStart(11)} ${r.peakPssMb.toFixed(0).padStart(11)} ${rendered.padStart(8)}`,
+    );
+  }
+  const share = identicalShare(auto.chunks ?? [], browser.chunks ?? []);
+  console.log(`chunk texts identical, auto vs browser: ${(100 * share).toFixed(1)}% (${auto.chunks?.length} vs ${browser.chunks?.length} chunks)`);
+}
+
+async function serveSites(): Promise<Site[]> {
+  const generated = generateDocsSite();
+  const sites: Array<Omit<Site, 'urls'>> = [];
+  const generatedServer = await serveFixtures({ routes: generated.route });
+  sites.push({ name: 'generated-150', server: generatedServer, seed: `${generatedServer.origin}${generated.indexPath}`, excludePaths: [] });
+  const nodeApi = path.join(DOCS, 'nodejs/api');
+  const gitDoc = path.join(DOCS, 'git-doc');
+  if (fs.existsSync(path.join(nodeApi, 'index.html'))) {
+    const server = await serveFixtures({ root: nodeApi });
+    sites.push({ name: 'nodejs-doc', server, seed: `${server.origin}/index.html`, excludePaths: ['/all.html'] });
+  }
+  if (fs.existsSync(path.join(gitDoc, 'git.html'))) {
+    const server = await serveFixtures({ root: gitDoc });
+    sites.push({ name: 'git-doc', server, seed: `${server.origin}/git.html`, excludePaths: [] });
+  }
+  if (sites.length < 3) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
+  const listed: Site[] = [];
+  for (const site of sites) listed.push({ ...site, urls: await listUrls(site.seed, site.excludePaths) });
+  return listed;
+}
+
+export async function benchCrawl(): Promise<void> {
+  const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
+  if (!chromiumPath) {
+    console.warn('crawl benchmark skipped: no Chromium (install chromium or set CHROMIUM_PATH)');
+    return;
+  }
+  const only = process.env.BENCH_CRAWL_SITES?.split(',');
+  const sites = (await serveSites()).filter((s) => !only || only.includes(s.name));
+  try {
+    for (const site of sites) {
+      const runs: Run[] = [];
+      runs.push(await runBaseline('playwright', site.urls, chromiumPath));
+      runs.push(await runBaseline('crawlee', site.urls, chromiumPath));
+      runs.push(await runBaseline('http', site.urls, chromiumPath));
+      runs.push(await runDocshelf(site, 'browser'));
+      runs.push(await runDocshelf(site, 'default'));
+      report(site, runs);
+    }
+  } finally {
+    await Promise.all(sites.map((s) => s.server.close()));
+  }
+}
+
+if (require.main === module) {
+  benchCrawl().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
