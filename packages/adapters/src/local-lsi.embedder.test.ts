@@ -99,6 +99,23 @@ describe('LocalLsiEmbedder', () => {
     }
   });
 
+  it('shares what it learned from a library with another (a refreshed replacement), which then embeds alike', async () => {
+    const { store, cleanup } = await libraryStore();
+    try {
+      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      const scope = (libraryId: string) => ({ libraryId, kind: 'document' as const });
+      const replacement = { id: '~staged/next', name: 'fs', sourceType: 'crawl' };
+      await store.commitIngestion({ library: replacement, ownerId: 'o', chunks: [], replace: true, ingestionId: 'j', now: new Date() });
+      expect(await embedder.shareLearned('acme/fs', '~staged/next')).toBe(false);
+      const [learned] = await embedder.embed([LIBRARY[0]!], scope('acme/fs'));
+      expect(await embedder.shareLearned('acme/fs', '~staged/next')).toBe(true);
+      // The replacement holds no chunks of its own yet: without the shared state it would learn from nothing.
+      expect(await embedder.embed([LIBRARY[0]!], scope('~staged/next'))).toEqual([learned]);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('learns the same space from the same chunks, so processes learning at once agree', async () => {
     const documents = LIBRARY.map(lsiTerms);
     const a = fitLsi(documents, { dimensions: 16 }).serialize();

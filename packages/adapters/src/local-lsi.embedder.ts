@@ -67,6 +67,13 @@ export class LocalLsiEmbedder implements Embedder {
     await this.deps.states.deleteEmbedderState(libraryId, this.model);
   }
 
+  async shareLearned(from: string, to: string): Promise<boolean> {
+    const state = await this.deps.states.getEmbedderState(from, this.model);
+    if (!state) return false;
+    await this.deps.states.putEmbedderState(to, this.model, state);
+    return true;
+  }
+
   /** The library's stored space, read again only when its id changed since it was cached. */
   private async learned(libraryId: string): Promise<{ id: string; model: LsiModel } | null> {
     const id = await this.deps.states.getEmbedderStateId(libraryId, this.model);

@@ -53,6 +53,25 @@ describe('rankChunks', () => {
     expect(queried[1]).toEqual([1, 0]);
   });
 
+  it('fuses pages when results are grouped by page: one page\'s many chunks do not push another page down', async () => {
+    const onPage = (id: string, position: number, url: string): StoredChunk => ({ ...stored(id, position), url });
+    const { deps } = fakes({
+      libraries: [library('a', 'm')],
+      // Keyword: three chunks of page A, then page B's. Vector: page B first, then page A.
+      keyword: ['a1', 'a2', 'a3', 'b1'].map((chunkId, i) => ({ libraryId: 'a', chunkId, score: 9 - i })),
+      vector: { a: [{ chunkId: 'b1', score: 0.9 }, { chunkId: 'a1', score: 0.8 }, { chunkId: 'c1', score: 0.7 }] },
+      chunks: { a: [onPage('a1', 0, 'https/A'), onPage('a2', 1, 'https/A'), onPage('a3', 2, 'https/A'), onPage('b1', 3, 'https/B'), onPage('c1', 4, 'https/C')] },
+    });
+    // Chunk-level fusion would put a1 (ranks 1 and 2) before b1 (ranks 4 and 1); by page, A and B are 1st and 2nd
+    // in one ranking each and tie, and B's one chunk is not behind A's second and third.
+    const grouped = await rankChunks(deps, { query: 'q', libraryIds: ['a'], limit: 10, onePerPageFirst: true });
+    expect(grouped.chunks.slice(0, 3).map((c) => c.url)).toEqual(['https/A', 'https/B', 'https/C']);
+    expect(grouped.chunks[0]!.score).toBe(grouped.chunks[1]!.score);
+    expect(grouped.chunks.slice(3).map((c) => c.id)).toEqual(['a2', 'a3']);
+    const scores = grouped.chunks.map((c) => c.score);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+  });
+
   it('searches by keyword alone when no library has vectors of this embedder, and drops hits whose chunk is gone', async () => {
     const { deps, embedded } = fakes({
       libraries: [library('a'), library('b', 'another-model')],

@@ -1,7 +1,7 @@
 import type { ChunkHit, Library, StoredChunk } from '../domain/types';
 import { AppError, libraryNotFound } from '../errors';
 import type { Embedder, KeywordIndex, RecordStore, VectorIndex } from '../ports';
-import { fuseRankings } from './fuse-rankings';
+import { fuseRankings, RRF_K, type Ranking } from './fuse-rankings';
 import { queryTerms } from './query-terms';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
@@ -80,12 +80,17 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
   // A hybrid search whose embedder could not place the question (a remote model down) answers by keyword alone.
   if (mode === 'hybrid' && !vector.ran) return { mode: 'keyword', chunks: await hydrateFor(request, deps.records, keywordHits, candidates) };
   if (mode === 'vector' && !vector.ran) throw embedderUnavailable();
+  const rankings = [
+    { hits: keywordHits, weight: KEYWORD_WEIGHT },
+    { hits: vectorHits, weight: VECTOR_WEIGHT },
+  ];
+  // Search answers pages: fused by page, one page's many chunks do not crowd out another page's one good chunk.
+  if (mode === 'hybrid' && request.onePerPageFirst) {
+    return { mode, chunks: (await fusePages(deps.records, rankings)).slice(0, request.limit) };
+  }
   const ranked =
     mode === 'hybrid'
-      ? fuseRankings([
-          { hits: keywordHits, weight: KEYWORD_WEIGHT },
-          { hits: vectorHits, weight: VECTOR_WEIGHT },
-        ])
+      ? fuseRankings(rankings)
       : mode === 'keyword'
         ? keywordHits
         : vectorHits;
@@ -154,6 +159,38 @@ async function steerTowards(vectors: VectorIndex, libraryId: string, vector: num
   const steered = vector.map((value, d) => value + (FEEDBACK_WEIGHT * found.reduce((sum, v) => sum + v[d]! / Math.hypot(...v), 0)) / found.length);
   const norm = Math.hypot(...steered);
   return norm === 0 ? vector : steered.map((value) => value / norm);
+}
+
+/**
+ * Reciprocal rank fusion of pages rather than chunks: in each ranking a page takes the rank of its first chunk among
+ * the pages (so one page's many chunks do not push others down), pages are ordered by their fused score, and each
+ * page's chunks follow the chunk-level fusion. Each page's best chunk comes first, then the others.
+ */
+async function fusePages(records: RetrievalDeps['records'], rankings: Ranking[]): Promise<RankedChunk[]> {
+  const byChunk = fuseRankings(rankings);
+  const chunks = await hydrate(records, byChunk, byChunk.length);
+  const keyOf = (hit: { libraryId: string; chunkId?: string; id?: string }) => `${hit.libraryId}\u0000${hit.chunkId ?? hit.id}`;
+  const pageOf = new Map(chunks.map((chunk) => [keyOf(chunk), `${chunk.libraryId}\u0000${chunk.url ?? `#${chunk.id}`}`]));
+  const pageScores = new Map<string, number>();
+  for (const { hits, weight } of rankings) {
+    const seen = new Set<string>();
+    for (const hit of hits) {
+      const page = pageOf.get(keyOf(hit));
+      if (page === undefined || seen.has(page)) continue;
+      seen.add(page);
+      pageScores.set(page, (pageScores.get(page) ?? 0) + weight / (RRF_K + seen.size));
+    }
+  }
+  const firsts = new Map<string, RankedChunk>();
+  const rest: RankedChunk[] = [];
+  for (const chunk of chunks) {
+    const page = pageOf.get(keyOf(chunk))!;
+    if (firsts.has(page)) rest.push(chunk);
+    else firsts.set(page, { ...chunk, score: pageScores.get(page) ?? 0 });
+  }
+  const ordered = [...firsts.values()].sort((a, b) => b.score - a.score);
+  const floor = ordered.at(-1)?.score ?? 0;
+  return [...ordered, ...rest.map((chunk) => ({ ...chunk, score: Math.min(chunk.score, floor) }))];
 }
 
 /** Each page's best chunk in rank order, then the others in rank order; chunks without a URL count as pages. */
