@@ -27,6 +27,21 @@ describe('libraries: list, get, delete, restart persistence', () => {
     }
   });
 
+  it('says how many chunks of each library have a vector (vectorCount), in the list and for one library', async () => {
+    await ingest({ libraryId: 'share/embedded', name: 'Embedded', chunks: makeChunks(4) });
+    await ingest({ libraryId: 'share/later', name: 'Later', chunks: makeChunks(60) });
+    const list = await request(h.app).get('/api/libraries').expect(200);
+    const byId = Object.fromEntries(list.body.libraries.map((l: { id: string }) => [l.id, l]));
+    expect(byId['share/embedded']).toMatchObject({ chunkCount: 4, vectorCount: 4 });
+    // Over 50 chunks an ingestion is not embedded; /api/embed embeds the rest.
+    expect(byId['share/later']).toMatchObject({ chunkCount: 60, vectorCount: 0 });
+    await request(h.app).post('/api/embed').set('Authorization', `Bearer ${adminKey}`).send({ libraryId: 'share/later', limit: 25 }).expect(200);
+    const one = await request(h.app).get('/api/libraries/share/later').expect(200);
+    expect(one.body.library).toMatchObject({ chunkCount: 60, vectorCount: 25 });
+    const filtered = await request(h.app).get('/api/libraries?q=later').expect(200);
+    expect(filtered.body.libraries[0]).toMatchObject({ id: 'share/later', vectorCount: 25 });
+  });
+
   it('reaches a slashed id raw and percent-encoded; unknown ids are 404; invalid ids are 400', async () => {
     await ingest({ libraryId: 'vercel/next.js', name: 'Next.js', chunks: makeChunks(1) });
     const raw = await request(h.app).get('/api/libraries/vercel/next.js').expect(200);

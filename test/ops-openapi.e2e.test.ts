@@ -109,6 +109,9 @@ describe('OpenAPI document and reference page', () => {
     }
     expect(schemas.AcceptedJob.required).toEqual(expect.arrayContaining(['jobId', 'state', 'statusUrl']));
     expect(schemas.Job.required).toEqual(expect.arrayContaining(['id', 'type', 'libraryId', 'state', 'progress', 'createdAt']));
+    expect(schemas.Library.properties.vectorCount).toMatchObject({ type: 'integer' });
+    expect(schemas.Library.required).toEqual(expect.arrayContaining(['chunkCount', 'vectorCount']));
+    expect(schemas.Job.properties.progress.properties.errors).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(schemas.Job.properties.state.enum).toEqual(['queued', 'running', 'completed', 'failed', 'cancelled']);
     expect(op('get', '/api/jobs/{id}').responses['404']).toBeDefined();
     expect(op('get', '/api/jobs/{id}/events').responses['200'].content['text/event-stream']).toBeDefined();

@@ -2,6 +2,7 @@ import type { Config } from '@docshelf/config';
 import type { CallbackSender, Embedder, JobNotifier, JobRunner, JobStore, JobWatcher, KeywordIndex, RecordStore, VectorIndex, WorkflowHalter } from '@docshelf/core';
 import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 /** The Redis side of the job queues, for Bull Board, readiness and the queue gauges; BullmqJobRunner is one. */
@@ -12,7 +13,7 @@ export interface QueueOps {
 }
 
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken' | 'jobs'>;
+  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken' | 'jobs' | 'security' | 'limits' | 'redis'>;
   records: RecordStore;
   /** The read side: keyword and vector rankings, and the embedders that turn a question into a vector. */
   keywords: KeywordIndex;
@@ -25,11 +26,15 @@ export interface ApiDeps {
   /** Checks callback URLs against the SSRF address policy. */
   callbacks: CallbackSender;
   queues: QueueOps;
+  /** Where login attempts and request rates are counted, shared by every API replica; in-process counters when absent. */
+  rateLimitRedis?: Redis;
   logger: Logger;
   /** Where /metrics collects from; the process registry in production, a fresh one per app when absent. */
   metrics?: Registry;
   /** True once shutdown began: /readyz answers 503 so load balancers stop sending traffic here. */
   isStopping?: () => boolean;
+  /** The built dashboard (apps/web/dist unless set). */
+  webDistDir?: string;
   /** Aborted when shutdown begins: open event streams end, so they do not hold the shutdown up. */
   shutdownSignal?: AbortSignal;
 }

@@ -2,7 +2,11 @@ import { createHttpMetrics, registerQueueGauge, Registry } from '@docshelf/obser
 import express, { type Express } from 'express';
 import type { ApiDeps } from './api-deps';
 import { errorHandler, notFoundHandler, requireJsonBody } from './http/errors';
+import { createRateLimits } from './http/rate-limits';
+import { limitRequestUrl } from './http/request-limits';
 import { requestLog } from './http/request-log';
+import { requireSameOrigin } from './http/same-origin';
+import { securityHeaders } from './http/security-headers';
 import { adminQueueRoutes } from './ops/admin-queues.route';
 import { healthRoutes } from './ops/health.route';
 import { recordHttpMetrics } from './ops/http-metrics.middleware';
@@ -17,6 +21,7 @@ import { keyRoutes } from './routes/keys.route';
 import { libraryRoutes } from './routes/libraries.route';
 import { mcpRoutes } from './routes/mcp.route';
 import { retrievalRoutes } from './routes/retrieval.route';
+import { dashboardRoutes } from './web/dashboard.route';
 
 export type { ApiDeps, QueueOps } from './api-deps';
 
@@ -25,6 +30,8 @@ export function buildApp(deps: ApiDeps): Express {
   const registry = deps.metrics ?? new Registry();
   registerQueueGauge(registry, { queues: () => deps.queues.allQueues(), ping: (ms) => deps.queues.ping(ms) });
 
+  const rateLimits = createRateLimits(deps.config.security, { redis: deps.rateLimitRedis, prefix: deps.config.redis.prefix });
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.http.trustProxy);
@@ -32,19 +39,23 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(recordHttpMetrics(createHttpMetrics(registry)));
   app.use(healthRoutes(deps));
   app.use(metricsRoute(registry, deps.config.metricsToken));
+  app.use(securityHeaders());
+  app.use(limitRequestUrl(deps.config.limits));
+  app.use(requireSameOrigin);
   app.use(openApiRoutes());
   app.use(adminQueueRoutes(deps));
   app.use(['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth', '/mcp'], requireJsonBody);
   app.use(express.json({ limit: deps.config.http.bodyLimit, strict: true }));
-  app.use(authRoutes(deps));
+  app.use(authRoutes(deps, rateLimits));
   app.use(keyRoutes(deps));
   app.use(ingestRoutes(deps));
   app.use(embedRoutes(deps));
   app.use(crawlRoutes(deps));
   app.use(jobRoutes(deps));
   app.use(libraryRoutes(deps));
-  app.use(retrievalRoutes(deps));
-  app.use(mcpRoutes(deps));
+  app.use(retrievalRoutes(deps, rateLimits.retrieval));
+  app.use(mcpRoutes(deps, rateLimits.retrieval));
+  app.use(dashboardRoutes(deps.webDistDir));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));
   return app;

@@ -4,6 +4,7 @@ import { ensureAdminUser } from '@docshelf/core';
 import { createProcessRegistry, throttledErrorLog } from '@docshelf/observability';
 import { createAddressPolicy, HttpCallbackSender } from '@docshelf/crawler';
 import { BullmqJobRunner, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
+import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { closeHttpServer } from './ops/close-http-server';
 
@@ -18,6 +19,11 @@ async function main(): Promise<void> {
     onError: throttledErrorLog(logger, 'redis connection error; retrying'),
   });
   void warnIfEvictionPolicyUnsafe(config.redis.url, logger);
+  // Login attempts and request rates, counted in Redis for every replica; commands fail at once while it is away,
+  // and the limiters count in memory meanwhile.
+  const rateLimitRedis = new Redis(config.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  const rateLimitRedisError = throttledErrorLog(logger, 'rate limit redis connection error; counting in memory meanwhile');
+  rateLimitRedis.on('error', (error: Error) => rateLimitRedisError(error, 'rate-limits'));
   if (config.admin) {
     const user = await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin);
     logger.info({ email: user.email }, 'dashboard user ready');
@@ -37,6 +43,7 @@ async function main(): Promise<void> {
     callbacks: new HttpCallbackSender(createAddressPolicy({ allowlist: config.privateHostAllowlist })),
     jobs,
     queues: jobs,
+    rateLimitRedis,
     logger,
     metrics: createProcessRegistry('api'),
     isStopping: () => stopping,
@@ -61,6 +68,7 @@ async function main(): Promise<void> {
     const drain = await closeHttpServer(server, Math.max(config.shutdownTimeoutMs - 2_000, config.shutdownTimeoutMs * 0.8));
     if (drain === 'cut') logger.warn('in-flight requests were cut at the shutdown deadline');
     await jobs.close().catch((error: unknown) => logger.warn({ err: error }, 'closing queues failed'));
+    rateLimitRedis.disconnect();
     await adapters.close();
     logger.info({ ms: Date.now() - started }, 'api stopped');
     process.exit(0);

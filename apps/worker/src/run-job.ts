@@ -44,9 +44,16 @@ const CANCEL_CHECK_MS = 500;
 export async function runJob(rt: JobRuntime, job: Job, token: string | undefined, bullSignal?: AbortSignal): Promise<unknown> {
   const logger = rt.logger.child({ queue: job.queueName, jobId: job.id, job: job.name });
   const started = Date.now();
-  const finish = (outcome: JobOutcome) => {
+  const finish = (outcome: JobOutcome, result?: unknown) => {
     const ms = Date.now() - started;
-    recordJobAttempt(rt.metrics.jobs, { queue: job.queueName, job: job.name, outcome, seconds: ms / 1000 });
+    const renderedWith = (result as { renderedWith?: unknown } | undefined)?.renderedWith;
+    recordJobAttempt(rt.metrics.jobs, {
+      queue: job.queueName,
+      job: job.name,
+      outcome,
+      seconds: ms / 1000,
+      renderedWith: typeof renderedWith === 'string' ? renderedWith : undefined,
+    });
     return ms;
   };
   const lifecycle: LifecycleDeps = { jobStore: rt.jobStore, notifier: rt.queues, jobs: rt.queues };
@@ -97,7 +104,7 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     const result = spec.result.parse(value);
     if (record && writer) await endRootJob(lifecycle, record, { state: 'completed', result }, await writer.takeFinalWrite());
     else await writer?.flush();
-    logger.info({ ms: finish('completed'), outcome: 'completed' }, 'job completed');
+    logger.info({ ms: finish('completed', result), outcome: 'completed' }, 'job completed');
     return result;
   } catch (error) {
     await writer?.flush();

@@ -1,4 +1,4 @@
-import type { BackupStorage, CallbackSender, Embedder, JobStore, LibrarySwap, PageLoader, RecordStore, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, CallbackSender, Embedder, HostThrottle, JobStore, LibrarySwap, PageLoader, RecordStore, RepetitionRule, VectorIndex } from '@docshelf/core';
 
 export interface WorkerDeps {
   records: RecordStore;
@@ -10,7 +10,13 @@ export interface WorkerDeps {
   swap: LibrarySwap;
   /** Fetches and renders pages for crawls and URL ingestion, each within PAGE_TIMEOUT_MS. */
   pages: PageLoader;
+  /** Which lines a crawl drops as repeated chrome; the core default when absent. */
+  repetition?: RepetitionRule;
   callbacks: CallbackSender;
+  /** Spaces the pages of one host over every worker (CRAWL_HOST_PAGES_PER_SECOND, robots.txt Crawl-delay). */
+  throttle?: HostThrottle;
+  /** Crawl limits: politeness and CRAWL_MAX_DURATION_MS. */
+  crawlLimits?: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number };
   /** WEBHOOK_SECRET: signs callbacks; without it none is sent. */
   webhookSecret?: string;
 }

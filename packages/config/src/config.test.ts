@@ -16,6 +16,11 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 25_000,
       worker: { healthPort: 3001, lockDurationMs: 30_000, stalledIntervalMs: 15_000 },
     });
+    expect(config.security).toEqual({
+      sessionIdleMs: 24 * 3600_000,
+      login: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 },
+      retrieval: { perKey: 600, perIp: 120, windowMs: 60_000 },
+    });
     expect(config.metricsToken).toBeUndefined();
     expect(config.admin).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);

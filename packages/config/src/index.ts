@@ -32,6 +32,17 @@ const envSchema = z.object({
   JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   CRAWL_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
   PAGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
+  PAGE_MAX_BYTES: z.coerce.number().int().min(1_024).default(10 * 2 ** 20),
+  PAGE_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
+  CRAWL_MAX_DURATION_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
+  CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
+  CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
+  CHROMIUM_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).default(500),
+  BROWSER_RECYCLE_MB: z.coerce.number().int().min(128).default(768),
+  /** A line on at least this share of a crawl's pages is chrome and dropped; 0 turns the rule off. */
+  CRAWL_REPEATED_LINE_SHARE: z.coerce.number().min(0).max(1).default(0.6),
+  CRAWL_REPEATED_LINE_MIN_PAGES: z.coerce.number().int().min(2).max(10_000).default(5),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -48,6 +59,16 @@ const envSchema = z.object({
     z.string().min(16, 'WEBHOOK_SECRET must be at least 16 characters').optional(),
   ),
   JOB_RETENTION_DAYS: z.coerce.number().int().min(7, 'JOB_RETENTION_DAYS must be at least 7').max(3650).default(30),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(60 * 24),
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(120),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().default(60),
+  MAX_CHUNKS_PER_REQUEST: z.coerce.number().int().min(1).default(10_000),
+  MAX_CHUNK_BYTES: z.coerce.number().int().min(1_000).default(100_000),
+  MAX_URL_LENGTH: z.coerce.number().int().min(256).max(4_096).default(4_096),
   ...productionEnvSchema.shape,
 });
 
@@ -79,8 +100,39 @@ export interface Config {
   jobWaitTimeoutMs: number;
   /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
   jobs: { retentionMs: number; webhookSecret?: string };
-  crawl: { waitTimeoutMs: number; pageTimeoutMs: number };
+  crawl: {
+    waitTimeoutMs: number;
+    pageTimeoutMs: number;
+    /** Limit on a fetched body (document or subresource): a larger or endless response is cut there and fails. */
+    pageMaxBytes: number;
+    /** A renderer past this RSS is stopped; its page fails alone. */
+    pageMaxMemoryMb: number;
+    /** After this long a crawl schedules no more pages and keeps what it has. */
+    maxDurationMs: number;
+    /** Politeness: pages per host per second over all workers (0 = no limit). */
+    hostPagesPerSecond: number;
+    /** robots.txt Crawl-delay is honoured up to this many seconds. */
+    crawlDelayMaxS: number;
+    /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
+    repeatedLines: { minShare: number; minPages: number };
+  };
+  browser: {
+    sandbox: 'auto' | 'on' | 'off';
+    recycleAfterPages: number;
+    recycleAfterMb: number;
+  };
+  /** Absolute session lifetime (from login); see also security.sessionIdleMs. */
   sessionTtlMs: number;
+  security: {
+    /** A session unused for this long is refused. */
+    sessionIdleMs: number;
+    /** Failed logins allowed per account and per client IP within windowMs (shared by replicas through Redis). */
+    login: { perAccount: number; perIp: number; windowMs: number };
+    /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
+    retrieval: { perKey: number; perIp: number; windowMs: number };
+  };
+  /** Sizes a request may have beyond BODY_LIMIT. */
+  limits: { chunksPerRequest: number; chunkBytes: number; urlLength: number };
   embedding: { dimensions: number };
   /** Which engine serves each port, with that engine's settings; embedded ones by default. */
   adapters: ProductionAdapters;
@@ -141,8 +193,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     metricsToken: e.METRICS_TOKEN,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
     jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },
-    crawl: { waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS, pageTimeoutMs: e.PAGE_TIMEOUT_MS },
+    crawl: {
+      waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS,
+      pageTimeoutMs: e.PAGE_TIMEOUT_MS,
+      pageMaxBytes: e.PAGE_MAX_BYTES,
+      pageMaxMemoryMb: e.PAGE_MAX_MEMORY_MB,
+      maxDurationMs: e.CRAWL_MAX_DURATION_MS,
+      hostPagesPerSecond: e.CRAWL_HOST_PAGES_PER_SECOND,
+      crawlDelayMaxS: e.CRAWL_DELAY_MAX_S,
+      repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
+    },
+    browser: { sandbox: e.CHROMIUM_SANDBOX, recycleAfterPages: e.BROWSER_RECYCLE_PAGES, recycleAfterMb: e.BROWSER_RECYCLE_MB },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    security: {
+      sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+      login: { perAccount: e.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT, perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+      retrieval: { perKey: e.RATE_LIMIT_PER_KEY, perIp: e.RATE_LIMIT_PER_IP, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1_000 },
+    },
+    limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
     embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
     adapters: readProductionAdapters(e),
     logLevel: e.LOG_LEVEL,

@@ -43,3 +43,4 @@ export * from './llms-txt/chunk-llms-txt';
 export * from './api/retrieval-schemas';
 export * from './retrieval';
 export * from './use-cases/jobs/answer-again';
+export * from './crawl/repeated-blocks';

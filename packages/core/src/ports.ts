@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   ApiKeyRecord,
+  ApiKeyCandidate,
   ChunkInput,
   ChunkMeta,
   Library,
@@ -19,6 +20,41 @@ export interface EmbeddingModel {
   dimensions: number;
 }
 
+/** HTTP validators and content hash of a loaded page: the next crawl asks conditionally and compares. */
+export interface PageValidators {
+  etag?: string;
+  lastModified?: string;
+  /** sha256 of the body as fetched, or of the HTML as rendered. */
+  contentHash: string;
+}
+
+/** What a crawl keeps of one page of a library, so the next crawl can tell an unchanged page and keep its chunks. */
+export interface CrawledPage extends PageValidators {
+  /** The URL the crawl requested (before redirects). */
+  url: string;
+  chunkIds: string[];
+  /** Hashed keys of the page's lines that repetition may drop (crawl/repeated-blocks.ts), counted again when unchanged. */
+  lineKeys: string[];
+  /** Its same-origin links, so an unchanged page still leads the crawl to the others. */
+  links: string[];
+}
+
+/** A crawled page waiting for its crawl's commit, which drops lines repeated across pages and then chunks it. */
+export interface StagedPageContent {
+  /** Where the page ended up after redirects (chunks are attributed to it). */
+  finalUrl: string;
+  title: string;
+  markdown: string;
+  /** The content came from a content landmark (see LoadedPage.landmark). */
+  landmark: boolean;
+  links: string[];
+  /** Keys of the lines repetition may drop (crawl/repeated-blocks.ts), computed by the page job. */
+  lineKeys?: string[];
+  validators?: PageValidators;
+  /** Unchanged since the library's last crawl (HTTP 304 or the same content hash): its stored chunks stand. */
+  unchanged?: boolean;
+}
+
 export interface CommitIngestionInput {
   library: LibraryInput;
   /** Owner recorded when the library is created; an existing library keeps its owner. */
@@ -29,6 +65,12 @@ export interface CommitIngestionInput {
   /** Stamped on every chunk written, so later jobs can find exactly this ingestion's chunks. */
   ingestionId: string;
   now: Date;
+  /** Chunks removed in the same transaction (pages a re-crawl found changed or gone). */
+  removeChunkIds?: string[];
+  /** The crawled pages to keep for the next crawl (upserted by URL; a replacement keeps only these). */
+  crawledPages?: CrawledPage[];
+  /** Crawled pages to forget (gone from the site). */
+  removeCrawledPages?: string[];
 }
 
 /** Libraries, chunks, users, sessions and API keys. Every write that changes a library is all-or-nothing. */
@@ -64,6 +106,8 @@ export interface RecordStore {
   createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void>;
   findSession(tokenHash: string): Promise<Session | null>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** Records a use of the session (its idle expiry counts from the last one). */
+  touchSession(tokenHash: string, at: Date): Promise<void>;
   deleteExpiredSessions(now: Date): Promise<number>;
 
   createApiKey(input: {
@@ -77,13 +121,18 @@ export interface RecordStore {
   }): Promise<ApiKey>;
   listApiKeys(userId: string): Promise<ApiKey[]>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Every key whose public prefix is this one, with its stored hash (almost always one or none). */
+  findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]>;
   /** False when the user has no key with that id. */
   deleteApiKey(userId: string, keyId: string): Promise<boolean>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
 
-  /** Keeps one crawled page's chunks until the crawl commits them; a page staged twice keeps the last chunks. */
-  stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; now: Date }): Promise<void>;
-  listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[] }[]>;
+  /** Keeps one crawled page's chunks (or content) until the crawl commits them; a page staged twice keeps the last. */
+  stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void>;
+  listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]>;
+  /** The pages the library's crawls kept (see CrawledPage), in no particular order. */
+  listCrawledPages(libraryId: string): Promise<CrawledPage[]>;
+  getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null>;
   /** Drops a crawl's staged pages, and any staging older than `olderThan` left behind by crashed crawls. */
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
 
@@ -162,6 +211,12 @@ export interface Embedder {
   embed(texts: string[], scope?: EmbedScope): Promise<number[][]>;
   /** The library's vectors are all gone (replaced or deleted): what was learned from its text is dropped too. */
   forget?(libraryId: string): Promise<void>;
+  /**
+   * Lets library `to` use what was learned from library `from`, so vectors of `from` carried into `to` (a refreshed
+   * replacement) and vectors embedded for `to` lie in one space. An embedder that learns and lacks this has its
+   * libraries embedded afresh. False when nothing was learned from `from`.
+   */
+  shareLearned?(from: string, to: string): Promise<boolean>;
 }
 
 /** What an embedder learned from one library's text: an id that changes with it, and the data. */

@@ -7,6 +7,7 @@ export interface JobMetrics {
   duration: Histogram<'queue' | 'job' | 'outcome'>;
   crawlPagesFetched: Counter<string>;
   crawlPagesFailed: Counter<string>;
+  crawlPagesRendered: Counter<string>;
 }
 
 export function createJobMetrics(registry: Registry): JobMetrics {
@@ -27,18 +28,20 @@ export function createJobMetrics(registry: Registry): JobMetrics {
     }),
     crawlPagesFetched: new Counter({ name: 'crawl_pages_fetched_total', help: 'Crawl pages fetched, extracted and staged', registers: [registry] }),
     crawlPagesFailed: new Counter({ name: 'crawl_pages_failed_total', help: 'Crawl pages that failed for good (after retries)', registers: [registry] }),
+    crawlPagesRendered: new Counter({ name: 'crawl_pages_rendered_total', help: 'Crawl pages of crawl_pages_fetched_total that were rendered in Chromium', registers: [registry] }),
   };
 }
 
 /** Records one finished attempt; a crawl-page job is also one page fetched or failed. */
 export function recordJobAttempt(
   metrics: JobMetrics,
-  attempt: { queue: string; job: string; outcome: JobOutcome; seconds: number },
+  attempt: { queue: string; job: string; outcome: JobOutcome; seconds: number; renderedWith?: string },
 ): void {
   const labels = { queue: attempt.queue, job: attempt.job, outcome: attempt.outcome };
   metrics.processed.inc(labels);
   metrics.duration.observe(labels, attempt.seconds);
   if (attempt.job !== 'crawl-page') return;
   if (attempt.outcome === 'completed') metrics.crawlPagesFetched.inc();
+  if (attempt.outcome === 'completed' && attempt.renderedWith === 'browser') metrics.crawlPagesRendered.inc();
   else if (attempt.outcome === 'failed') metrics.crawlPagesFailed.inc();
 }

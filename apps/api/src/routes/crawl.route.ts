@@ -1,22 +1,25 @@
 import { crawlLibrary, crawlRequestSchema, ingestLibraryFromUrl, ingestUrlRequestSchema } from '@docshelf/core';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { principalOf, requireAdmin, requireSession } from '../http/auth';
+import { authDeps, principalOf, requireAdmin, requireSession } from '../http/auth';
 import { jobModeOf, sendJobOutcome } from '../http/job-response';
+import { checkBodyLimits } from '../http/request-limits';
 import { parseInput } from '../http/validate';
 import { submitDepsOf } from './submit-deps';
 
 export function crawlRoutes(deps: ApiDeps): Router {
-  const auth = { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs };
+  const auth = authDeps(deps);
   const submitDeps = submitDepsOf(deps);
   const waitMs = deps.config.crawl.waitTimeoutMs;
   return Router()
     .post('/api/crawl', requireAdmin(auth), async (req, res) => {
       const body = parseInput(crawlRequestSchema, req.body);
+      checkBodyLimits(deps.config.limits, body);
       sendJobOutcome(res, await crawlLibrary(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
     })
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {
       const body = parseInput(ingestUrlRequestSchema, req.body);
+      checkBodyLimits(deps.config.limits, body);
       sendJobOutcome(res, await ingestLibraryFromUrl(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
     });
 }

@@ -1,7 +1,7 @@
 import { cancelJob, followJob, jobIdSchema, jobListQuerySchema, jobNotFound, listJobs, readJob, type JobEvent } from '@docshelf/core';
 import { Router, type Request } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { requireAdmin } from '../http/auth';
+import { authDeps, requireAdmin } from '../http/auth';
 import { parseInput } from '../http/validate';
 
 /** Proxies close idle streams; a comment line now and then keeps an event stream open. */
@@ -16,7 +16,7 @@ function jobIdOf(req: Request): string {
 
 /** Jobs are readable with the credentials that may start them: an admin key or a session. */
 export function jobRoutes(deps: ApiDeps): Router {
-  const admin = requireAdmin({ records: deps.records, sessionTtlMs: deps.config.sessionTtlMs });
+  const admin = requireAdmin(authDeps(deps));
   const manage = { jobStore: deps.jobStore, halter: deps.jobs, notifier: deps.jobs };
   return Router()
     .get('/api/jobs', admin, async (req, res) => {

@@ -1,7 +1,7 @@
-import { libraryIdSchema, libraryListQuerySchema, libraryNotFound, rankLibraries, requestLibraryDeletion } from '@docshelf/core';
+import { libraryIdSchema, libraryListQuerySchema, libraryNotFound, rankLibraries, requestLibraryDeletion, type Library } from '@docshelf/core';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { requireAdmin } from '../http/auth';
+import { authDeps, requireAdmin } from '../http/auth';
 import { parseInput } from '../http/validate';
 
 /** `/api/libraries/vercel/next.js` and `/api/libraries/vercel%2Fnext.js` name the same library. */
@@ -11,20 +11,23 @@ function libraryIdOf(req: Request): string {
 }
 
 export function libraryRoutes(deps: ApiDeps): Router {
-  const auth = { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs };
+  /** Beside the SPEC's fields, how many chunks have a vector (the dashboard's "share embedded"). */
+  const withVectorCount = async (library: Library) => ({ ...library, vectorCount: await deps.vectors.count(library.id) });
+  const auth = authDeps(deps);
   const guardDelete: RequestHandler = deps.config.publicLibraryDelete ? (_req, _res, next) => next() : requireAdmin(auth);
 
   return Router()
     .get('/api/libraries', async (req, res) => {
       const { q } = parseInput(libraryListQuerySchema, req.query, 'Query');
       const libraries = await deps.records.listLibraries();
-      res.json({ libraries: q ? rankLibraries(libraries, q) : libraries });
+      res.json({ libraries: await Promise.all((q ? rankLibraries(libraries, q) : libraries).map(withVectorCount)) });
     })
     .get('/api/libraries/*id', async (req, res) => {
       const id = libraryIdOf(req);
       const library = await deps.records.getLibrary(id);
       if (!library) throw libraryNotFound(id);
-      res.json({ library, chunks: await deps.records.listChunkMeta(id) });
+      const [view, chunks] = await Promise.all([withVectorCount(library), deps.records.listChunkMeta(id)]);
+      res.json({ library: view, chunks });
     })
     .delete('/api/libraries/*id', guardDelete, async (req, res) => {
       res.json(await requestLibraryDeletion(deps, libraryIdOf(req)));

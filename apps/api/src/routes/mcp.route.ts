@@ -1,17 +1,17 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { requireReader } from '../http/auth';
+import { authDeps, requireReader } from '../http/auth';
 import { createDocsMcpServer } from '../mcp/docs-mcp-server';
 
 /**
  * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (a server and transport per request), so any
  * API replica answers any call. GET and DELETE, which serve sessions, are refused as the protocol says.
  */
-export function mcpRoutes(deps: ApiDeps): Router {
-  const reader = requireReader({ records: deps.records, sessionTtlMs: deps.config.sessionTtlMs }, deps.config.publicSearch);
+export function mcpRoutes(deps: ApiDeps, rateLimit: RequestHandler): Router {
+  const reader = requireReader(authDeps(deps), deps.config.publicSearch);
   return Router()
-    .post('/mcp', reader, async (req, res) => {
+    .post('/mcp', reader, rateLimit, async (req, res) => {
       const server = createDocsMcpServer(deps, deps.logger);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {

@@ -9,6 +9,7 @@ export function instrumentEmbedder(embedder: Embedder, metrics: EmbeddingMetrics
     model: embedder.model,
     dimensions: embedder.dimensions,
     ...(embedder.forget ? { forget: (libraryId: string) => embedder.forget!(libraryId) } : {}),
+    ...(embedder.shareLearned ? { shareLearned: (from: string, to: string) => embedder.shareLearned!(from, to) } : {}),
     async embed(texts, scope) {
       // A local model embeds synchronously: without a turn of the event loop between batches, a long embed would
       // starve BullMQ's lock renewal (the job would look stalled), health probes and SIGTERM handling.

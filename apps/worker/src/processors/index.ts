@@ -22,7 +22,8 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobCon
 export type ProcessorMap = { [N in JobName]: JobHandler<N> | Workflow<N, any> };
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap };
+  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap, maxDurationMs: deps.crawlLimits?.maxDurationMs, ...(deps.repetition ? { repetition: deps.repetition } : {}) };
+  const pageDeps = { records: deps.records, loader: deps.pages, throttle: deps.throttle, politeness: deps.crawlLimits };
   return {
     'ingest-library': ingestLibraryWorkflow(deps),
     'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),
@@ -30,7 +31,7 @@ export function buildProcessors(deps: WorkerDeps): ProcessorMap {
     'write-backup': (payload) => writeBackup(deps, payload),
     'delete-library': (payload) => purgeLibrary(deps, payload),
     'crawl-site': crawlSiteWorkflow(pages),
-    'crawl-page': (payload, ctx) => crawlPage(pages, payload, ctx),
+    'crawl-page': (payload, ctx) => crawlPage(pageDeps, payload, ctx),
     'ingest-url': ingestUrlWorkflow(pages),
     'deliver-callback': (payload) => deliverCallback(deps, payload),
   };

@@ -34,7 +34,10 @@ export const crawlOptionsSchema = z.object({
   respectRobotsTxt: z.boolean().default(true),
   /** Also seed discovery from the site's /sitemap.xml. */
   useSitemap: z.boolean().default(false),
-  /** `browser` renders every page; `auto` renders only pages that are script shells; `http` never renders. */
+  /**
+   * `browser` (the default) renders every page; `auto` fetches over HTTP and renders only pages that are script
+   * shells; `http` never renders. bench/crawl.bench.ts compares `auto` with `browser` (bench/results.md).
+   */
   renderer: z.enum(['browser', 'auto', 'http']).default('browser'),
 });
 export type CrawlOptions = z.infer<typeof crawlOptionsSchema>;
@@ -56,6 +59,11 @@ export const crawlResponseSchema = z.object({
   libraryId: z.string(),
   pagesDiscovered: z.number().int(),
   pagesCrawled: z.number().int(),
+  /** Of the pages crawled, those unchanged since the library's last crawl: kept with their chunks and vectors. */
+  pagesUnchanged: z
+    .number()
+    .int()
+    .describe('Pages unchanged since the library was last crawled (HTTP 304 or the same content): not extracted or embedded again'),
   chunksIngested: z.number().int(),
   vectorized: z.boolean(),
   errors: z.array(z.string()),

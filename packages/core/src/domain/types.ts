@@ -62,7 +62,10 @@ export interface UserWithPassword extends User {
 
 export interface Session {
   userId: string;
+  /** Absolute expiry, fixed at login. */
   expiresAt: string;
+  /** Last request made with the session (written at most every few seconds), for the idle expiry. */
+  lastUsedAt: string;
 }
 
 export interface ApiKey {
@@ -76,6 +79,11 @@ export interface ApiKey {
 
 export interface ApiKeyRecord extends ApiKey {
   userId: string;
+}
+
+/** A key record with its stored SHA-256 hash, for the constant-time comparison. */
+export interface ApiKeyCandidate extends ApiKeyRecord {
+  keyHash: string;
 }
 
 export interface VectorRecord {

@@ -24,6 +24,10 @@ export interface Ingestion {
   chunks: number;
   /** Whether its chunks are embedded now (the automatic embedding limits). */
   generate: boolean;
+  /** A re-crawl's replacement: chunks identical to this library's take its vectors (see index-ingestion.ts). */
+  reuseVectorsOf?: string;
+  /** Chunks the ingestion removed: their vectors go too. */
+  dropChunkIds?: string[];
 }
 
 /** Where an ingestion writes its chunks: the library itself, or for a replacement the staging id it is built under. */
@@ -32,9 +36,17 @@ export const commitTargetOf = (ingestion: Pick<Ingestion, 'libraryId' | 'ingesti
 
 /** The jobs that follow the commit. */
 export async function indexAndBackUp(ctx: JobContext, ingestion: Ingestion): Promise<{ finishing: Finishing; wait: ChildJob[] }> {
-  const { libraryId, ingestionId, replace, generate } = ingestion;
+  const { libraryId, ingestionId, replace, generate, reuseVectorsOf, dropChunkIds } = ingestion;
   await ctx.reportProgress({ phase: 'indexing', set: { chunksIngested: ingestion.chunks, done: 0, total: generate ? ingestion.chunks : 0 } });
-  const index = { key: 'index', name: 'index-ingestion', payload: { libraryId: commitTargetOf(ingestion), ingestionId, replace, generate } } as const;
+  const payload = {
+    libraryId: commitTargetOf(ingestion),
+    ingestionId,
+    replace,
+    generate,
+    ...(reuseVectorsOf ? { reuseVectorsOf } : {}),
+    ...(dropChunkIds?.length ? { dropChunkIds } : {}),
+  };
+  const index = { key: 'index', name: 'index-ingestion', payload } as const;
   if (replace) return { finishing: { stage: 'indexing-replacement' }, wait: [index] };
   const backup = { key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } } as const;
   return { finishing: { stage: 'indexing-and-backing-up' }, wait: [index, backup] };

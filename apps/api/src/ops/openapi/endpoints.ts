@@ -54,7 +54,7 @@ export interface Endpoint {
   errors: number[];
 }
 
-const JOB_ERRORS = [400, 401, 403, 409, 413, 415, 422, 500, 503, 504];
+const JOB_ERRORS = [400, 401, 403, 409, 413, 414, 415, 422, 500, 503, 504];
 
 /** How a synchronous request relates to its job, said once for the four job endpoints. */
 const RUNS_AS_JOB =
@@ -160,21 +160,21 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Search chunks by a question',
     description: `Hybrid ranking: BM25 keyword ranking over titles and contents fused by reciprocal rank fusion with vector similarity of the question, embedded by each library's own embedding model; libraries without vectors are searched by keyword alone and \`mode\` says which ran. \`libraryId\` may repeat; absent searches every library. ${READER}`,
     ok: { name: 'SearchResponse', schema: searchResponseSchema, description: 'Results, best first' },
-    errors: [400, 401, 404, 500],
+    errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'get', path: '/api/context', tag: 'Retrieval', access: 'reader', query: contextQuerySchema,
     summary: 'The most relevant text of a library, packed into a token budget',
     description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its source URL and title. \`format=txt\` (default) answers plain text ready for a prompt, \`json\` the pieces. ${READER}`,
     ok: { name: 'ContextResponse', schema: contextResponseSchema, description: 'The packed context (JSON with `format=json`; plain text otherwise)' },
-    errors: [400, 401, 404, 500],
+    errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'get', path: '/api/chunks', tag: 'Retrieval', access: 'reader', query: chunksQuerySchema,
     summary: 'A page of a library\'s chunks with their text',
     description: `In library order; repeat with \`nextOffset\` until it is null. ${READER}`,
     ok: { name: 'ChunksResponse', schema: chunksResponseSchema, description: 'The chunks' },
-    errors: [400, 401, 404, 500],
+    errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'post', path: '/mcp', tag: 'Retrieval', access: 'reader',
@@ -182,7 +182,7 @@ export const ENDPOINTS: Endpoint[] = [
     description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. ${READER}`,
     body: { name: 'McpMessage', schema: jsonRpcMessageSchema },
     ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
-    errors: [400, 401, 405, 406, 415],
+    errors: [400, 401, 405, 406, 415, 429],
   },
   {
     method: 'get', path: '/api/keys', tag: 'API keys', access: 'session',
@@ -207,10 +207,10 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/auth/login', tag: 'Dashboard session', access: 'public',
     summary: 'Log in to the dashboard',
-    description: 'Sets the `docshelf_session` cookie (HttpOnly, SameSite=Lax, Secure over https).',
+    description: 'Sets the `docshelf_session` cookie (HttpOnly, SameSite=Lax, Secure over https) with a new session id. Attempts are limited per account and per address (429 with Retry-After); an unknown user and a wrong password answer alike.',
     body: { name: 'LoginRequest', schema: loginRequestSchema },
     ok: { name: 'UserResponse', schema: userResponseSchema, description: 'Logged in' },
-    errors: [400, 401, 415, 500],
+    errors: [400, 401, 403, 415, 429, 500],
   },
   {
     method: 'post', path: '/api/auth/logout', tag: 'Dashboard session', access: 'public',

@@ -2,7 +2,7 @@ import { SESSION_COOKIE } from '@docshelf/core';
 import { z } from 'zod';
 import { version } from '../../../package.json';
 import { ACCEPTED_JOB, ENDPOINTS, type Access, type Endpoint } from './endpoints';
-import { apiKeySchema, chunkMetaSchema, errorSchema, librarySchema } from './response-schemas';
+import { apiKeySchema, chunkMetaSchema, errorSchema, libraryViewSchema } from './response-schemas';
 
 type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
@@ -11,13 +11,15 @@ type Operation = Record<string, unknown>;
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, or an invalid library id',
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
-  403: 'FORBIDDEN: a read API key on an admin endpoint',
+  403: 'FORBIDDEN: a read API key on an admin endpoint, or a session request from another origin (Origin / Sec-Fetch-Site)',
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
   405: 'Method not allowed',
   406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
   422: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request in the last 24 hours',
   409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
-  413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT',
+  413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT; TOO_MANY_CHUNKS (MAX_CHUNKS_PER_REQUEST) or CHUNK_TOO_LARGE (MAX_CHUNK_BYTES)',
+  414: 'URL_TOO_LONG: the request URL exceeds MAX_URL_LENGTH',
+  429: 'RATE_LIMITED: too many login attempts or requests in the window; Retry-After says when to try again',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
   500: 'INTERNAL: unexpected failure; errorId is also in the log',
   503: 'Unavailable: QUEUE_UNAVAILABLE when Redis is unreachable (readiness: NOT_READY)',
@@ -38,7 +40,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
   // The resources of SPEC.md section 2 get names of their own, for readers and client generators.
   const schemas: Record<string, JsonSchema> = {
     Error: jsonSchemaOf(errorSchema, 'output'),
-    Library: jsonSchemaOf(librarySchema, 'output'),
+    Library: jsonSchemaOf(libraryViewSchema, 'output'),
     ChunkMeta: jsonSchemaOf(chunkMetaSchema, 'output'),
     ApiKey: jsonSchemaOf(apiKeySchema, 'output'),
     [ACCEPTED_JOB.name]: jsonSchemaOf(ACCEPTED_JOB.schema, 'output'),

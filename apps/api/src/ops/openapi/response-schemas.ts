@@ -40,8 +40,13 @@ export const apiKeySchema = z.object({
 
 export const userSchema = z.object({ id: z.string(), email: z.string() });
 
-export const libraryListSchema = z.object({ libraries: z.array(librarySchema) });
-export const libraryDetailSchema = z.object({ library: librarySchema, chunks: z.array(chunkMetaSchema) });
+/** A library as GET /api/libraries and /api/libraries/:id answer it: the record and how many chunks have a vector. */
+export const libraryViewSchema = librarySchema.extend({
+  vectorCount: z.number().int().describe('Chunks that have a vector; below chunkCount, POST /api/embed embeds the rest'),
+});
+
+export const libraryListSchema = z.object({ libraries: z.array(libraryViewSchema) });
+export const libraryDetailSchema = z.object({ library: libraryViewSchema, chunks: z.array(chunkMetaSchema) });
 export const keyListSchema = z.object({ keys: z.array(apiKeySchema) });
 export const createdKeySchema = z.object({
   id: z.string(),
