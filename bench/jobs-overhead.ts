@@ -89,7 +89,7 @@ async function measure(h: Harness, auth: Record<string, string>): Promise<string
     jobStore: h.adapters.jobStore,
     jobs: h.jobs,
     jobRetentionMs: h.config.jobs.retentionMs,
-    callbacks: { sender: { assertAllowed: async () => undefined, post: async () => 200 } },
+    callbacks: { sender: { assertAllowed: () => Promise.resolve(), post: () => Promise.resolve(200) } },
     records: h.adapters.records,
   };
   const payload = { libraryId: 'bench/tiny', offset: 0, limit: 1 };
@@ -127,13 +127,13 @@ async function bareBullmqRoundTrip(h: Harness): Promise<Percentiles> {
   const connection = { url: h.config.redis.url };
   const queue = new Queue('bench-bare', { connection, prefix: h.prefix });
   const events = new QueueEvents('bench-bare', { connection, prefix: h.prefix });
-  const worker = new Worker('bench-bare', async () => ({ ok: true }), { connection: { ...connection, maxRetriesPerRequest: null }, prefix: h.prefix });
+  const worker = new Worker('bench-bare', () => Promise.resolve({ ok: true }), { connection: { ...connection, maxRetriesPerRequest: null }, prefix: h.prefix });
   try {
     await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
     const [bare] = await sampleInterleaved(
       RUNS,
       async () => (await queue.add('noop', {}, { removeOnComplete: { count: 1_000 } })).waitUntilFinished(events, 10_000),
-      async () => undefined,
+      () => Promise.resolve(),
     );
     return bare;
   } finally {

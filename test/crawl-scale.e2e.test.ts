@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
@@ -103,7 +104,7 @@ describe('two crawl worker processes share one crawl', () => {
     const processors = new Set(jobs.map((job) => job.processedBy));
     expect(jobs).toHaveLength(6);
     expect(processors.size).toBe(2);
-    expect(processors).not.toContain(`${require('node:os').hostname()}:${process.pid}`);
+    expect(processors).not.toContain(`${os.hostname()}:${process.pid}`);
 
     const single = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
     try {

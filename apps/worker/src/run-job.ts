@@ -173,9 +173,11 @@ function watchCancellation(jobStore: JobStore, workflowId: string, controller: A
     } catch {
       // The record store is briefly unreachable: look again next time.
     }
-    if (!stopped) timer = setTimeout(check, CANCEL_CHECK_MS);
+    if (!stopped) timer = setTimeout(scheduleCheck, CANCEL_CHECK_MS);
   };
-  timer = setTimeout(check, CANCEL_CHECK_MS);
+  // check() catches its own failures, so the timer's promise is never left rejected.
+  const scheduleCheck = () => void check();
+  timer = setTimeout(scheduleCheck, CANCEL_CHECK_MS);
   return () => {
     stopped = true;
     clearTimeout(timer);

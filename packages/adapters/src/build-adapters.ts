@@ -89,10 +89,13 @@ function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | Mong
   return choice.kind === 'local-hash' ? [hash, lsi] : [lsi, hash];
 }
 
-// Production adapters load only when selected: their SDKs add about half a second to every process start.
+// Production adapters load only when selected: their SDKs add about half a second to every process start. `require`,
+// not `import()`: the choice is made while adapters are built, synchronously.
+/* eslint-disable @typescript-eslint/no-require-imports */
 const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
 const loadMongoSearch = () => require('./mongo.keyword-index') as typeof import('./mongo.keyword-index');
 const loadMongoJobs = () => require('./mongo.job-store') as typeof import('./mongo.job-store');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
 const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
 const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');
+/* eslint-enable @typescript-eslint/no-require-imports */

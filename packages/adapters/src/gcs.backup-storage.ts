@@ -51,7 +51,7 @@ export class GcsBackupStorage implements BackupStorage {
       const [body] = await this.bucket.file(this.objectPath(libraryId, name)).download();
       return body;
     } catch (error) {
-      if ((error as { code?: number }).code === 404) throw new Error(`backup object '${name}' of library '${libraryId}' not found`);
+      if ((error as { code?: number }).code === 404) throw new Error(`backup object '${name}' of library '${libraryId}' not found`, { cause: error });
       throw error;
     }
   }

@@ -206,8 +206,8 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
         )
         .lean();
     // Two first logins at once can both try the insert; the loser finds the winner's user on the second try.
-    const doc = await upsert().catch((error: unknown) => (isDuplicateKey(error) ? upsert() : Promise.reject(error)));
-    return { id: doc!._id, email: doc!.email };
+    const doc = await upsert().catch((error: unknown) => (isDuplicateKey(error) ? upsert() : Promise.reject(error as Error)));
+    return { id: doc._id, email: doc.email };
   }
 
   async findUserByEmail(email: string): Promise<UserWithPassword | null> {

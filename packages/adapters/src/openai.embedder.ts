@@ -98,7 +98,7 @@ function invalidResponse(model: string, detail: string): AppError {
 
 function toEmbeddingError(error: unknown, model: string): unknown {
   if (!(error instanceof OpenAI.APIError)) return error;
-  const status = error.status;
+  const status = error.status as number | undefined;
   // Rate limits and server errors were already retried by the SDK; a later job attempt may still succeed.
   const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
   return new AppError('EMBEDDING_FAILED', `Embedding request for ${model} failed (${status ?? 'no status'}): ${error.message}`, 502, {

@@ -45,13 +45,14 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
    * Returns at once: followers re-read the record when told, so a burst of changes needs one notification in flight
    * and one after it, never one per change, and the job does not wait for Redis to hear it.
    */
-  async jobChanged(jobId: string): Promise<void> {
+  jobChanged(jobId: string): Promise<void> {
     if (this.notifying.has(jobId)) {
       this.notifying.set(jobId, true);
-      return;
+    } else {
+      this.notifying.set(jobId, false);
+      void this.publish(jobId);
     }
-    this.notifying.set(jobId, false);
-    void this.publish(jobId);
+    return Promise.resolve();
   }
 
   private async publish(jobId: string): Promise<void> {

@@ -47,7 +47,7 @@ export class RedisHostThrottle implements HostThrottle {
         'abort',
         () => {
           clearTimeout(timer);
-          reject(signal.reason);
+          reject(signal.reason as Error);
         },
         { once: true },
       );

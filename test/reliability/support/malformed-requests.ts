@@ -116,10 +116,10 @@ const readRequests: fc.Arbitrary<Omit<MalformedRequest, 'endpoint'> & { endpoint
     .map((limit) => ({ endpoint: 'GET /api/search', method: 'GET' as const, path: `/api/search?q=cache&limit=${limit}`, credential: 'read-key' as const })),
   fc.oneof(fc.constant('semantic'), fc.constant(''), fc.constant('HYBRID'))
     .map((mode) => ({ endpoint: 'GET /api/search', method: 'GET' as const, path: `/api/search?q=cache&mode=${mode}`, credential: 'read-key' as const })),
-  badLibraryId.filter((v) => typeof v === 'string' && v !== '').map((id) => ({
+  badLibraryId.filter((v): v is string => typeof v === 'string' && v !== '').map((id) => ({
     endpoint: 'GET /api/search',
     method: 'GET' as const,
-    path: `/api/search?q=cache&libraryId=${encodeURIComponent(String(id))}`,
+    path: `/api/search?q=cache&libraryId=${encodeURIComponent(id)}`,
     credential: 'read-key' as const,
   })),
   fc.oneof(fc.constant('99'), fc.constant('100001'), fc.constant('lots'), fc.constant(''))
@@ -173,7 +173,7 @@ const mcpRequests = fc.oneof(
 const JOB_KINDS = ['ingest', 'crawl', 'ingest-url', 'embed'] as const;
 
 /** Whole-request breakage: bodies that are not JSON, are not labelled JSON, or (on job endpoints) broken headers. */
-const envelopeRequests = fc.constantFrom(...(Object.keys(VALID) as (keyof typeof VALID)[])).chain((kind) =>
+const envelopeRequests = fc.constantFrom(...(Object.keys(VALID))).chain((kind) =>
   fc.oneof(
     fc.constant({ raw: '{"libraryId": "fuzz/lib", ', contentType: 'application/json' }),
     fc.constant({ raw: 'libraryId=fuzz/lib&name=Fuzz', contentType: 'application/x-www-form-urlencoded' }),
@@ -195,7 +195,7 @@ const envelopeRequests = fc.constantFrom(...(Object.keys(VALID) as (keyof typeof
 
 /** `count` malformed requests over every endpoint, the same ones for the same seed. */
 export function malformedRequests(count: number, seed: number): MalformedRequest[] {
-  const bodyRequests = fc.constantFrom(...(Object.keys(VALID) as (keyof typeof VALID)[])).chain((kind) =>
+  const bodyRequests = fc.constantFrom(...(Object.keys(VALID))).chain((kind) =>
     brokenBodies(kind).map((body) => ({ endpoint: `POST ${VALID[kind]!.path}`, method: 'POST' as const, path: VALID[kind]!.path, credential: VALID[kind]!.credential, body })),
   );
   const any = fc.oneof(
@@ -204,5 +204,5 @@ export function malformedRequests(count: number, seed: number): MalformedRequest
     { weight: 1, arbitrary: mcpRequests },
     { weight: 1, arbitrary: envelopeRequests },
   );
-  return fc.sample(any, { seed, numRuns: count }) as MalformedRequest[];
+  return fc.sample(any, { seed, numRuns: count });
 }

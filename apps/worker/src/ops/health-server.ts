@@ -28,7 +28,9 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     await listen(server, options.port, options.host);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
-      throw new Error(`worker health server could not listen on ${options.host}:${options.port} (${(error as Error).message})`);
+      throw new Error(`worker health server could not listen on ${options.host}:${options.port} (${(error as Error).message})`, {
+        cause: error,
+      });
     }
     await listen(server, 0, options.host);
   }

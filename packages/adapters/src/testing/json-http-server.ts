@@ -36,7 +36,7 @@ export async function startJsonServer(handle: (request: JsonRequest) => Promise<
       } catch {
         body = undefined;
       }
-      Promise.resolve(handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody, body }))
+      void Promise.resolve(handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody, body }))
         .catch((error: unknown): JsonResponse => ({ status: 500, body: { error: String(error) } }))
         .then((reply) => {
           const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);

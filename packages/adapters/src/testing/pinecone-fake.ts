@@ -110,7 +110,10 @@ export async function startPineconeFake(options: { dimension: number; apiKey?: s
     }
     if (req.method === 'GET' && req.path === '/vectors/fetch') {
       const store = namespaces.get(req.query.get('namespace') ?? '');
-      const found = req.query.getAll('ids').flatMap((id) => (store?.has(id) ? [[id, store.get(id)]] : []));
+      const found = req.query.getAll('ids').flatMap((id): Array<[string, StoredVector]> => {
+        const vector = store?.get(id);
+        return vector ? [[id, vector]] : [];
+      });
       return { status: 200, body: { vectors: Object.fromEntries(found), namespace: req.query.get('namespace') ?? '' } };
     }
     return error(404, `Not found: ${req.method} ${req.path}`);

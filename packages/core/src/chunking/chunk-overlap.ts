@@ -77,7 +77,7 @@ function listCandidates(text: string, wordStarts: number[], earliest: number): C
 function classifyLine(line: string, openFence: { marker: string } | null): LineKind {
   const fence = FENCE.exec(line);
   if (openFence) {
-    const closes = fence && line.trim() === fence[1] && fence[1]!.startsWith(openFence.marker);
+    const closes = fence && line.trim() === fence[1] && fence[1].startsWith(openFence.marker);
     return closes ? 'fence-close' : 'code';
   }
   if (fence) return 'fence-open';

@@ -56,5 +56,5 @@ export function childResult<T>(children: ChildOutcome[], key: string, schema: z.
 
 /** A context for jobs that belong to no workflow. */
 export function standaloneJobContext(signal: AbortSignal = new AbortController().signal): JobContext {
-  return { signal, reportProgress: async () => undefined, beginCommit: async () => undefined };
+  return { signal, reportProgress: () => Promise.resolve(), beginCommit: () => Promise.resolve() };
 }

@@ -9,7 +9,7 @@ describe('pageLeads', () => {
     expect(leadOf(second)).toBe('git-revert - Revert some existing commits');
     expect(leadOf(first)).toBeNull();
     expect(leadOf({ url: 'https://d.test/fs', content: 'More about files.' })).toBe('The `node:fs` module enables interacting with the file system.');
-    expect(leadOf({ content: 'no url' } as never)).toBeNull();
+    expect(leadOf({ content: 'no url' })).toBeNull();
   });
 
   it('cuts a long lead to 30 words', () => {

@@ -56,7 +56,7 @@ function selectAsciidocRoot($: CheerioAPI): Cheerio<Element> | null {
   const content = $('#header ~ #content').first();
   if (content.length === 0 || $('#apicontent').length > 0) return null;
   const parent = content.parent();
-  return parent.length > 0 && parent[0]?.type === 'tag' ? (parent as Cheerio<Element>) : null;
+  return parent.length > 0 && parent[0]?.type === 'tag' ? (parent) : null;
 }
 
 /** Among several matches (e.g. two `article`s) the one with the most text is the page body. */

@@ -45,7 +45,7 @@ const IPV6_RANGE_REASONS: Record<string, string> = {
 const CLOUD_METADATA_V4 = '169.254.169.254';
 
 function parseNamedRanges(table: Array<[string, string[]]>): Array<[string, Cidr[]]> {
-  return table.map(([reason, cidrs]) => [reason, cidrs.map((c) => ipaddr.parseCIDR(c) as Cidr)]);
+  return table.map(([reason, cidrs]) => [reason, cidrs.map((c) => ipaddr.parseCIDR(c))]);
 }
 
 const V4_NAMED = parseNamedRanges(IPV4_NAMED_RANGES);
