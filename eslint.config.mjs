@@ -10,7 +10,7 @@ export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'coverage/', 'data/', '.cache/', 'test/fixtures/docs-site/'] },
   eslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },

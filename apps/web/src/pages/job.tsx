@@ -95,7 +95,7 @@ export function JobPage({ id }: { id: string }) {
       </p>
       <PageHeading>{job ? `${titleOf(job)} ${job.libraryId}` : 'Job'}</PageHeading>
       <ErrorMessage message={error} />
-      {job ? <JobView job={job} onCancel={cancel} cancelling={cancelling} /> : <p class="loading">Loading…</p>}
+      {job ? <JobView job={job} onCancel={() => void cancel()} cancelling={cancelling} /> : <p class="loading">Loading…</p>}
     </section>
   );
 }
