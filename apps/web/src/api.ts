@@ -1,19 +1,5 @@
 /** The dashboard's side of the REST API: same origin, the session cookie, errors in the API's `{error, code}` shape. */
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** Seconds, from Retry-After (429). */
-    readonly retryAfter?: number,
-    readonly details?: unknown[],
-  ) {
-    super(message);
-  }
-}
-
-/** The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled. */
+// The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled.
 import type {
   AcceptedJob,
   ApiKey,
@@ -35,6 +21,20 @@ import type {
   UserResponse,
 } from '@docshelf/core/schemas';
 
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Seconds, from Retry-After (429). */
+    readonly retryAfter?: number,
+    readonly details?: unknown[],
+  ) {
+    super(message);
+  }
+}
+
+// The API's types under the names the pages use.
 export type { ApiKey, ErrorBody, JobProgress, JobState, User } from '@docshelf/core/schemas';
 export type Library = LibraryView;
 export type Chunk = ChunksResponse['chunks'][number];
