@@ -1,4 +1,25 @@
 /** The dashboard's side of the REST API: same origin, the session cookie, errors in the API's `{error, code}` shape. */
+// The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled.
+import type {
+  AcceptedJob,
+  ApiKey,
+  ChunksResponse,
+  CrawlResponse,
+  CreatedKey,
+  EmbedResponse,
+  ErrorBody,
+  JobList,
+  JobRecord,
+  JobState,
+  KeyListResponse,
+  LibraryDetailResponse,
+  LibraryListResponse,
+  LibraryView,
+  Permission,
+  SearchResponse,
+  SuccessResponse,
+  UserResponse,
+} from '@docshelf/core/schemas';
 
 export class ApiError extends Error {
   constructor(
@@ -13,85 +34,13 @@ export class ApiError extends Error {
   }
 }
 
-export interface User {
-  id: string;
-  email: string;
-}
-
-export interface Library {
-  id: string;
-  name: string;
-  description?: string;
-  sourceUrl?: string;
-  sourceType: string;
-  version?: string;
-  chunkCount: number;
-  vectorCount: number;
-  ownerId: string;
-  createdAt: string;
-  updatedAt: string;
-  embeddingModel?: string;
-}
-
-export interface Chunk {
-  id: string;
-  title?: string;
-  url?: string;
-  content: string;
-  tokenCount: number;
-}
-
-export interface SearchResult {
-  libraryId: string;
-  chunkId: string;
-  title?: string;
-  url?: string;
-  content: string;
-  score: number;
-  tokens: number;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  permissions: 'read' | 'admin';
-  lastUsedAt: string | null;
-  createdAt: string;
-}
-
-export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
-
-export interface JobProgress {
-  phase: string;
-  done: number;
-  total: number;
-  pagesDiscovered?: number;
-  pagesCrawled?: number;
-  pagesFailed?: number;
-  pagesUnchanged?: number;
-  chunksIngested?: number;
-  errors?: string[];
-}
-
-export interface ErrorBody {
-  error: string;
-  code: string;
-  details?: unknown[];
-}
-
-export interface Job {
-  id: string;
-  type: 'ingest' | 'crawl' | 'ingest-url' | 'embed';
-  libraryId: string;
-  state: JobState;
-  progress: JobProgress;
-  result?: Record<string, unknown>;
-  error?: ErrorBody;
-  createdAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-}
+// The API's types under the names the pages use.
+export type { ApiKey, ErrorBody, JobProgress, JobState, User } from '@docshelf/core/schemas';
+export type Library = LibraryView;
+export type Chunk = ChunksResponse['chunks'][number];
+export type SearchResult = SearchResponse['results'][number];
+/** A job; `result` is the body of the request that started it, whose fields depend on `type`. */
+export type Job = Omit<JobRecord, 'result'> & { result?: Partial<CrawlResponse> & Partial<EmbedResponse> };
 
 export const isFinal = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
 
@@ -145,44 +94,28 @@ const query = (params: Record<string, string | number | undefined>) =>
 const ASYNC = { prefer: 'respond-async' };
 
 export const api = {
-  session: () => call<{ user: User }>('GET', '/api/auth/session'),
-  logIn: (email: string, password: string) => call<{ user: User }>('POST', '/api/auth/login', { email, password }),
-  logOut: () => call<{ success: true }>('POST', '/api/auth/logout', {}),
+  session: () => call<UserResponse>('GET', '/api/auth/session'),
+  logIn: (email: string, password: string) => call<UserResponse>('POST', '/api/auth/login', { email, password }),
+  logOut: () => call<SuccessResponse>('POST', '/api/auth/logout', {}),
 
-  libraries: () => call<{ libraries: Library[] }>('GET', '/api/libraries'),
-  library: (id: string) =>
-    call<{ library: Library; chunks: { id: string }[] }>('GET', `/api/libraries/${libraryPath(id)}`),
-  deleteLibrary: (id: string) => call<{ success: true }>('DELETE', `/api/libraries/${libraryPath(id)}`),
+  libraries: () => call<LibraryListResponse>('GET', '/api/libraries'),
+  library: (id: string) => call<LibraryDetailResponse>('GET', `/api/libraries/${libraryPath(id)}`),
+  deleteLibrary: (id: string) => call<SuccessResponse>('DELETE', `/api/libraries/${libraryPath(id)}`),
   chunks: (libraryId: string, offset: number, limit: number) =>
-    call<{ chunks: Chunk[]; total: number; nextOffset: number | null }>(
-      'GET',
-      `/api/chunks?${query({ libraryId, offset, limit })}`,
-    ),
-  search: (libraryId: string, q: string) =>
-    call<{ query: string; mode: string; results: SearchResult[] }>(
-      'GET',
-      `/api/search?${query({ q, libraryId, limit: 10 })}`,
-    ),
+    call<ChunksResponse>('GET', `/api/chunks?${query({ libraryId, offset, limit })}`),
+  search: (libraryId: string, q: string) => call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
   embed: (libraryId: string, offset: number, limit: number) =>
-    call<{ processed: number; total: number; offset: number; nextOffset: number | null; done: boolean }>(
-      'POST',
-      '/api/embed',
-      { libraryId, offset, limit },
-    ),
+    call<EmbedResponse>('POST', '/api/embed', { libraryId, offset, limit }),
 
-  crawl: (body: Record<string, unknown>) => call<{ jobId: string }>('POST', '/api/crawl', body, ASYNC),
-  ingestUrl: (body: Record<string, unknown>) => call<{ jobId: string }>('POST', '/api/ingest-url', body, ASYNC),
-  jobs: () => call<{ jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
+  crawl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/crawl', body, ASYNC),
+  ingestUrl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-url', body, ASYNC),
+  jobs: () => call<Omit<JobList, 'jobs'> & { jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
   job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),
 
-  keys: () => call<{ keys: ApiKey[] }>('GET', '/api/keys'),
-  createKey: (name: string, permissions: 'read' | 'admin') =>
-    call<{ id: string; name: string; key: string; keyPrefix: string; permissions: string }>('POST', '/api/keys', {
-      name,
-      permissions,
-    }),
-  revokeKey: (id: string) => call<{ success: true }>('DELETE', `/api/keys?${query({ id })}`),
+  keys: () => call<KeyListResponse>('GET', '/api/keys'),
+  createKey: (name: string, permissions: Permission) => call<CreatedKey>('POST', '/api/keys', { name, permissions }),
+  revokeKey: (id: string) => call<SuccessResponse>('DELETE', `/api/keys?${query({ id })}`),
 };
 
 /** A message a person can act on, for any failed call. */

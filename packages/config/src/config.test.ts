@@ -31,7 +31,11 @@ describe('loadConfig', () => {
       /PORT[\s\S]*REDIS_URL[\s\S]*WORKER_CONCURRENCY/,
     );
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.test' })).toThrow(ConfigError);
-    expect(() => loadConfig({ WORKER_QUEUES: 'embed,bogus' })).toThrow(/bogus/);
+    expect(() => loadConfig({ WORKER_QUEUES: 'embed,bogus' })).toThrow(/WORKER_QUEUES: unknown queue\(s\) bogus/);
+    // Per-queue concurrency is part of the env schema: its variables are named with the others.
+    expect(() => loadConfig({ PORT: 'eighty', WORKER_CONCURRENCY_CRAWL: '0', WORKER_CONCURRENCY_EMBED: 'lots' })).toThrow(
+      /PORT[\s\S]*WORKER_CONCURRENCY_EMBED: expected an integer from 1 to 256[\s\S]*WORKER_CONCURRENCY_CRAWL: expected an integer from 1 to 256/,
+    );
   });
 
   it('parses flags and lists', () => {
@@ -41,6 +45,7 @@ describe('loadConfig', () => {
     expect(config.worker.queues).toEqual(['backup', 'delete']);
     expect(loadConfig({ WORKER_CONCURRENCY: '2', WORKER_CONCURRENCY_CRAWL: '8' }).worker.concurrency).toMatchObject({ crawl: 8, embed: 2 });
     expect(() => loadConfig({ WORKER_CONCURRENCY_CRAWL: 'lots' })).toThrow(/WORKER_CONCURRENCY_CRAWL/);
+    expect(loadConfig({ WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY_BACKUP: '' }).worker.concurrency).toEqual({ embed: 3, backup: 3, delete: 3, ingest: 3, crawl: 3 });
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
 

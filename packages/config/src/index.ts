@@ -2,12 +2,34 @@ import path from 'node:path';
 import { z } from 'zod';
 import { QUEUE_NAMES, type QueueName } from '@docshelf/core';
 import { ConfigError } from './config-error';
-import { productionEnvSchema, readProductionAdapters, type ProductionAdapters } from './production-adapters';
+import { productionEnvSchema, readProductionAdapters } from './production-adapters';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .default('false')
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const CONCURRENCY_RANGE = 'expected an integer from 1 to 256';
+const concurrency = z.coerce.number({ error: CONCURRENCY_RANGE }).int(CONCURRENCY_RANGE).min(1, CONCURRENCY_RANGE).max(256, CONCURRENCY_RANGE);
+
+/** WORKER_CONCURRENCY_<QUEUE>: the jobs at once of one queue, when it differs from WORKER_CONCURRENCY. */
+type ConcurrencyVariable = `WORKER_CONCURRENCY_${Uppercase<QueueName>}`;
+const concurrencyVariable = (queue: QueueName) => `WORKER_CONCURRENCY_${queue.toUpperCase()}` as ConcurrencyVariable;
+const concurrencyOverride = z.preprocess((v) => (v === '' ? undefined : v), concurrency.optional());
+const queueConcurrencyShape = Object.fromEntries(QUEUE_NAMES.map((queue) => [concurrencyVariable(queue), concurrencyOverride])) as Record<
+  ConcurrencyVariable,
+  typeof concurrencyOverride
+>;
+
+/** `WORKER_QUEUES`: a comma-separated subset of the queues, at least one. */
+function readQueueList(value: string, ctx: z.RefinementCtx): QueueName[] {
+  const queues = value.split(',').map((q) => q.trim()).filter(Boolean);
+  const unknown = queues.filter((q) => !(QUEUE_NAMES as readonly string[]).includes(q));
+  if (unknown.length > 0 || queues.length === 0) {
+    ctx.addIssue({ code: 'custom', message: `unknown queue(s) ${unknown.join(', ') || '(none given)'}; known: ${QUEUE_NAMES.join(', ')}` });
+  }
+  return queues as QueueName[];
+}
 
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -25,8 +47,9 @@ const envSchema = z.object({
   PRIVATE_HOST_ALLOWLIST: z.string().default(''),
   PUBLIC_LIBRARY_DELETE: booleanFlag,
   PUBLIC_SEARCH: booleanFlag,
-  WORKER_QUEUES: z.string().default(QUEUE_NAMES.join(',')),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  WORKER_QUEUES: z.string().default(QUEUE_NAMES.join(',')).transform(readQueueList),
+  WORKER_CONCURRENCY: concurrency.default(4),
+  ...queueConcurrencyShape,
   TRUST_PROXY: booleanFlag,
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)$/i, 'BODY_LIMIT looks like 50mb').default('50mb'),
   JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
@@ -72,107 +95,12 @@ const envSchema = z.object({
   ...productionEnvSchema.shape,
 });
 
-export interface Config {
-  env: string;
-  http: { port: number; host: string; bodyLimit: string; trustProxy: boolean };
-  redis: { url: string; prefix: string };
-  dataDir: string;
-  admin?: { email: string; password: string };
-  chromiumPath?: string;
-  privateHostAllowlist: string[];
-  publicLibraryDelete: boolean;
-  /** When true search, context, chunks and MCP answer without a credential. */
-  publicSearch: boolean;
-  /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
-  worker: {
-    queues: QueueName[];
-    concurrency: Record<QueueName, number>;
-    /** Port of the worker's /healthz, /readyz and /metrics; 0 = no health server. */
-    healthPort: number;
-    /** A crashed worker's job goes back to the queue at most lockDurationMs + stalledIntervalMs after the crash. */
-    lockDurationMs: number;
-    stalledIntervalMs: number;
-  };
-  /** How long a SIGTERM/SIGINT may take before the process exits anyway. */
-  shutdownTimeoutMs: number;
-  /** When set, /metrics needs `Authorization: Bearer <token>`. */
-  metricsToken?: string;
-  jobWaitTimeoutMs: number;
-  /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
-  jobs: { retentionMs: number; webhookSecret?: string };
-  crawl: {
-    waitTimeoutMs: number;
-    pageTimeoutMs: number;
-    /** Limit on a fetched body (document or subresource): a larger or endless response is cut there and fails. */
-    pageMaxBytes: number;
-    /** A renderer past this RSS is stopped; its page fails alone. */
-    pageMaxMemoryMb: number;
-    /** After this long a crawl schedules no more pages and keeps what it has. */
-    maxDurationMs: number;
-    /** Politeness: pages per host per second over all workers (0 = no limit). */
-    hostPagesPerSecond: number;
-    /** robots.txt Crawl-delay is honoured up to this many seconds. */
-    crawlDelayMaxS: number;
-    /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
-    repeatedLines: { minShare: number; minPages: number };
-  };
-  browser: {
-    sandbox: 'auto' | 'on' | 'off';
-    recycleAfterPages: number;
-    recycleAfterMb: number;
-  };
-  /** Absolute session lifetime (from login); see also security.sessionIdleMs. */
-  sessionTtlMs: number;
-  security: {
-    /** A session unused for this long is refused. */
-    sessionIdleMs: number;
-    /** Failed logins allowed per account and per client IP within windowMs (shared by replicas through Redis). */
-    login: { perAccount: number; perIp: number; windowMs: number };
-    /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
-    retrieval: { perKey: number; perIp: number; windowMs: number };
-  };
-  /** Sizes a request may have beyond BODY_LIMIT. */
-  limits: { chunksPerRequest: number; chunkBytes: number; urlLength: number };
-  embedding: { dimensions: number };
-  /** Which engine serves each port, with that engine's settings; embedded ones by default. */
-  adapters: ProductionAdapters;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-}
-
-function readConcurrency(env: NodeJS.ProcessEnv, fallback: number): Record<QueueName, number> {
-  const entries = QUEUE_NAMES.map((queue) => {
-    const name = `WORKER_CONCURRENCY_${queue.toUpperCase().replace(/-/g, '_')}`;
-    const raw = env[name];
-    if (raw === undefined || raw === '') return [queue, fallback] as const;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1 || value > 256) {
-      throw new ConfigError(`Invalid configuration:\n  ${name}: expected an integer from 1 to 256`);
-    }
-    return [queue, value] as const;
-  });
-  return Object.fromEntries(entries) as Record<QueueName, number>;
-}
-
-
-/** Reads and validates the environment once; the only place in Docshelf that looks at process.env. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/** Reads the environment into the typed config: the shape every process gets, derived in one place. */
+export const configSchema = envSchema.transform((e, ctx) => {
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
-    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+    ctx.addIssue({ code: 'custom', path: [], message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together' });
   }
-  const queues = e.WORKER_QUEUES.split(',').map((q) => q.trim()).filter(Boolean);
-  const unknown = queues.filter((q) => !(QUEUE_NAMES as readonly string[]).includes(q));
-  if (unknown.length > 0 || queues.length === 0) {
-    throw new ConfigError(
-      `Invalid configuration:\n  WORKER_QUEUES: unknown queue(s) ${unknown.join(', ') || '(none given)'}; known: ${QUEUE_NAMES.join(', ')}`,
-    );
-  }
-  return Object.freeze({
+  return {
     env: e.NODE_ENV,
     http: { port: e.PORT, host: e.HOST, bodyLimit: e.BODY_LIMIT, trustProxy: e.TRUST_PROXY },
     redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },
@@ -181,40 +109,72 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     chromiumPath: e.CHROMIUM_PATH,
     privateHostAllowlist: e.PRIVATE_HOST_ALLOWLIST.split(',').map((h) => h.trim()).filter(Boolean),
     publicLibraryDelete: e.PUBLIC_LIBRARY_DELETE,
+    /** When true search, context, chunks and MCP answer without a credential. */
     publicSearch: e.PUBLIC_SEARCH,
     worker: {
-      queues: queues as QueueName[],
-      concurrency: readConcurrency(env, e.WORKER_CONCURRENCY),
+      queues: e.WORKER_QUEUES,
+      /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
+      concurrency: Object.fromEntries(QUEUE_NAMES.map((queue) => [queue, e[concurrencyVariable(queue)] ?? e.WORKER_CONCURRENCY])) as Record<QueueName, number>,
+      /** Port of the worker's /healthz, /readyz and /metrics; 0 = no health server. */
       healthPort: e.WORKER_HEALTH_PORT,
+      /** A crashed worker's job goes back to the queue at most lockDurationMs + stalledIntervalMs after the crash. */
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
     },
+    /** How long a SIGTERM/SIGINT may take before the process exits anyway. */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    /** When set, /metrics needs `Authorization: Bearer <token>`. */
     metricsToken: e.METRICS_TOKEN,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
+    /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
     jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },
     crawl: {
       waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS,
       pageTimeoutMs: e.PAGE_TIMEOUT_MS,
+      /** Limit on a fetched body (document or subresource): a larger or endless response is cut there and fails. */
       pageMaxBytes: e.PAGE_MAX_BYTES,
+      /** A renderer past this RSS is stopped; its page fails alone. */
       pageMaxMemoryMb: e.PAGE_MAX_MEMORY_MB,
+      /** After this long a crawl schedules no more pages and keeps what it has. */
       maxDurationMs: e.CRAWL_MAX_DURATION_MS,
+      /** Politeness: pages per host per second over all workers (0 = no limit). */
       hostPagesPerSecond: e.CRAWL_HOST_PAGES_PER_SECOND,
+      /** robots.txt Crawl-delay is honoured up to this many seconds. */
       crawlDelayMaxS: e.CRAWL_DELAY_MAX_S,
+      /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
       repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
     },
     browser: { sandbox: e.CHROMIUM_SANDBOX, recycleAfterPages: e.BROWSER_RECYCLE_PAGES, recycleAfterMb: e.BROWSER_RECYCLE_MB },
+    /** Absolute session lifetime (from login); see also security.sessionIdleMs. */
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     security: {
+      /** A session unused for this long is refused. */
       sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+      /** Failed logins allowed per account and per client IP within windowMs (shared by replicas through Redis). */
       login: { perAccount: e.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT, perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+      /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
       retrieval: { perKey: e.RATE_LIMIT_PER_KEY, perIp: e.RATE_LIMIT_PER_IP, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1_000 },
     },
+    /** Sizes a request may have beyond BODY_LIMIT. */
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
     embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
-    adapters: readProductionAdapters(e),
+    /** Which engine serves each port, with that engine's settings; embedded ones by default. */
+    adapters: readProductionAdapters(e, ctx),
     logLevel: e.LOG_LEVEL,
-  });
+  };
+});
+
+/** The configuration every process runs with: the output of the env schema, never declared twice. */
+export type Config = z.output<typeof configSchema>;
+
+/** Reads and validates the environment once; the only place in Docshelf that looks at process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => (i.path.length > 0 ? `  ${i.path.join('.')}: ${i.message}` : `  ${i.message}`));
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(parsed.data);
 }
 export * from './logger';
 export { ConfigError } from './config-error';

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ConfigError } from './config-error';
 
 const emptyAsUndefined = (schema: z.ZodTypeAny) => z.preprocess((v) => (v === '' ? undefined : v), schema);
 const optionalString = emptyAsUndefined(z.string().optional()) as z.ZodType<string | undefined>;
@@ -33,88 +32,74 @@ export const productionEnvSchema = z.object({
 
 type ProductionEnv = z.infer<typeof productionEnvSchema>;
 
-export interface ProductionAdapters {
-  /** `atlasSearchIndex`: keyword search on that Atlas Search index instead of MongoDB's text index. */
-  records: { kind: 'sqlite' } | { kind: 'mongo'; uri: string; atlasSearchIndex?: string };
-  vectors: { kind: 'sqlite-vec' } | { kind: 'pinecone'; apiKey: string; indexName?: string; indexHost?: string; controllerHost?: string };
-  backups: { kind: 'fs' } | { kind: 'gcs'; bucket: string; projectId?: string; apiEndpoint?: string };
-  embedder:
-    | { kind: 'local' }
-    | { kind: 'local-hash' }
-    | {
-        kind: 'openai';
-        apiKey: string;
-        /** Any OpenAI-compatible server (vLLM, Ollama, TEI); OpenAI itself when absent. */
-        baseUrl?: string;
-        model: string;
-        dimensions: number;
-        maxConcurrency: number;
-        /** Retries of one request on 408/409/429/5xx and network errors, honouring retry-after(-ms). */
-        maxRetries: number;
-        timeoutMs: number;
-      };
-}
+/** Which engine serves each port, with that engine's settings: the `adapters` part of the config's output. */
+export type ProductionAdapters = ReturnType<typeof readProductionAdapters>;
 
-/** Picks each port's engine; a selected engine without its required settings is a boot error naming them. */
-export function readProductionAdapters(e: ProductionEnv): ProductionAdapters {
-  const problems: string[] = [];
-  const need = (value: string | undefined, message: string): string => {
-    if (!value) problems.push(message);
+/** Picks each port's engine; a selected engine without its required settings is an issue naming each of them. */
+export function readProductionAdapters(e: ProductionEnv, ctx: z.RefinementCtx) {
+  const need = (value: string | undefined, variable: string, message: string): string => {
+    if (!value) ctx.addIssue({ code: 'custom', path: [variable], message });
     return value ?? '';
   };
-  const adapters: ProductionAdapters = {
-    records: e.RECORD_STORE === 'mongo' ? readMongo(e, need) : { kind: 'sqlite' },
-    vectors: e.VECTOR_INDEX === 'pinecone' ? readPinecone(e, need, problems) : { kind: 'sqlite-vec' },
-    backups: e.BACKUP_STORAGE === 'gcs' ? readGcs(e, need) : { kind: 'fs' },
+  const adapters = {
+    records: e.RECORD_STORE === 'mongo' ? readMongo(e, need) : { kind: e.RECORD_STORE },
+    vectors: e.VECTOR_INDEX === 'pinecone' ? readPinecone(e, need, ctx) : { kind: e.VECTOR_INDEX },
+    backups: e.BACKUP_STORAGE === 'gcs' ? readGcs(e, need) : { kind: e.BACKUP_STORAGE },
     embedder: e.EMBEDDER === 'openai' ? readOpenAi(e, need) : { kind: e.EMBEDDER },
   };
-  if (e.MONGODB_ATLAS_SEARCH_INDEX && e.RECORD_STORE !== 'mongo') problems.push('MONGODB_ATLAS_SEARCH_INDEX: only valid with RECORD_STORE=mongo');
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  if (e.MONGODB_ATLAS_SEARCH_INDEX && e.RECORD_STORE !== 'mongo') {
+    ctx.addIssue({ code: 'custom', path: ['MONGODB_ATLAS_SEARCH_INDEX'], message: 'only valid with RECORD_STORE=mongo' });
+  }
   return adapters;
 }
 
-type Need = (value: string | undefined, message: string) => string;
+type Need = (value: string | undefined, variable: string, message: string) => string;
 
-function readMongo(e: ProductionEnv, need: Need): ProductionAdapters['records'] {
+function readMongo(e: ProductionEnv, need: Need) {
   return {
-    kind: 'mongo',
-    uri: need(e.MONGODB_URI, 'MONGODB_URI: required when RECORD_STORE=mongo'),
+    kind: 'mongo' as const,
+    uri: need(e.MONGODB_URI, 'MONGODB_URI', 'required when RECORD_STORE=mongo'),
+    /** Keyword search on that Atlas Search index instead of MongoDB's text index. */
     atlasSearchIndex: e.MONGODB_ATLAS_SEARCH_INDEX,
   };
 }
 
-function readPinecone(e: ProductionEnv, need: Need, problems: string[]): ProductionAdapters['vectors'] {
-  if (!e.PINECONE_INDEX && !e.PINECONE_INDEX_HOST) problems.push('PINECONE_INDEX or PINECONE_INDEX_HOST: one is required when VECTOR_INDEX=pinecone');
+function readPinecone(e: ProductionEnv, need: Need, ctx: z.RefinementCtx) {
+  if (!e.PINECONE_INDEX && !e.PINECONE_INDEX_HOST) {
+    ctx.addIssue({ code: 'custom', path: [], message: 'PINECONE_INDEX or PINECONE_INDEX_HOST: one is required when VECTOR_INDEX=pinecone' });
+  }
   return {
-    kind: 'pinecone',
-    apiKey: need(e.PINECONE_API_KEY, 'PINECONE_API_KEY: required when VECTOR_INDEX=pinecone'),
+    kind: 'pinecone' as const,
+    apiKey: need(e.PINECONE_API_KEY, 'PINECONE_API_KEY', 'required when VECTOR_INDEX=pinecone'),
     indexName: e.PINECONE_INDEX,
     indexHost: e.PINECONE_INDEX_HOST,
     controllerHost: e.PINECONE_CONTROLLER_HOST,
   };
 }
 
-function readGcs(e: ProductionEnv, need: Need): ProductionAdapters['backups'] {
+function readGcs(e: ProductionEnv, need: Need) {
   // STORAGE_EMULATOR_HOST is the variable Google's SDKs and fake-gcs-server docs use; GCS_API_ENDPOINT wins when both are set.
   const emulator = e.STORAGE_EMULATOR_HOST && !/^https?:\/\//.test(e.STORAGE_EMULATOR_HOST) ? `http://${e.STORAGE_EMULATOR_HOST}` : e.STORAGE_EMULATOR_HOST;
   return {
-    kind: 'gcs',
-    bucket: need(e.GCS_BUCKET, 'GCS_BUCKET: required when BACKUP_STORAGE=gcs'),
+    kind: 'gcs' as const,
+    bucket: need(e.GCS_BUCKET, 'GCS_BUCKET', 'required when BACKUP_STORAGE=gcs'),
     projectId: e.GCS_PROJECT_ID,
     apiEndpoint: e.GCS_API_ENDPOINT ?? emulator,
   };
 }
 
-function readOpenAi(e: ProductionEnv, need: Need): ProductionAdapters['embedder'] {
+function readOpenAi(e: ProductionEnv, need: Need) {
   // Self-hosted OpenAI-compatible servers (vLLM, Ollama, TEI) usually take no key, but the SDK insists on one.
-  const apiKey = e.OPENAI_BASE_URL ? (e.OPENAI_API_KEY ?? 'not-needed') : need(e.OPENAI_API_KEY, 'OPENAI_API_KEY: required when EMBEDDER=openai (or set OPENAI_BASE_URL)');
+  const apiKey = e.OPENAI_BASE_URL ? (e.OPENAI_API_KEY ?? 'not-needed') : need(e.OPENAI_API_KEY, 'OPENAI_API_KEY', 'required when EMBEDDER=openai (or set OPENAI_BASE_URL)');
   return {
-    kind: 'openai',
+    kind: 'openai' as const,
     apiKey,
+    /** Any OpenAI-compatible server (vLLM, Ollama, TEI); OpenAI itself when absent. */
     baseUrl: e.OPENAI_BASE_URL,
     model: e.OPENAI_EMBEDDING_MODEL,
     dimensions: e.OPENAI_EMBEDDING_DIMENSIONS,
     maxConcurrency: e.OPENAI_MAX_CONCURRENCY,
+    /** Retries of one request on 408/409/429/5xx and network errors, honouring retry-after(-ms). */
     maxRetries: e.OPENAI_MAX_RETRIES,
     timeoutMs: e.OPENAI_TIMEOUT_MS,
   };

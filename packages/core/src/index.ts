@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './ports';
 export * from './domain/types';
+export * from './domain/schemas';
 export * from './domain/library-id';
 export * from './domain/tokens';
 export * from './jobs/registry';

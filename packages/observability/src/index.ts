@@ -4,6 +4,7 @@ export { registerQueueGauge, QUEUE_STATES, type CountableQueue } from './queue-m
 export { createJobMetrics, recordJobAttempt, type JobMetrics, type JobOutcome } from './job-metrics';
 export { createEmbeddingMetrics, type EmbeddingMetrics } from './embedding-metrics';
 export { evaluateReadiness, type ReadinessCheck, type ReadinessReport } from './readiness';
+export * from './health-schemas';
 export { isMetricsScrapeAllowed } from './metrics-access';
 export { Registry } from 'prom-client';
 export { throttledErrorLog } from './throttled-error-log';

@@ -1,16 +1,11 @@
+import type { ReadinessBody } from './health-schemas';
+
 /** A named dependency check: resolves when the dependency works, throws (with a useful message) when not. */
 export type ReadinessCheck = () => Promise<void>;
 
 export interface ReadinessReport {
   ready: boolean;
-  body: {
-    status: 'ready' | 'not_ready';
-    checks: Record<string, 'ok' | 'failed'>;
-    /** The project's error shape, present when not ready. */
-    error?: string;
-    code?: 'NOT_READY';
-    details?: { check: string; message: string }[];
-  };
+  body: ReadinessBody;
 }
 
 /** Runs every check at once, each bounded by timeoutMs, and names each one that failed with its message. */

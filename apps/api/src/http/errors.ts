@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@docshelf/core';
+import { AppError, type ErrorBody } from '@docshelf/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
@@ -29,7 +29,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const known = error instanceof AppError ? error : fromBodyParser(error as BodyParserError);
     if (known) {
-      const body: Record<string, unknown> = { error: known.message, code: known.code };
+      const body: ErrorBody = { error: known.message, code: known.code };
       if (known.details) body.details = known.details;
       if (known.options.jobId) body.jobId = known.options.jobId;
       if (known.options.retryAfterSeconds !== undefined) res.set('Retry-After', String(known.options.retryAfterSeconds));
@@ -38,7 +38,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const errorId = randomUUID();
     logger.error({ err: error, errorId, requestId: req.requestId }, 'unhandled request error');
-    res.status(500).json({ error: `Internal error (errorId ${errorId})`, code: 'INTERNAL', errorId });
+    res.status(500).json({ error: `Internal error (errorId ${errorId})`, code: 'INTERNAL', errorId } satisfies ErrorBody);
   };
 }
 

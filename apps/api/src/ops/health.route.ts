@@ -1,4 +1,4 @@
-import { evaluateReadiness, type ReadinessCheck } from '@docshelf/observability';
+import { evaluateReadiness, type HealthBody, type ReadinessCheck } from '@docshelf/observability';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
 
@@ -12,7 +12,7 @@ export function healthRoutes(deps: Pick<ApiDeps, 'queues' | 'records' | 'isStopp
   };
   return Router()
     .get('/healthz', (_req, res) => {
-      res.json({ status: 'ok' });
+      res.json({ status: 'ok' } satisfies HealthBody);
     })
     .get('/readyz', async (_req, res) => {
       const stopping = deps.isStopping?.() ?? false;

@@ -1,4 +1,4 @@
-import { logIn, logOut, loginRequestSchema, SESSION_COOKIE } from '@docshelf/core';
+import { logIn, logOut, loginRequestSchema, SESSION_COOKIE, type SuccessResponse, type UserResponse } from '@docshelf/core';
 import { Router, type CookieOptions } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, principalOf, requireSession } from '../http/auth';
@@ -20,13 +20,13 @@ export function authRoutes(deps: ApiDeps, limits: Pick<RateLimits, 'beginLogin' 
       const { user, token, expiresAt } = await logIn(sessionDeps, credentials, previous);
       await limits.loginSucceeded(credentials.email, ip);
       res.cookie(SESSION_COOKIE, token, { ...cookie, secure: req.secure, expires: expiresAt });
-      res.json({ user });
+      res.json({ user } satisfies UserResponse);
     })
     .post('/api/auth/logout', async (req, res) => {
       const token = readCookie(req.headers.cookie, SESSION_COOKIE);
       if (token) await logOut(sessionDeps, token);
       res.clearCookie(SESSION_COOKIE, cookie);
-      res.json({ success: true });
+      res.json({ success: true } satisfies SuccessResponse);
     })
     .get('/api/auth/session', requireSession(sessionDeps), (req, res) => {
       const principal = principalOf(req);

@@ -242,7 +242,7 @@ function embeddedText(job: Job): string {
   return '0';
 }
 
-function resultNumber(job: Job, key: string): number | undefined {
+function resultNumber(job: Job, key: 'chunksIngested' | 'processed'): number | undefined {
   const value = job.result?.[key];
   return typeof value === 'number' ? value : undefined;
 }

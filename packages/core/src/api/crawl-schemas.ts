@@ -51,7 +51,8 @@ export const crawlRequestSchema = z
     replace: z.boolean().default(false),
     callbackUrl: callbackUrlSchema,
   })
-  .extend(crawlOptionsSchema.shape);
+  .extend(crawlOptionsSchema.shape)
+  .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
 
 export const crawlResponseSchema = z.object({
@@ -67,7 +68,7 @@ export const crawlResponseSchema = z.object({
   chunksIngested: z.number().int(),
   vectorized: z.boolean(),
   errors: z.array(z.string()),
-});
+}).meta({ id: 'CrawlResponse' });
 export type CrawlResponse = z.infer<typeof crawlResponseSchema>;
 
 export const ingestUrlRequestSchema = z.object({
@@ -77,5 +78,5 @@ export const ingestUrlRequestSchema = z.object({
   sourceUrl: httpUrlSchema,
   sourceType: z.string().min(1).max(64),
   callbackUrl: callbackUrlSchema,
-});
+}).meta({ id: 'IngestUrlRequest' });
 export type IngestUrlRequest = z.infer<typeof ingestUrlRequestSchema>;

@@ -69,7 +69,7 @@ export const searchResponseSchema = z.object({
   query: z.string(),
   mode: searchModeSchema.describe('Which ranking ran: keyword alone when no library searched has vectors'),
   results: z.array(searchResultSchema),
-});
+}).meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 export const contextPieceSchema = z.object({
@@ -85,7 +85,7 @@ export const contextResponseSchema = z.object({
   query: z.string(),
   tokens: z.number().int().describe('o200k_base tokens of the plain-text rendering; never above the budget'),
   pieces: z.array(contextPieceSchema),
-});
+}).meta({ id: 'ContextResponse' });
 export type ContextResponse = z.infer<typeof contextResponseSchema>;
 
 export const chunkSchema = z.object({
@@ -100,5 +100,5 @@ export const chunksResponseSchema = z.object({
   chunks: z.array(chunkSchema),
   total: z.number().int(),
   nextOffset: z.number().int().nullable().describe('Offset of the next page; null at the end'),
-});
+}).meta({ id: 'ChunksResponse' });
 export type ChunksResponse = z.infer<typeof chunksResponseSchema>;

@@ -1,18 +1,11 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
+import { apiKeySchema, chunkInputSchema, chunkMetaSchema, libraryViewSchema, permissionSchema, userSchema } from '../domain/schemas';
 import { callbackUrlSchema } from './crawl-schemas';
 
 /** Request and response bodies of the HTTP API: the single source of truth for their types. */
 
 const optionalText = (max: number) => z.string().max(max).optional();
-
-export const chunkInputSchema = z.object({
-  id: z.string().min(1, 'chunk id must not be empty').max(512),
-  title: optionalText(1_000),
-  content: z.string().min(1, 'chunk content must not be empty'),
-  url: optionalText(4_096),
-  tokenCount: z.number().int().min(0).optional(),
-});
 
 export const ingestRequestSchema = z
   .object({
@@ -35,7 +28,8 @@ export const ingestRequestSchema = z
       }
       seen.add(chunk.id);
     });
-  });
+  })
+  .meta({ id: 'IngestRequest' });
 export type IngestRequest = z.infer<typeof ingestRequestSchema>;
 
 export const ingestResponseSchema = z.object({
@@ -43,7 +37,7 @@ export const ingestResponseSchema = z.object({
   libraryId: z.string(),
   chunksIngested: z.number().int(),
   vectorized: z.boolean(),
-});
+}).meta({ id: 'IngestResponse' });
 export type IngestResponse = z.infer<typeof ingestResponseSchema>;
 
 export const embedRequestSchema = z.object({
@@ -51,7 +45,7 @@ export const embedRequestSchema = z.object({
   limit: z.number().int().min(1).max(5_000).default(200),
   offset: z.number().int().min(0).default(0),
   callbackUrl: callbackUrlSchema,
-});
+}).meta({ id: 'EmbedRequest' });
 export type EmbedRequest = z.infer<typeof embedRequestSchema>;
 
 export const embedResponseSchema = z.object({
@@ -61,19 +55,48 @@ export const embedResponseSchema = z.object({
   offset: z.number().int(),
   nextOffset: z.number().int().nullable(),
   done: z.boolean(),
-});
+}).meta({ id: 'EmbedResponse' });
 export type EmbedResponse = z.infer<typeof embedResponseSchema>;
 
 export const loginRequestSchema = z.object({
   email: z.string().trim().min(1, 'email is required').max(320),
   password: z.string().min(1, 'password is required').max(1_024),
-});
+}).meta({ id: 'LoginRequest' });
 
 export const createKeyRequestSchema = z.object({
   name: z.string().trim().min(1, 'name is required').max(128),
-  permissions: z.enum(['read', 'admin']).default('read'),
-});
+  permissions: permissionSchema.default('read'),
+}).meta({ id: 'CreateKeyRequest' });
 
 export const deleteKeyQuerySchema = z.object({
   id: z.string().min(1, 'id is required').max(128),
 });
+
+export const libraryListResponseSchema = z.object({ libraries: z.array(libraryViewSchema) }).meta({ id: 'LibraryList' });
+export type LibraryListResponse = z.infer<typeof libraryListResponseSchema>;
+
+export const libraryDetailResponseSchema = z
+  .object({ library: libraryViewSchema, chunks: z.array(chunkMetaSchema) })
+  .meta({ id: 'LibraryDetail' });
+export type LibraryDetailResponse = z.infer<typeof libraryDetailResponseSchema>;
+
+export const keyListResponseSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ id: 'KeyList' });
+export type KeyListResponse = z.infer<typeof keyListResponseSchema>;
+
+/** POST /api/keys: the only answer that carries the key itself. */
+export const createdKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key: z.string().describe('The full key, `dsk_` + 64 hex characters: shown in this response only'),
+    keyPrefix: z.string(),
+    permissions: permissionSchema,
+  })
+  .meta({ id: 'CreatedKey' });
+export type CreatedKey = z.infer<typeof createdKeySchema>;
+
+export const userResponseSchema = z.object({ user: userSchema }).meta({ id: 'UserResponse' });
+export type UserResponse = z.infer<typeof userResponseSchema>;
+
+export const successSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
+export type SuccessResponse = z.infer<typeof successSchema>;

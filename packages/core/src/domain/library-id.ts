@@ -10,7 +10,8 @@ export const libraryIdSchema = z
   .refine(
     (id) => id.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
     'libraryId must not contain empty, "." or ".." segments',
-  );
+  )
+  .meta({ examples: ['vercel/next.js'] });
 
 /**
  * Where a replacement of a library is built before it is swapped in: outside the ids clients may use (they cannot

@@ -1,89 +1,42 @@
-export type Permission = 'read' | 'admin';
+import type { z } from 'zod';
+import type {
+  apiKeyRecordSchema,
+  apiKeySchema,
+  chunkInputSchema,
+  chunkMetaSchema,
+  libraryInputSchema,
+  librarySchema,
+  libraryViewSchema,
+  permissionSchema,
+  storedChunkSchema,
+  userSchema,
+} from './schemas';
 
-export interface Library {
-  id: string;
-  name: string;
-  description?: string;
-  sourceUrl?: string;
-  sourceType: string;
-  version?: string;
-  chunkCount: number;
-  ownerId: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Model and size of the library's vectors, set when vectors are first written, cleared when all are removed. */
-  embeddingModel?: string;
-  embeddingDimensions?: number;
-}
+/** Types of the resources, inferred from their schemas in ./schemas (never written twice). */
+export type Permission = z.infer<typeof permissionSchema>;
+export type Library = z.infer<typeof librarySchema>;
+export type LibraryInput = z.infer<typeof libraryInputSchema>;
+export type LibraryView = z.infer<typeof libraryViewSchema>;
+export type ChunkInput = z.infer<typeof chunkInputSchema>;
+export type StoredChunk = z.infer<typeof storedChunkSchema>;
+export type ChunkMeta = z.infer<typeof chunkMetaSchema>;
+export type User = z.infer<typeof userSchema>;
+export type ApiKey = z.infer<typeof apiKeySchema>;
+export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;
 
-/** The library fields a client supplies on ingestion. */
-export interface LibraryInput {
-  id: string;
-  name: string;
-  description?: string;
-  sourceUrl?: string;
-  sourceType: string;
-  version?: string;
-}
+/** What the record store keeps beside the public shapes; never sent to a client. */
+export type UserWithPassword = User & { passwordHash: string };
 
-export interface ChunkInput {
-  id: string;
-  title?: string;
-  content: string;
-  url?: string;
-  tokenCount?: number;
-}
+/** A key record with its stored SHA-256 hash, for the constant-time comparison. */
+export type ApiKeyCandidate = ApiKeyRecord & { keyHash: string };
 
-/** A chunk as stored: tokenCount always present (estimated when not supplied), position orders the library. */
-export interface StoredChunk {
-  id: string;
-  title?: string;
-  content: string;
-  url?: string;
-  tokenCount: number;
-  position: number;
-}
-
-export interface ChunkMeta {
-  id: string;
-  title?: string;
-  url?: string;
-  tokenCount: number;
-}
-
-export interface User {
-  id: string;
-  email: string;
-}
-
-export interface UserWithPassword extends User {
-  passwordHash: string;
-}
-
+/** Port-internal shapes: they never cross an HTTP or queue boundary, so they have no schema. */
 export interface Session {
   userId: string;
   /** Absolute expiry, fixed at login. */
   expiresAt: string;
   /** Last request made with the session (written at most every few seconds), for the idle expiry. */
   lastUsedAt: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  keyPrefix: string;
-  permissions: Permission;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
-
-export interface ApiKeyRecord extends ApiKey {
-  userId: string;
-}
-
-/** A key record with its stored SHA-256 hash, for the constant-time comparison. */
-export interface ApiKeyCandidate extends ApiKeyRecord {
-  keyHash: string;
 }
 
 export interface VectorRecord {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
+import { isoTimestampSchema as isoTimestamp } from '../domain/schemas';
 
 /** The four requests that run as jobs a client can follow (DESIGN.md "Asynchronous mode and progress"). */
 export const JOB_TYPES = ['ingest', 'crawl', 'ingest-url', 'embed'] as const;
@@ -62,15 +63,18 @@ export interface ProgressChange {
   errors?: string[];
 }
 
-/** The error shape every endpoint answers with. */
-export const errorBodySchema = z.object({
-  error: z.string(),
-  code: z.string(),
-  details: z.array(z.unknown()).optional(),
-});
+/** The error shape every endpoint answers with (and a failed job keeps). */
+export const errorBodySchema = z
+  .object({
+    error: z.string().describe('Human-readable message'),
+    code: z.string().describe('Stable machine code, e.g. VALIDATION_FAILED, UNAUTHORIZED, LIBRARY_NOT_FOUND, QUEUE_UNAVAILABLE'),
+    details: z.array(z.unknown()).optional().describe('Validation issues, each with the `path` of the field'),
+    jobId: z.string().optional().describe('On 504 JOB_TIMEOUT: the job that is still queued or running'),
+    errorId: z.string().optional().describe('On 500: also written to the log'),
+  })
+  .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-const isoTimestamp = z.string().describe('ISO 8601 UTC timestamp');
 
 /** A job as GET /api/jobs/:id shows it. */
 export const jobRecordSchema = z.object({
@@ -84,7 +88,7 @@ export const jobRecordSchema = z.object({
   createdAt: isoTimestamp,
   startedAt: isoTimestamp.optional(),
   finishedAt: isoTimestamp.optional(),
-});
+}).meta({ id: 'Job' });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
 /** The 202 answer of a request sent with `Prefer: respond-async`. */
@@ -92,7 +96,7 @@ export const acceptedJobSchema = z.object({
   jobId: z.string(),
   state: z.literal('queued'),
   statusUrl: z.string().describe('/api/jobs/<jobId>'),
-});
+}).meta({ id: 'AcceptedJob' });
 export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
 
 /** Job ids are UUIDs minted by the API; anything else names no job. */
@@ -105,7 +109,8 @@ export const jobListQuerySchema = z.object({
 });
 export type JobListQuery = z.infer<typeof jobListQuerySchema>;
 
-export const jobListSchema = z.object({ jobs: z.array(jobRecordSchema) });
+export const jobListSchema = z.object({ jobs: z.array(jobRecordSchema) }).meta({ id: 'JobList' });
+export type JobList = z.infer<typeof jobListSchema>;
 
 export const statusUrlOf = (jobId: string) => `/api/jobs/${jobId}`;
 

@@ -65,20 +65,22 @@ function renderResponse(status: string, response: { description: string; content
   return `<dt class="s${status[0]}">${status}${shape}</dt><dd>${inlineCode(response.description)}${body}</dd>`;
 }
 
-/** Flattens an object schema into rows; arrays of objects add `field[].child` rows, one level deep. */
+/** Flattens an object schema into rows; objects and arrays of objects add `field.child` and `field[].child` rows. */
 function rowsOf(schema: Schema, schemas: Record<string, Schema>, prefix = '', depth = 0): Row[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, raw]) => {
     const property = resolve(raw, schemas);
+    const items = property.items ? resolve(property.items, schemas) : undefined;
     const field = prefix + name;
-    const row = { field, type: typeOf(property), required: required.has(name), notes: constraintsOf(property) };
-    const nested = property.items?.properties ? property.items : property.properties ? property : undefined;
+    const row = { field, type: typeOf(raw), required: required.has(name), notes: constraintsOf(property) };
+    const nested = items?.properties ? items : property.properties ? property : undefined;
     if (!nested || depth > 1) return [row];
     return [row, ...rowsOf(nested, schemas, `${field}${property.items ? '[]' : ''}.`, depth + 1)];
   });
 }
 
 function typeOf(schema: Schema): string {
+  if (schema.$ref) return refName(schema);
   if (schema.enum) return (schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(' | ');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (schema.anyOf) return (schema.anyOf as Schema[]).map(typeOf).join(' | ');
@@ -91,6 +93,7 @@ function constraintsOf(schema: Schema): string {
   const parts: string[] = [];
   if (schema.description) parts.push(String(schema.description));
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  if (Array.isArray(schema.examples)) parts.push(`e.g. ${schema.examples.map((v) => JSON.stringify(v)).join(', ')}`);
   for (const [key, label] of [['minLength', 'min length'], ['maxLength', 'max length'], ['minimum', 'min'], ['maximum', 'max'], ['minItems', 'min items'], ['maxItems', 'max items'], ['pattern', 'pattern']] as const) {
     const value = schema[key];
     // zod's .int() adds the safe-integer range, which says nothing to a reader.

@@ -1,5 +1,4 @@
 import {
-  acceptedJobSchema,
   crawlRequestSchema,
   crawlResponseSchema,
   createKeyRequestSchema,
@@ -20,18 +19,15 @@ import {
   loginRequestSchema,
   searchQuerySchema,
   searchResponseSchema,
-} from '@docshelf/core';
-import { z } from 'zod';
-import {
   createdKeySchema,
-  healthSchema,
-  keyListSchema,
-  libraryDetailSchema,
-  libraryListSchema,
-  readinessSchema,
+  keyListResponseSchema,
+  libraryDetailResponseSchema,
+  libraryListResponseSchema,
   successSchema,
   userResponseSchema,
-} from './response-schemas';
+} from '@docshelf/core';
+import { healthBodySchema, readinessBodySchema } from '@docshelf/observability';
+import { z } from 'zod';
 
 /** Who may call an endpoint; each maps to the security requirements of the document. */
 export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metrics' | 'reader';
@@ -43,14 +39,15 @@ export interface Endpoint {
   summary: string;
   description?: string;
   access: Access;
-  body?: { name: string; schema: z.ZodType };
+  /** Request and response schemas are named by their `.meta({ id })`, which is their name in the document. */
+  body?: z.ZodType;
   query?: z.ZodObject;
   libraryIdParam?: boolean;
   /** The path has a job id, `{id}`. */
   jobIdParam?: boolean;
   /** Takes `Prefer: respond-async` and then answers 202 with the job. */
   respondAsync?: boolean;
-  ok: { name?: string; schema?: z.ZodType; description: string; contentType?: string };
+  ok: { schema?: z.ZodType; description: string; contentType?: string };
   errors: number[];
 }
 
@@ -64,19 +61,17 @@ const READER = 'A read or admin API key or a session; anyone when the server run
 
 const jsonRpcMessageSchema = z
   .object({ jsonrpc: z.literal('2.0'), method: z.string(), params: z.record(z.string(), z.unknown()).optional(), id: z.union([z.string(), z.number()]).optional() })
-  .describe('A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)');
+  .meta({ id: 'McpMessage', description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)' });
 
 /** Every endpoint Docshelf serves: SPEC.md section 4, the dashboard login, and the operator endpoints. */
-export const ACCEPTED_JOB = { name: 'AcceptedJob', schema: acceptedJobSchema };
-
 export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post', path: '/api/ingest', tag: 'Ingestion', access: 'admin',
     summary: 'Ingest pre-chunked documentation into a library',
     description: 'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks (and `skipEmbeddings` is not set) and writes a backup, then answers.' + RUNS_AS_JOB,
     respondAsync: true,
-    body: { name: 'IngestRequest', schema: ingestRequestSchema },
-    ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
+    body: ingestRequestSchema,
+    ok: { schema: ingestResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
   },
   {
@@ -84,8 +79,8 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Crawl a documentation site into a library',
     description: 'One seed URL: render it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150). Several URLs: crawl each, no discovery. Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks.' + RUNS_AS_JOB,
     respondAsync: true,
-    body: { name: 'CrawlRequest', schema: crawlRequestSchema },
-    ok: { name: 'CrawlResponse', schema: crawlResponseSchema, description: 'Crawled' },
+    body: crawlRequestSchema,
+    ok: { schema: crawlResponseSchema, description: 'Crawled' },
     errors: JOB_ERRORS,
   },
   {
@@ -93,8 +88,8 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Fetch one URL (an llms.txt or a page) into a library',
     description: 'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page.' + RUNS_AS_JOB,
     respondAsync: true,
-    body: { name: 'IngestUrlRequest', schema: ingestUrlRequestSchema },
-    ok: { name: 'IngestResponse', schema: ingestResponseSchema, description: 'Ingested' },
+    body: ingestUrlRequestSchema,
+    ok: { schema: ingestResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
   },
   {
@@ -102,22 +97,22 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'Embed a page of a library\'s chunks',
     description: 'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true.' + RUNS_AS_JOB,
     respondAsync: true,
-    body: { name: 'EmbedRequest', schema: embedRequestSchema },
-    ok: { name: 'EmbedResponse', schema: embedResponseSchema, description: 'Embedded' },
+    body: embedRequestSchema,
+    ok: { schema: embedResponseSchema, description: 'Embedded' },
     errors: [...JOB_ERRORS, 404],
   },
   {
     method: 'get', path: '/api/jobs', tag: 'Jobs', access: 'admin', query: jobListQuerySchema,
     summary: 'List jobs, newest first',
     description: 'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps.',
-    ok: { name: 'JobList', schema: jobListSchema, description: 'The jobs' },
+    ok: { schema: jobListSchema, description: 'The jobs' },
     errors: [400, 401, 403, 500],
   },
   {
     method: 'get', path: '/api/jobs/{id}', tag: 'Jobs', access: 'admin', jobIdParam: true,
     summary: 'A job: its state, progress and, once ended, result or error',
     description: '`result` is the body the synchronous request answers; `error` the error it answers.',
-    ok: { name: 'Job', schema: jobRecordSchema, description: 'The job' },
+    ok: { schema: jobRecordSchema, description: 'The job' },
     errors: [401, 403, 404, 500],
   },
   {
@@ -131,7 +126,7 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'delete', path: '/api/jobs/{id}', tag: 'Jobs', access: 'admin', jobIdParam: true,
     summary: 'Cancel a queued or running job',
     description: 'Answers once none of the job\'s work runs any more: a cancelled crawl fetches no further page and commits nothing. A job that has begun writing the library, or has ended, cannot be cancelled (409 JOB_NOT_CANCELLABLE).',
-    ok: { name: 'Job', schema: jobRecordSchema, description: 'The cancelled job' },
+    ok: { schema: jobRecordSchema, description: 'The cancelled job' },
     errors: [401, 403, 404, 409, 500],
   },
   {
@@ -139,48 +134,48 @@ export const ENDPOINTS: Endpoint[] = [
     summary: 'List every library, or those matching `q`',
     description: 'Without `q`: every library. With `q`: libraries whose id, name or description match, best first (exact id or name, then the id\'s last segment, prefixes, then words).',
     query: libraryListQuerySchema,
-    ok: { name: 'LibraryList', schema: libraryListSchema, description: 'All libraries' },
+    ok: { schema: libraryListResponseSchema, description: 'All libraries' },
     errors: [500],
   },
   {
     method: 'get', path: '/api/libraries/{id}', tag: 'Libraries', access: 'public', libraryIdParam: true,
     summary: 'Get a library with its chunk metadata',
-    ok: { name: 'LibraryDetail', schema: libraryDetailSchema, description: 'The library and its chunks (without content), in library order' },
+    ok: { schema: libraryDetailResponseSchema, description: 'The library and its chunks (without content), in library order' },
     errors: [400, 404, 500],
   },
   {
     method: 'delete', path: '/api/libraries/{id}', tag: 'Libraries', access: 'library-delete', libraryIdParam: true,
     summary: 'Delete a library with its chunks, vectors and backups',
     description: 'Needs an admin API key or a session unless the server runs with `PUBLIC_LIBRARY_DELETE=true`.',
-    ok: { name: 'Success', schema: successSchema, description: 'Deleted' },
+    ok: { schema: successSchema, description: 'Deleted' },
     errors: [400, 401, 403, 404, 500, 503, 504],
   },
   {
     method: 'get', path: '/api/search', tag: 'Retrieval', access: 'reader', query: searchQuerySchema,
     summary: 'Search chunks by a question',
     description: `Hybrid ranking: BM25 keyword ranking over titles and contents fused by reciprocal rank fusion with vector similarity of the question, embedded by each library's own embedding model; libraries without vectors are searched by keyword alone and \`mode\` says which ran. \`libraryId\` may repeat; absent searches every library. ${READER}`,
-    ok: { name: 'SearchResponse', schema: searchResponseSchema, description: 'Results, best first' },
+    ok: { schema: searchResponseSchema, description: 'Results, best first' },
     errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'get', path: '/api/context', tag: 'Retrieval', access: 'reader', query: contextQuerySchema,
     summary: 'The most relevant text of a library, packed into a token budget',
     description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its source URL and title. \`format=txt\` (default) answers plain text ready for a prompt, \`json\` the pieces. ${READER}`,
-    ok: { name: 'ContextResponse', schema: contextResponseSchema, description: 'The packed context (JSON with `format=json`; plain text otherwise)' },
+    ok: { schema: contextResponseSchema, description: 'The packed context (JSON with `format=json`; plain text otherwise)' },
     errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'get', path: '/api/chunks', tag: 'Retrieval', access: 'reader', query: chunksQuerySchema,
     summary: 'A page of a library\'s chunks with their text',
     description: `In library order; repeat with \`nextOffset\` until it is null. ${READER}`,
-    ok: { name: 'ChunksResponse', schema: chunksResponseSchema, description: 'The chunks' },
+    ok: { schema: chunksResponseSchema, description: 'The chunks' },
     errors: [400, 401, 404, 429, 500],
   },
   {
     method: 'post', path: '/mcp', tag: 'Retrieval', access: 'reader',
     summary: 'Model Context Protocol server (Streamable HTTP)',
     description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. ${READER}`,
-    body: { name: 'McpMessage', schema: jsonRpcMessageSchema },
+    body: jsonRpcMessageSchema,
     ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
     errors: [400, 401, 405, 406, 415, 429],
   },
@@ -188,53 +183,53 @@ export const ENDPOINTS: Endpoint[] = [
     method: 'get', path: '/api/keys', tag: 'API keys', access: 'session',
     summary: 'List the session user\'s API keys',
     description: 'The full key value is never included.',
-    ok: { name: 'KeyList', schema: keyListSchema, description: 'The keys' },
+    ok: { schema: keyListResponseSchema, description: 'The keys' },
     errors: [401, 500],
   },
   {
     method: 'post', path: '/api/keys', tag: 'API keys', access: 'session',
     summary: 'Create an API key',
-    body: { name: 'CreateKeyRequest', schema: createKeyRequestSchema },
-    ok: { name: 'CreatedKey', schema: createdKeySchema, description: 'Created; `key` is shown only in this response' },
+    body: createKeyRequestSchema,
+    ok: { schema: createdKeySchema, description: 'Created; `key` is shown only in this response' },
     errors: [400, 401, 415, 500],
   },
   {
     method: 'delete', path: '/api/keys', tag: 'API keys', access: 'session', query: deleteKeyQuerySchema,
     summary: 'Revoke an API key',
-    ok: { name: 'Success', schema: successSchema, description: 'Revoked; the key no longer authenticates' },
+    ok: { schema: successSchema, description: 'Revoked; the key no longer authenticates' },
     errors: [400, 401, 404, 500],
   },
   {
     method: 'post', path: '/api/auth/login', tag: 'Dashboard session', access: 'public',
     summary: 'Log in to the dashboard',
     description: 'Sets the `docshelf_session` cookie (HttpOnly, SameSite=Lax, Secure over https) with a new session id. Attempts are limited per account and per address (429 with Retry-After); an unknown user and a wrong password answer alike.',
-    body: { name: 'LoginRequest', schema: loginRequestSchema },
-    ok: { name: 'UserResponse', schema: userResponseSchema, description: 'Logged in' },
+    body: loginRequestSchema,
+    ok: { schema: userResponseSchema, description: 'Logged in' },
     errors: [400, 401, 403, 415, 429, 500],
   },
   {
     method: 'post', path: '/api/auth/logout', tag: 'Dashboard session', access: 'public',
     summary: 'End the dashboard session',
-    ok: { name: 'Success', schema: successSchema, description: 'Logged out (also when there was no session)' },
+    ok: { schema: successSchema, description: 'Logged out (also when there was no session)' },
     errors: [500],
   },
   {
     method: 'get', path: '/api/auth/session', tag: 'Dashboard session', access: 'session',
     summary: 'The logged-in user',
-    ok: { name: 'UserResponse', schema: userResponseSchema, description: 'The session\'s user' },
+    ok: { schema: userResponseSchema, description: 'The session\'s user' },
     errors: [401],
   },
   {
     method: 'get', path: '/healthz', tag: 'Operations', access: 'public',
     summary: 'Liveness: the process answers',
-    ok: { name: 'Health', schema: healthSchema, description: 'Alive' },
+    ok: { schema: healthBodySchema, description: 'Alive' },
     errors: [],
   },
   {
     method: 'get', path: '/readyz', tag: 'Operations', access: 'public',
     summary: 'Readiness: Redis and the record store are reachable',
     description: 'Answers 503 with each failing check named (and `shutdown` while the process is stopping).',
-    ok: { name: 'Readiness', schema: readinessSchema, description: 'Ready' },
+    ok: { schema: readinessBodySchema, description: 'Ready' },
     errors: [503],
   },
   {

@@ -1,8 +1,8 @@
-import { SESSION_COOKIE } from '@docshelf/core';
+import { acceptedJobSchema, errorBodySchema, SESSION_COOKIE } from '@docshelf/core';
+import { readinessBodySchema } from '@docshelf/observability';
 import { z } from 'zod';
 import { version } from '../../../package.json';
-import { ACCEPTED_JOB, ENDPOINTS, type Access, type Endpoint } from './endpoints';
-import { apiKeySchema, chunkMetaSchema, errorSchema, libraryViewSchema } from './response-schemas';
+import { ENDPOINTS, type Access, type Endpoint } from './endpoints';
 
 type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
@@ -35,21 +35,16 @@ const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   reader: [{ apiKey: [] }, { session: [] }],
 };
 
-/** The OpenAPI 3.1 document, built from the same zod schemas that validate requests. */
+/**
+ * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests and type responses: every
+ * schema named with `.meta({ id })` becomes a component, referenced wherever it is used.
+ */
 export function buildOpenApiDocument(): OpenApiDocument {
-  // The resources of SPEC.md section 2 get names of their own, for readers and client generators.
-  const schemas: Record<string, JsonSchema> = {
-    Error: jsonSchemaOf(errorSchema, 'output'),
-    Library: jsonSchemaOf(libraryViewSchema, 'output'),
-    ChunkMeta: jsonSchemaOf(chunkMetaSchema, 'output'),
-    ApiKey: jsonSchemaOf(apiKeySchema, 'output'),
-    [ACCEPTED_JOB.name]: jsonSchemaOf(ACCEPTED_JOB.schema, 'output'),
-  };
+  const components = new Components();
+  components.add(errorBodySchema, 'output');
   const paths: OpenApiDocument['paths'] = {};
   for (const endpoint of ENDPOINTS) {
-    if (endpoint.body) schemas[endpoint.body.name] = jsonSchemaOf(endpoint.body.schema, 'input');
-    if (endpoint.ok.name && endpoint.ok.schema) schemas[endpoint.ok.name] = jsonSchemaOf(endpoint.ok.schema, 'output');
-    (paths[endpoint.path] ??= {})[endpoint.method] = operationOf(endpoint);
+    (paths[endpoint.path] ??= {})[endpoint.method] = operationOf(endpoint, components);
   }
   return {
     openapi: '3.1.0',
@@ -64,7 +59,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [...new Set(ENDPOINTS.map((e) => e.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas,
+      schemas: components.schemas,
       securitySchemes: {
         apiKey: {
           type: 'http',
@@ -84,26 +79,23 @@ export function buildOpenApiDocument(): OpenApiDocument {
   };
 }
 
-function operationOf(endpoint: Endpoint): Operation {
+function operationOf(endpoint: Endpoint, components: Components): Operation {
   const operation: Operation = {
     operationId: operationIdOf(endpoint),
     tags: [endpoint.tag],
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
     security: SECURITY[endpoint.access],
-    parameters: parametersOf(endpoint),
-    responses: responsesOf(endpoint),
+    parameters: parametersOf(endpoint, components),
+    responses: responsesOf(endpoint, components),
   };
   if (endpoint.body) {
-    operation.requestBody = {
-      required: true,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${endpoint.body.name}` } } },
-    };
+    operation.requestBody = { required: true, content: { 'application/json': { schema: components.named(endpoint.body, 'input') } } };
   }
   return operation;
 }
 
-function parametersOf(endpoint: Endpoint): object[] {
+function parametersOf(endpoint: Endpoint, components: Components): object[] {
   const parameters: object[] = [];
   if (endpoint.libraryIdParam) {
     parameters.push({
@@ -135,7 +127,7 @@ function parametersOf(endpoint: Endpoint): object[] {
     });
   }
   if (endpoint.query) {
-    const { properties = {}, required = [] } = jsonSchemaOf(endpoint.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const { properties = {}, required = [] } = components.add(endpoint.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(properties)) {
       parameters.push({ name, in: 'query', required: required.includes(name), schema });
     }
@@ -143,9 +135,9 @@ function parametersOf(endpoint: Endpoint): object[] {
   return parameters;
 }
 
-function responsesOf(endpoint: Endpoint): Record<string, object> {
+function responsesOf(endpoint: Endpoint, components: Components): Record<string, object> {
   const { ok } = endpoint;
-  const okSchema = ok.name ? { $ref: `#/components/schemas/${ok.name}` } : { type: 'string' };
+  const okSchema = ok.schema ? components.named(ok.schema, 'output') : { type: 'string' };
   const responses: Record<string, object> = {
     '200': { description: ok.description, content: { [ok.contentType ?? 'application/json']: { schema: okSchema } } },
   };
@@ -153,11 +145,11 @@ function responsesOf(endpoint: Endpoint): Record<string, object> {
     responses['202'] = {
       description: 'Prefer: respond-async: the job was accepted; Location names it',
       headers: { Location: { description: '/api/jobs/{jobId}', schema: { type: 'string' } } },
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${ACCEPTED_JOB.name}` } } },
+      content: { 'application/json': { schema: components.named(acceptedJobSchema, 'output') } },
     };
   }
   for (const status of [...new Set(endpoint.errors)].sort((a, b) => a - b)) {
-    const schema = endpoint.path === '/readyz' ? { $ref: '#/components/schemas/Readiness' } : { $ref: '#/components/schemas/Error' };
+    const schema = components.named(endpoint.path === '/readyz' ? readinessBodySchema : errorBodySchema, 'output');
     responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema } } };
   }
   return responses;
@@ -168,8 +160,49 @@ function operationIdOf(endpoint: Endpoint): string {
   return [endpoint.method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
-/** OpenAPI 3.1 schemas are JSON Schema 2020-12; requests are described as clients send them (defaults optional). */
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+const COMPONENT_REF = '#/components/schemas/';
+
+/**
+ * The document's named schemas. OpenAPI 3.1 schemas are JSON Schema 2020-12 (zod's `draft-2020-12` target; the
+ * `openapi-3.0` target would be for a 3.0 document). Requests are described as clients send them (`io: "input"`:
+ * defaults optional), responses as the API sends them (`io: "output"`: every field it always sends is required).
+ */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  /** Converts a schema; every schema in it named with `.meta({ id })` (itself included) goes to the components. */
+  add(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _dialect, $defs = {}, ...root } = pointRefsAtComponents(converted) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    for (const [id, definition] of Object.entries($defs)) {
+      const known = this.schemas[id];
+      if (known && JSON.stringify(known) !== JSON.stringify(definition)) {
+        // One name, two shapes: a schema used both in a request and in a response differs by its defaults.
+        throw new Error(`OpenAPI component ${id} would have two shapes; give the request or the response its own schema`);
+      }
+      this.schemas[id] = definition;
+    }
+    return root;
+  }
+
+  /** A reference to a named schema, which must have a `.meta({ id })`. */
+  named(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const id = z.globalRegistry.get(schema)?.id;
+    if (!id) throw new Error(`A request or response schema needs .meta({ id }) to be named in the OpenAPI document`);
+    this.add(schema, io);
+    return { $ref: COMPONENT_REF + id };
+  }
+}
+
+/** zod puts named schemas under `$defs`; in the document they are components. */
+function pointRefsAtComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pointRefsAtComponents);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
+        ? [key, COMPONENT_REF + inner.slice('#/$defs/'.length)]
+        : [key, pointRefsAtComponents(inner)],
+    ),
+  );
 }
