@@ -2,7 +2,6 @@
 // The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled.
 import type {
   AcceptedJob,
-  ApiKey,
   ChunksResponse,
   CrawlResponse,
   CreatedKey,

@@ -165,7 +165,7 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
       ) : null}
       <Outcome job={job} />
       <PageErrors
-        errors={job.state === 'completed' ? ((job.result?.errors as string[] | undefined) ?? p.errors) : p.errors}
+        errors={job.state === 'completed' ? ((job.result?.errors) ?? p.errors) : p.errors}
         failed={p.pagesFailed}
       />
     </>
