@@ -141,9 +141,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   const headers = buildRequestHeaders(options.headers);
   if (!URL.canParse(url)) throw new BlockedUrlError(url, 'not a valid absolute URL');
   let current = new URL(url);
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   const redirects: string[] = [];
   try {
     for (;;) {
@@ -179,13 +178,11 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
       };
     }
   } catch (error) {
-    if (deadline.signal.aborted) {
+    if (deadline.aborted) {
       throw new FetchFailedError(current.href, 'timeout', `timeout after ${timeoutMs}ms`, { cause: error });
     }
     if (options.signal?.aborted) throw options.signal.reason;
     if (error instanceof BlockedUrlError || error instanceof FetchFailedError) throw error;
     throw describeNetworkError(current, error);
-  } finally {
-    clearTimeout(timer);
   }
 }
