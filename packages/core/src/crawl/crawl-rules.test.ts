@@ -50,9 +50,11 @@ describe('sitemap.xml', () => {
     expect(parseSitemap(xml)).toEqual({ kind: 'urlset', urls: ['https://d.test/a', 'https://d.test/b?x=1&y=2'] });
   });
 
-  it('reads namespaced sitemaps, a single entry, and skips entries without a <loc>', () => {
+  it('reads namespaced sitemaps and CDATA, and skips entries without a <loc> and the <loc> of extensions', () => {
     const xml = `<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:url><sm:loc>https://d.test/1</sm:loc></sm:url></sm:urlset>`;
     expect(parseSitemap(xml)).toEqual({ kind: 'urlset', urls: ['https://d.test/1'] });
+    const images = `<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><url><loc><![CDATA[https://d.test/c?x=1&y=2]]></loc><image:image><image:loc>https://d.test/c.png</image:loc></image:image></url></urlset>`;
+    expect(parseSitemap(images)).toEqual({ kind: 'urlset', urls: ['https://d.test/c?x=1&y=2'] });
     expect(parseSitemap('<urlset><url><lastmod>2024-01-01</lastmod></url><url><loc>https://d.test/x</loc></url></urlset>')).toEqual({
       kind: 'urlset',
       urls: ['https://d.test/x'],

@@ -1,5 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
-import { z } from 'zod';
+import { Parser } from 'htmlparser2';
 
 /** A sitemap lists pages (`<urlset>`) or, as a sitemap index (`<sitemapindex>`), other sitemaps. */
 export type Sitemap = { kind: 'urlset'; urls: string[] } | { kind: 'index'; sitemaps: string[] };
@@ -7,33 +6,40 @@ export type Sitemap = { kind: 'urlset'; urls: string[] } | { kind: 'index'; site
 /** Sitemaps followed from one index: a crawl takes at most 150 pages, which a few sitemaps already list. */
 export const SITEMAP_INDEX_MAX_SITEMAPS = 20;
 
-const parser = new XMLParser({
-  // `<sm:urlset xmlns:sm=…>` reads as `<urlset>`; a <loc> stays a string even when it looks like a number.
-  removeNSPrefix: true,
-  parseTagValue: false,
-  isArray: (name) => name === 'url' || name === 'sitemap',
-});
+const ENTRY_OF = { urlset: 'url', sitemapindex: 'sitemap' } as const;
 
-const entrySchema = z.object({ loc: z.string().trim().min(1) });
-const entriesSchema = z.array(z.unknown()).catch([]);
-// An empty `<urlset/>` parses as '' rather than an object: it lists nothing.
-const urlsetSchema = z.object({ url: entriesSchema }).catch({ url: [] });
-const indexSchema = z.object({ sitemap: entriesSchema }).catch({ sitemap: [] });
-const documentSchema = z.object({ urlset: z.unknown().optional(), sitemapindex: z.unknown().optional() });
-
-const locsOf = (entries: unknown[]) => entries.flatMap((entry) => entrySchema.safeParse(entry).data?.loc ?? []);
-
-/** Reads sitemap XML (fast-xml-parser, entities decoded); anything else reads as an empty list of pages. */
+/**
+ * Reads sitemap XML with htmlparser2's XML mode (entities and CDATA decoded, namespace prefixes ignored, no tree
+ * built): the `<loc>` of each `<url>` or `<sitemap>` entry. Anything that is not a sitemap reads as no pages.
+ */
 export function parseSitemap(xml: string): Sitemap {
-  let parsed: unknown;
-  try {
-    parsed = parser.parse(xml);
-  } catch {
-    return { kind: 'urlset', urls: [] };
-  }
-  const document = documentSchema.safeParse(parsed).data;
-  if (document?.sitemapindex !== undefined) return { kind: 'index', sitemaps: locsOf(indexSchema.parse(document.sitemapindex).sitemap) };
-  return { kind: 'urlset', urls: locsOf(urlsetSchema.parse(document?.urlset).url) };
+  const open: string[] = [];
+  const locs: string[] = [];
+  let root: string | undefined;
+  let loc: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        open.push(name.slice(name.lastIndexOf(':') + 1).toLowerCase());
+        root ??= open[0];
+        const [, entry, field] = open;
+        if (open.length === 3 && field === 'loc' && (root === 'urlset' || root === 'sitemapindex') && entry === ENTRY_OF[root]) loc = '';
+      },
+      ontext(text) {
+        if (loc !== undefined) loc += text;
+      },
+      onclosetag() {
+        if (open.length === 3 && loc !== undefined) {
+          if (loc.trim()) locs.push(loc.trim());
+          loc = undefined;
+        }
+        open.pop();
+      },
+    },
+    { xmlMode: true, decodeEntities: true, recognizeCDATA: true },
+  );
+  parser.end(xml);
+  return root === 'sitemapindex' ? { kind: 'index', sitemaps: locs } : { kind: 'urlset', urls: locs };
 }
 
 /**
