@@ -82,9 +82,9 @@ describe('sitemap.xml', () => {
       ...Object.fromEntries(many.map((url, i) => [url, urlset(`https://d.test/page-${i}`)])),
     };
     const fetched: string[] = [];
-    const urls = await readSitemapUrls(async (url) => {
+    const urls = await readSitemapUrls((url) => {
       fetched.push(url);
-      return files[url] ?? null;
+      return Promise.resolve(files[url] ?? null);
     }, 'https://d.test/sitemap.xml');
     expect(urls.slice(0, 3)).toEqual(['https://d.test/docs/a', 'https://d.test/docs/b', 'https://d.test/page-0']);
     expect(urls).not.toContain('https://d.test/too-deep');

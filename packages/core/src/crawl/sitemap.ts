@@ -23,7 +23,13 @@ export function parseSitemap(xml: string): Sitemap {
         open.push(name.slice(name.lastIndexOf(':') + 1).toLowerCase());
         root ??= open[0];
         const [, entry, field] = open;
-        if (open.length === 3 && field === 'loc' && (root === 'urlset' || root === 'sitemapindex') && entry === ENTRY_OF[root]) loc = '';
+        if (
+          open.length === 3 &&
+          field === 'loc' &&
+          (root === 'urlset' || root === 'sitemapindex') &&
+          entry === ENTRY_OF[root]
+        )
+          loc = '';
       },
       ontext(text) {
         if (loc !== undefined) loc += text;
@@ -47,12 +53,18 @@ export function parseSitemap(xml: string): Sitemap {
  * SITEMAP_INDEX_MAX_SITEMAPS of its http(s) sitemaps, one after another; `fetchXml` unpacks gzipped ones (.xml.gz)
  * and answers null for a sitemap that cannot be had.
  */
-export async function readSitemapUrls(fetchXml: (url: string) => Promise<string | null>, url: string): Promise<string[]> {
+export async function readSitemapUrls(
+  fetchXml: (url: string) => Promise<string | null>,
+  url: string,
+): Promise<string[]> {
   const xml = await fetchXml(url);
   if (xml === null) return [];
   const sitemap = parseSitemap(xml);
   if (sitemap.kind === 'urlset') return sitemap.urls;
-  const children = [...new Set(sitemap.sitemaps.flatMap((loc) => httpUrlOf(loc, url) ?? []))].slice(0, SITEMAP_INDEX_MAX_SITEMAPS);
+  const children = [...new Set(sitemap.sitemaps.flatMap((loc) => httpUrlOf(loc, url) ?? []))].slice(
+    0,
+    SITEMAP_INDEX_MAX_SITEMAPS,
+  );
   const urls: string[] = [];
   for (const child of children) {
     const childXml = await fetchXml(child);

@@ -22,11 +22,17 @@ beforeAll(async () => {
     (request, response) => {
       const path = new URL(request.url ?? '/', 'http://fixture').pathname;
       if (path === '/sitemap.xml') return response.writeHead(200, { 'content-type': 'application/xml' }).end(SITEMAP);
-      if (path === '/sitemap.xml.gz') return response.writeHead(200, { 'content-type': 'application/gzip' }).end(zlib.gzipSync(SITEMAP));
+      if (path === '/sitemap.xml.gz')
+        return response.writeHead(200, { 'content-type': 'application/gzip' }).end(zlib.gzipSync(SITEMAP));
       if (path === '/encoded.xml') {
-        return response.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip' }).end(zlib.gzipSync(SITEMAP));
+        return response
+          .writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip' })
+          .end(zlib.gzipSync(SITEMAP));
       }
-      if (path === '/bomb.xml.gz') return response.writeHead(200, { 'content-type': 'application/gzip' }).end(zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024)));
+      if (path === '/bomb.xml.gz')
+        return response
+          .writeHead(200, { 'content-type': 'application/gzip' })
+          .end(zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024)));
       if (path === '/to-canary.xml') return response.writeHead(302, { location: `${canary.origin}/sitemap.xml` }).end();
       response.writeHead(404).end();
     },
@@ -37,7 +43,8 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([site.close(), canary.close()]));
 
 describe('ChromiumPageLoader.fetchSiteFile', () => {
-  const fetchSiteFile = (path: string, maxBytes = 1024 * 1024) => loader.fetchSiteFile(`${site.origin}${path}`, { maxBytes });
+  const fetchSiteFile = (path: string, maxBytes = 1024 * 1024) =>
+    loader.fetchSiteFile(`${site.origin}${path}`, { maxBytes });
 
   it('answers a sitemap as text, unpacking a gzipped file as well as a gzip content-encoding', async () => {
     expect(await fetchSiteFile('/sitemap.xml')).toBe(SITEMAP);
