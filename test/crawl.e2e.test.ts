@@ -236,6 +236,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     const bad = await crawl({ libraryId: 'x', name: 'X', urls: ['ftp://example.com/'] }).expect(400);
     expect(bad.body.details[0].path).toBe('urls.0');
     await crawl({ libraryId: 'x', name: 'X', urls: [] }).expect(400);
+    // A pattern whose matching could take seconds per path is refused before any work starts.
+    const slow = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], includePaths: ['/*a*a*a*b'] }).expect(400);
+    expect(slow.body.details[0]).toMatchObject({ path: 'includePaths.0', message: expect.stringMatching(/at most 2 '\*' wildcards/) });
+    const deep = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], excludePaths: ['/**/a*/**/a*/**/a*/c'] }).expect(400);
+    expect(deep.body.details[0]).toMatchObject({ path: 'excludePaths.0', message: expect.stringMatching(/at most 2 '\*\*' segments/) });
+    await request(h.app).get('/api/libraries/x').expect(404);
     await crawl({ name: 'X', urls: [`${site.origin}/`] }).expect(400);
     await request(h.app).post('/api/crawl').send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] }).expect(401);
     const read = await h.createKey('read');
