@@ -1,8 +1,17 @@
+// Dependencies published as ES modules only (and their own such dependencies).
+const ESM_ONLY = ['p-limit', 'p-timeout', 'yocto-queue'];
+const ESM_ONLY_FILES = `/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`;
+
 const shared = {
   testEnvironment: 'node',
   // Workspace packages resolve to their TypeScript sources under this condition (see their package.json "exports").
   testEnvironmentOptions: { customExportConditions: ['node', 'node-addons', '@docshelf/source'] },
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
+    [ESM_ONLY_FILES]: ['@swc/jest', { jsc: { target: 'es2022' } }],
+  },
+  // Jest cannot require() an ES module before Node 24.9, so the ESM-only packages are compiled to CommonJS for it.
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 };
 
 /** @type {import('jest').Config} */

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { extractPage, findChromium } from '@docshelf/crawler';
+import { cookieHeaderOf } from '../test/support/cookies';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
 import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
 import { freePort, startService, type ServiceProcess } from '../test/support/service-process';
@@ -191,7 +192,7 @@ async function startDocshelf(env: Record<string, string> = {}): Promise<Docshelf
     dataDir,
   );
   const login = await fetch(`${service.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = cookieHeaderOf(login.headers.get('set-cookie'));
   const keyResponse = await fetch(`${service.baseUrl}/api/keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },

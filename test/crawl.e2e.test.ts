@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import request from 'supertest';
 import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
 import { startHarness, type Harness } from './support/harness';
@@ -147,6 +148,48 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     }
   });
 
+  it('follows a sitemap index to a gzipped sitemap', async () => {
+    const indexed = await serveFixtures({
+      root: DOCS_SITE,
+      routes: (req, res) => {
+        const origin = `http://${req.headers.host}`;
+        if (req.url === '/sitemap.xml') {
+          res.writeHead(200, { 'content-type': 'application/xml' }).end(
+            `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+              `<sitemap><loc>${origin}/sitemaps/guide.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemaps/gone.xml.gz</loc></sitemap>` +
+              `</sitemapindex>`,
+          );
+          return true;
+        }
+        if (req.url === '/sitemaps/guide.xml.gz') {
+          // A .gz file as such, not a content-encoding the HTTP layer undoes.
+          const urlset = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/guide/advanced.html</loc></url></urlset>`;
+          res.writeHead(200, { 'content-type': 'application/x-gzip' }).end(zlib.gzipSync(urlset));
+          return true;
+        }
+        return false;
+      },
+    });
+    try {
+      const res = await crawl({
+        libraryId: 'fixture/sitemap-index',
+        name: 'Sitemap index',
+        urls: [`${indexed.origin}/index.html`],
+        useSitemap: true,
+        includePaths: ['/guide/**'],
+        renderer: 'http',
+      }).expect(200);
+      expect(indexed.requests).toEqual(expect.arrayContaining(['/sitemap.xml', '/sitemaps/guide.xml.gz', '/sitemaps/gone.xml.gz']));
+      // advanced.html is linked only two levels down: the gzipped sitemap is how the crawl found it.
+      expect(indexed.pagesFetched()).toEqual(['/guide/advanced.html', '/guide/configuration.html', '/guide/getting-started.html', '/index.html']);
+      expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
+      const pageUrls = (await chunksOf('fixture/sitemap-index')).map((c) => c.url);
+      expect(pageUrls).toContain(`${indexed.origin}/guide/advanced.html`);
+    } finally {
+      await indexed.close();
+    }
+  });
+
   it('follows a redirecting seed and does not fetch its target twice', async () => {
     const redirecting = await serveFixtures({
       root: DOCS_SITE,
@@ -193,6 +236,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     const bad = await crawl({ libraryId: 'x', name: 'X', urls: ['ftp://example.com/'] }).expect(400);
     expect(bad.body.details[0].path).toBe('urls.0');
     await crawl({ libraryId: 'x', name: 'X', urls: [] }).expect(400);
+    // A pattern whose matching could take seconds per path is refused before any work starts.
+    const slow = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], includePaths: ['/*a*a*a*b'] }).expect(400);
+    expect(slow.body.details[0]).toMatchObject({ path: 'includePaths.0', message: expect.stringMatching(/at most 2 '\*' wildcards/) });
+    const deep = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], excludePaths: ['/**/a*/**/a*/**/a*/c'] }).expect(400);
+    expect(deep.body.details[0]).toMatchObject({ path: 'excludePaths.0', message: expect.stringMatching(/at most 2 '\*\*' segments/) });
+    await request(h.app).get('/api/libraries/x').expect(404);
     await crawl({ name: 'X', urls: [`${site.origin}/`] }).expect(400);
     await request(h.app).post('/api/crawl').send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] }).expect(401);
     const read = await h.createKey('read');

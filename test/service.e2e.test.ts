@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cookieHeaderOf } from './support/cookies';
 import { deleteRedisKeys, makeChunks, REDIS_URL } from './support/harness';
 import { startService, type ServiceProcess } from './support/service-process';
 
@@ -38,7 +39,7 @@ describe('npm start as a new user runs it', () => {
 
     const login = await call('POST', '/api/auth/login', { body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } });
     expect(login.status).toBe(200);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = cookieHeaderOf(login.headers.get('set-cookie'));
 
     const key = await call('POST', '/api/keys', { headers: { cookie }, body: { name: 'uploader', permissions: 'admin' } });
     expect(key.status).toBe(200);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashSessionToken } from '@docshelf/core';
 import { ADMIN } from '../support/harness';
+import { cookieHeaderOf } from '../support/cookies';
 import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '../support/ops-processes';
 import { startTestRedis, type TestRedis } from '../support/redis-server';
 import { recordFigure } from './support/figures';
@@ -50,7 +51,7 @@ const login = (
 const sessionCookieOf = (answer: Answer): string => {
   const setCookie = answer.headers.get('set-cookie');
   if (!setCookie) throw new Error(`no session cookie: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return setCookie.split(';')[0]!;
+  return cookieHeaderOf(setCookie);
 };
 
 const median = (values: number[]) => {

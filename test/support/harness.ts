@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { cookieHeaderOf } from './cookies';
 import { buildApp } from '@docshelf/api';
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig, type Config } from '@docshelf/config';
@@ -106,8 +107,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     prefix,
     async login() {
       const res = await request(app).post('/api/auth/login').send(ADMIN).expect(200);
-      const setCookie = res.headers['set-cookie'] as unknown as string[];
-      return setCookie[0]!.split(';')[0]!;
+      return cookieHeaderOf((res.headers['set-cookie'] as unknown as string[])[0]);
     },
     async createKey(permissions, name = `${permissions} key`) {
       const cookie = await harness.login();

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cookieHeaderOf } from './cookies';
 import { ADMIN, deleteRedisKeys, REDIS_URL } from './harness';
 import { freePort } from './service-process';
 
@@ -178,7 +179,7 @@ export async function loginCookie(baseUrl: string): Promise<string> {
     body: JSON.stringify(ADMIN),
   });
   if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
+  return cookieHeaderOf(res.headers.get('set-cookie'));
 }
 
 export async function createKeyVia(baseUrl: string, cookie: string, permissions: 'admin' | 'read' = 'admin'): Promise<string> {

@@ -1,7 +1,7 @@
 import { Storage, type Bucket } from '@google-cloud/storage';
+import pLimit from 'p-limit';
 import type { BackupStorage } from '@docshelf/core';
 import { libraryPrefixOf, validateBackupObjectName } from './backup-object-names';
-import { mapWithConcurrency } from './run-bounded';
 
 export interface GcsBackupStorageOptions {
   bucket: string;
@@ -59,7 +59,7 @@ export class GcsBackupStorage implements BackupStorage {
   async deleteAll(libraryId: string): Promise<number> {
     const names = await this.list(libraryId);
     // A concurrent delete may have removed one already; it is gone either way.
-    await mapWithConcurrency(names, 8, (name) => this.bucket.file(this.objectPath(libraryId, name)).delete({ ignoreNotFound: true }));
+    await pLimit(8).map(names, (name) => this.bucket.file(this.objectPath(libraryId, name)).delete({ ignoreNotFound: true }));
     return names.length;
   }
 

@@ -113,6 +113,21 @@ describe('OpenAiEmbedder limits and failures', () => {
     expect(fake.maxInFlight).toBe(2);
   });
 
+  it('holds every embed call of one embedder to maxConcurrency together, and sends no more of a call once it failed', async () => {
+    fake.setDelay(50);
+    const limits = { maxInputsPerRequest: 1, maxTokensPerRequest: 300_000, maxTokensPerInput: 8_191 };
+    const embedder = embedderFor(fake, { maxConcurrency: 2, limits });
+    const texts = (call: string) => Array.from({ length: 4 }, (_, i) => `${call} ${i}`);
+    await Promise.all([embedder.embed(texts('a')), embedder.embed(texts('b')), embedder.embed(texts('c'))]);
+    expect(fake.requests).toHaveLength(12);
+    expect(fake.maxInFlight).toBe(2);
+
+    fake.failNext(1, 400);
+    const failure = await embedderFor(fake, { maxConcurrency: 1, limits }).embed(texts('d')).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'EMBEDDING_FAILED', message: expect.stringContaining('400') });
+    expect(fake.requests).toHaveLength(13);
+  });
+
   it('rejects vectors of another size than configured, naming both', async () => {
     // ada-002 takes no `dimensions` parameter and always answers 1536.
     const failure = await embedderFor(fake, { model: 'text-embedding-ada-002', dimensions: 256 }).embed(['x']).catch((e: unknown) => e);

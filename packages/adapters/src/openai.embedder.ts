@@ -1,9 +1,9 @@
 import type { ProductionAdapters } from '@docshelf/config';
 import { AppError, type Embedder } from '@docshelf/core';
 import OpenAI from 'openai';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
 import { OPENAI_EMBEDDING_LIMITS, planEmbeddingBatches, prepareEmbeddingInput, type EmbeddingLimits } from './embedding-batches';
-import { mapWithConcurrency } from './run-bounded';
 
 /** The settings config reads for `EMBEDDER=openai` (see packages/config), plus limits that tests may lower. */
 export type OpenAiEmbedderOptions = Omit<Extract<ProductionAdapters['embedder'], { kind: 'openai' }>, 'kind'> & {
@@ -20,7 +20,8 @@ export class OpenAiEmbedder implements Embedder {
   readonly dimensions: number;
   private readonly client: OpenAI;
   private readonly limits: EmbeddingLimits;
-  private readonly maxConcurrency: number;
+  /** Shared by every embed call of the process: OPENAI_MAX_CONCURRENCY requests at once in all. */
+  private readonly requests: LimitFunction;
   /** Only the text-embedding-3 family accepts `dimensions`; older and self-hosted models reject it. */
   private readonly sendsDimensions: boolean;
 
@@ -28,7 +29,7 @@ export class OpenAiEmbedder implements Embedder {
     this.model = options.model;
     this.dimensions = options.dimensions;
     this.limits = options.limits ?? OPENAI_EMBEDDING_LIMITS;
-    this.maxConcurrency = options.maxConcurrency;
+    this.requests = pLimit(options.maxConcurrency);
     this.sendsDimensions = /^text-embedding-3/.test(options.model);
     // The SDK's own retry loop already backs off exponentially and obeys retry-after-ms / retry-after.
     this.client = new OpenAI({
@@ -43,8 +44,18 @@ export class OpenAiEmbedder implements Embedder {
     if (texts.length === 0) return [];
     const inputs = texts.map((text) => prepareEmbeddingInput(text, this.limits));
     const batches = planEmbeddingBatches(inputs, this.limits);
-    const results = await mapWithConcurrency(batches, this.maxConcurrency, ({ start, end }) =>
-      this.requestEmbeddings(inputs.slice(start, end)),
+    // Once a batch has failed, the call's batches still waiting are not sent.
+    const failed = new AbortController();
+    const results = await Promise.all(
+      batches.map(({ start, end }) =>
+        this.requests(() => {
+          failed.signal.throwIfAborted();
+          return this.requestEmbeddings(inputs.slice(start, end)).catch((error: unknown) => {
+            failed.abort(error);
+            throw error;
+          });
+        }),
+      ),
     );
     return results.flat();
   }

@@ -1,4 +1,5 @@
 import type { ReadinessBody } from './health-schemas';
+import pTimeout from 'p-timeout';
 
 /** A named dependency check: resolves when the dependency works, throws (with a useful message) when not. */
 export type ReadinessCheck = () => Promise<void>;
@@ -11,7 +12,7 @@ export interface ReadinessReport {
 /** Runs every check at once, each bounded by timeoutMs, and names each one that failed with its message. */
 export async function evaluateReadiness(checks: Record<string, ReadinessCheck>, timeoutMs = 2_000): Promise<ReadinessReport> {
   const names = Object.keys(checks);
-  const outcomes = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!(), timeoutMs, name)));
+  const outcomes = await Promise.allSettled(names.map((name) => pTimeout(checks[name]!(), { milliseconds: timeoutMs, message: `${name} check timed out after ${timeoutMs} ms` })));
   const failures: { check: string; message: string }[] = [];
   const results: Record<string, 'ok' | 'failed'> = {};
   outcomes.forEach((outcome, i) => {
@@ -29,12 +30,4 @@ export async function evaluateReadiness(checks: Record<string, ReadinessCheck>, 
 
 function messageOf(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);
-}
-
-function withTimeout(promise: Promise<void>, ms: number, name: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} check timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import pTimeout from 'p-timeout';
 
 export type EvictionPolicyCheck =
   | { status: 'ok'; policy: string }
@@ -15,8 +16,9 @@ export async function checkEvictionPolicy(url: string, timeoutMs = 3_000): Promi
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });
   redis.on('error', () => undefined);
   try {
-    await withTimeout(redis.connect(), timeoutMs);
-    const reply = (await withTimeout(redis.config('GET', 'maxmemory-policy'), timeoutMs)) as string[];
+    const message = `no answer within ${timeoutMs} ms`;
+    await pTimeout(redis.connect(), { milliseconds: timeoutMs, message });
+    const reply = (await pTimeout(redis.config('GET', 'maxmemory-policy'), { milliseconds: timeoutMs, message })) as string[];
     const policy = reply[1];
     if (!policy) return { status: 'unknown', reason: 'CONFIG GET maxmemory-policy returned no value' };
     return { status: policy === 'noeviction' ? 'ok' : 'unsafe', policy };
@@ -38,12 +40,4 @@ export async function warnIfEvictionPolicyUnsafe(url: string, logger: BootLogger
     );
   } else logger.warn({ reason: check.reason }, 'could not check redis maxmemory-policy (CONFIG GET refused or failed); make sure it is noeviction');
   return check;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import pTimeout from 'p-timeout';
 
 /** How long a caller waits for a connection that is still being made for the first time. */
 const FIRST_CONNECT_GRACE_MS = 1_000;
@@ -46,17 +47,9 @@ function settleFirstConnection(redis: Redis): Promise<void> {
 
 /** PING on a connection that does not queue commands while offline, bounded by a timeout. */
 export async function pingRedis(redis: Redis, ensureAvailable: () => Promise<void>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    const ping = ensureAvailable().then(() =>
-      // Between a dropped socket and ioredis noticing, the command fails with ioredis's own wording.
-      redis.ping().catch((error: Error) => Promise.reject(new Error(`Redis PING failed: ${error.message}`))),
-    );
-    await Promise.race([ping, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const ping = ensureAvailable().then(() =>
+    // Between a dropped socket and ioredis noticing, the command fails with ioredis's own wording.
+    redis.ping().catch((error: Error) => Promise.reject(new Error(`Redis PING failed: ${error.message}`))),
+  );
+  await pTimeout(ping, { milliseconds: timeoutMs, message: `Redis did not answer PING within ${timeoutMs} ms` });
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { HostThrottle } from '@docshelf/core';
 import { Redis } from 'ioredis';
 import { consumerConnection } from './connections';
@@ -40,17 +41,9 @@ export class RedisHostThrottle implements HostThrottle {
     if (intervalMs <= 0) return;
     const waitMs = Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
     if (waitMs <= 0) return;
-    signal?.throwIfAborted();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, waitMs);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason as Error);
-        },
-        { once: true },
-      );
+    // Node's abortable timer rejects with an AbortError; the caller is owed the signal's own reason.
+    await delay(waitMs, undefined, { signal }).catch((error: unknown) => {
+      throw signal?.aborted ? signal.reason : error;
     });
   }
 }

@@ -8,8 +8,8 @@ import {
   type RecordStore,
   type User,
 } from '@docshelf/core';
+import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
-import { readCookie } from './cookies';
 
 export type Principal =
   | { kind: 'session'; userId: string; user: User; token: string }
@@ -43,7 +43,7 @@ async function identify(deps: AuthDeps, req: Request): Promise<Principal | null>
     if (!key) throw unauthorized('Invalid or revoked API key');
     return { kind: 'key', userId: key.userId, key };
   }
-  const token = readCookie(req.headers.cookie, SESSION_COOKIE);
+  const token = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE];
   if (!token) return null;
   const user = await resolveSession(deps, token);
   return user ? { kind: 'session', userId: user.id, user, token } : null;

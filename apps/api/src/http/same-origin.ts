@@ -1,6 +1,6 @@
 import { forbidden, SESSION_COOKIE } from '@docshelf/core';
+import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
-import { readCookie } from './cookies';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -12,7 +12,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export const requireSameOrigin: RequestHandler = (req, _res, next) => {
   if (!STATE_CHANGING.has(req.method) || req.headers.authorization !== undefined) return next();
-  const cookieAuthenticated = readCookie(req.headers.cookie, SESSION_COOKIE) !== undefined;
+  const cookieAuthenticated = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE] !== undefined;
   if (!cookieAuthenticated && !req.path.startsWith('/api/auth/')) return next();
   if (req.headers['sec-fetch-site'] === 'cross-site') {
     throw forbidden('Cross-site request refused: state-changing requests with a session must come from this site');

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import pTimeout from 'p-timeout';
 
 /**
  * Stops accepting connections and lets in-flight requests finish; at the deadline the remaining connections are
@@ -9,12 +10,8 @@ export async function closeHttpServer(server: Server, deadlineMs: number): Promi
   // A keep-alive socket turns idle once its response is sent; close each as soon as it does.
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'cut'>((resolve) => {
-    timer = setTimeout(() => resolve('cut'), deadlineMs);
-  });
   try {
-    const outcome = await Promise.race([closed.then(() => 'drained' as const), deadline]);
+    const outcome = await pTimeout(closed.then(() => 'drained' as const), { milliseconds: deadlineMs, fallback: () => 'cut' as const });
     if (outcome === 'cut') {
       server.closeAllConnections();
       await closed;
@@ -22,6 +19,5 @@ export async function closeHttpServer(server: Server, deadlineMs: number): Promi
     return outcome;
   } finally {
     clearInterval(sweep);
-    clearTimeout(timer);
   }
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { setTimeout as delay } from 'node:timers/promises';
+import pTimeout from 'p-timeout';
 import type { RunningWorkers } from '../worker';
 
 const HAND_BACK_TIMEOUT_MS = 1_500;
@@ -10,15 +10,10 @@ const HAND_BACK_TIMEOUT_MS = 1_500;
  */
 export async function drainWorkers(running: RunningWorkers, deadlineMs: number, logger: Logger): Promise<'drained' | 'handed-back'> {
   logger.info({ activeJobs: running.activeCount(), deadlineMs }, 'worker stopping: finishing active jobs');
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), deadlineMs);
-  });
-  const outcome = await Promise.race([running.close().then(() => 'drained' as const), deadline]);
-  clearTimeout(timer);
+  const outcome = await pTimeout(running.close().then(() => 'drained' as const), { milliseconds: deadlineMs, fallback: () => 'deadline' as const });
   if (outcome === 'drained') return 'drained';
   // The worker's connection queues commands while Redis is away, so the hand-back gets a bound of its own.
-  const handBack = await Promise.race([running.handBackActiveJobs(), delay(HAND_BACK_TIMEOUT_MS).then(() => undefined)]);
+  const handBack = await pTimeout(running.handBackActiveJobs(), { milliseconds: HAND_BACK_TIMEOUT_MS, message: false });
   if (handBack) logger.warn(handBack, 'shutdown deadline reached: active jobs handed back to the queue');
   else logger.warn('shutdown deadline reached: could not hand jobs back; they return after the stall interval');
   return 'handed-back';

@@ -16,7 +16,32 @@ export const httpUrlSchema = z
     }
   }, 'must be an absolute http or https URL');
 
-const pathPattern = z.string().min(1).max(512);
+/**
+ * Globs compile to backtracking regular expressions, so a pattern with many wildcards in one segment
+ * (`/*a*a*a*b`) can take seconds on one long path and stall a worker. These bounds keep every match to milliseconds
+ * on a 4,000-character path while allowing what path filters need (`/docs/**`, `/**\/*.html`, `/api/*-v*.html`).
+ */
+export const PATH_PATTERN_LIMITS = { starsPerSegment: 2, globstars: 2, braceGroups: 2 } as const;
+
+const pathPattern = z
+  .string()
+  .min(1)
+  .max(512)
+  .superRefine((pattern, ctx) => {
+    const segments = pattern.split('/');
+    const globstars = segments.filter((s) => s === '**').length;
+    const crowded = segments.find((s) => s !== '**' && (s.match(/\*+/g)?.length ?? 0) > PATH_PATTERN_LIMITS.starsPerSegment);
+    const braces = (pattern.match(/\{/g) ?? []).length;
+    if (crowded !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `at most ${PATH_PATTERN_LIMITS.starsPerSegment} '*' wildcards per path segment ('${crowded}' has more)` });
+    }
+    if (globstars > PATH_PATTERN_LIMITS.globstars) {
+      ctx.addIssue({ code: 'custom', message: `at most ${PATH_PATTERN_LIMITS.globstars} '**' segments per pattern` });
+    }
+    if (braces > PATH_PATTERN_LIMITS.braceGroups) {
+      ctx.addIssue({ code: 'custom', message: `at most ${PATH_PATTERN_LIMITS.braceGroups} '{…}' groups per pattern` });
+    }
+  });
 
 /** Optional on the four job endpoints; checked against the SSRF address policy before the job is accepted. */
 export const callbackUrlSchema = httpUrlSchema

@@ -44,7 +44,10 @@ export interface LoadOptions {
  */
 export interface PageLoader {
   load(url: string, options: LoadOptions): Promise<LoadedPage>;
-  /** A small text file beside the pages (robots.txt, sitemap.xml); null when it cannot be had or is not 200. */
+  /**
+   * A small text file beside the pages (robots.txt, sitemap.xml); a gzipped one (sitemap.xml.gz) is unpacked, within
+   * `maxBytes`. Null when it cannot be had or is not 200.
+   */
   fetchSiteFile(url: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<string | null>;
 }
 

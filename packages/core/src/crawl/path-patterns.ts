@@ -1,26 +1,15 @@
-/** Glob on URL paths: `*` stays within a segment, `**` crosses segments. */
-function globToRegex(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i]!;
-    if (char === '*' && glob[i + 1] === '*') {
-      source += '.*';
-      i++;
-    } else if (char === '*') {
-      source += '[^/]*';
-    } else {
-      source += char.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-    }
-  }
-  return new RegExp(`^${source}$`);
-}
+import picomatch from 'picomatch';
 
-/** True when the URL's path matches one include (or there are none) and no exclude. */
+/**
+ * True when the URL's path matches one include (or there are none) and no exclude. Globs as picomatch reads them:
+ * `*` stays within a segment, `**` crosses segments (`/docs/**` takes `/docs` itself too); dot segments match.
+ */
 export function buildPathFilter(includes: string[], excludes: string[]): (url: string) => boolean {
-  const include = includes.map(globToRegex);
-  const exclude = excludes.map(globToRegex);
+  const options = { dot: true };
+  const include = includes.length === 0 ? () => true : picomatch(includes, options);
+  const exclude = excludes.length === 0 ? () => false : picomatch(excludes, options);
   return (url) => {
     const path = new URL(url).pathname;
-    return (include.length === 0 || include.some((r) => r.test(path))) && !exclude.some((r) => r.test(path));
+    return include(path) && !exclude(path);
   };
 }

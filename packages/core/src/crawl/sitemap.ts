@@ -1,18 +1,82 @@
-/** Page URLs listed in a sitemap.xml (`<url><loc>`); nested sitemap indexes are not followed. */
-export function parseSitemapUrls(xml: string): string[] {
-  if (/<sitemapindex[\s>]/i.test(xml)) return [];
+import { Parser } from 'htmlparser2';
+
+/** A sitemap lists pages (`<urlset>`) or, as a sitemap index (`<sitemapindex>`), other sitemaps. */
+export type Sitemap = { kind: 'urlset'; urls: string[] } | { kind: 'index'; sitemaps: string[] };
+
+/** Sitemaps followed from one index: a crawl takes at most 150 pages, which a few sitemaps already list. */
+export const SITEMAP_INDEX_MAX_SITEMAPS = 20;
+
+const ENTRY_OF = { urlset: 'url', sitemapindex: 'sitemap' } as const;
+
+/**
+ * Reads sitemap XML with htmlparser2's XML mode (entities and CDATA decoded, namespace prefixes ignored, no tree
+ * built): the `<loc>` of each `<url>` or `<sitemap>` entry. Anything that is not a sitemap reads as no pages.
+ */
+export function parseSitemap(xml: string): Sitemap {
+  const open: string[] = [];
+  const locs: string[] = [];
+  let root: string | undefined;
+  let loc: string | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        open.push(name.slice(name.lastIndexOf(':') + 1).toLowerCase());
+        root ??= open[0];
+        const [, entry, field] = open;
+        if (
+          open.length === 3 &&
+          field === 'loc' &&
+          (root === 'urlset' || root === 'sitemapindex') &&
+          entry === ENTRY_OF[root]
+        )
+          loc = '';
+      },
+      ontext(text) {
+        if (loc !== undefined) loc += text;
+      },
+      onclosetag() {
+        if (open.length === 3 && loc !== undefined) {
+          if (loc.trim()) locs.push(loc.trim());
+          loc = undefined;
+        }
+        open.pop();
+      },
+    },
+    { xmlMode: true, decodeEntities: true, recognizeCDATA: true },
+  );
+  parser.end(xml);
+  return root === 'sitemapindex' ? { kind: 'index', sitemaps: locs } : { kind: 'urlset', urls: locs };
+}
+
+/**
+ * The page URLs a site's sitemap lists. A sitemap index is followed one level down, to at most
+ * SITEMAP_INDEX_MAX_SITEMAPS of its http(s) sitemaps, one after another; `fetchXml` unpacks gzipped ones (.xml.gz)
+ * and answers null for a sitemap that cannot be had.
+ */
+export async function readSitemapUrls(
+  fetchXml: (url: string) => Promise<string | null>,
+  url: string,
+): Promise<string[]> {
+  const xml = await fetchXml(url);
+  if (xml === null) return [];
+  const sitemap = parseSitemap(xml);
+  if (sitemap.kind === 'urlset') return sitemap.urls;
+  const children = [...new Set(sitemap.sitemaps.flatMap((loc) => httpUrlOf(loc, url) ?? []))].slice(
+    0,
+    SITEMAP_INDEX_MAX_SITEMAPS,
+  );
   const urls: string[] = [];
-  for (const match of xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/gi)) {
-    urls.push(decodeXmlEntities(match[1]!));
+  for (const child of children) {
+    const childXml = await fetchXml(child);
+    const listed = childXml === null ? undefined : parseSitemap(childXml);
+    // Indexes do not nest (sitemaps.org): one found below an index is skipped.
+    if (listed?.kind === 'urlset') urls.push(...listed.urls);
   }
   return urls;
 }
 
-function decodeXmlEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
+function httpUrlOf(loc: string, base: string): string | undefined {
+  if (!URL.canParse(loc, base)) return undefined;
+  const url = new URL(loc, base);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }

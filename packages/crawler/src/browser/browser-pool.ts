@@ -1,3 +1,5 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import pTimeout from 'p-timeout';
 import { chromium, errors, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { FetchFailedError, describeNetworkError } from '../fetch/fetch-failed-error';
@@ -6,7 +8,6 @@ import { chromiumSandboxUsable } from './chromium-sandbox';
 import { DISABLE_WEBRTC_SCRIPT, guardContextNetwork, type NetworkGuard } from './guard-network';
 import { ProcessWatch } from './process-watch';
 import { RenderFailedError } from './render-failed-error';
-import { Semaphore } from './semaphore';
 import { startSinkholeProxy, type SinkholeProxy } from './sinkhole-proxy';
 import { SubresourceCache } from './subresource-cache';
 import { SETTLE_TRACKER_SCRIPT, waitForPageToSettle } from './wait-for-settled';
@@ -106,18 +107,7 @@ function firstLine(error: unknown): string {
 
 /** Rejects with a RenderFailedError once `timeoutMs` passes, even if the page's scripts keep Chromium busy. */
 function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number, signal?: AbortSignal): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RenderFailedError(url, `timed out after ${timeoutMs}ms`)), timeoutMs);
-    onAbort = () => reject(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  });
+  return pTimeout(work, { milliseconds: timeoutMs, message: new RenderFailedError(url, `timed out after ${timeoutMs}ms`), signal });
 }
 
 /** Chromium's own background calls (component updates, sign-in) are expected: they are not worth a warning. */
@@ -141,7 +131,7 @@ function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string,
  * `pageMaxMb` is stopped and fails alone.
  */
 export class BrowserPool {
-  private readonly slots: Semaphore;
+  private readonly slots: LimitFunction;
   private current: Promise<Instance> | undefined;
   private currentInstance: Instance | undefined;
   private readonly instances = new Set<Instance>();
@@ -153,7 +143,7 @@ export class BrowserPool {
   private readonly watch: ProcessWatch;
 
   constructor(private readonly options: BrowserPoolOptions) {
-    this.slots = new Semaphore(options.maxPages);
+    this.slots = pLimit(options.maxPages);
     this.watch = new ProcessWatch({
       pageMaxMb: options.pageMaxMb ?? 1_024,
       reportAboveMb: options.recycleAfterMb,
@@ -181,8 +171,7 @@ export class BrowserPool {
     await this.options.policy.assertUrlAllowed(url).catch((error: unknown) => {
       throw error instanceof BlockedUrlError ? error : describeNetworkError(new URL(url), error);
     });
-    const release = await this.slots.acquire();
-    try {
+    return this.slots(async () => {
       options.signal?.throwIfAborted();
       const timings: Record<string, number> = {};
       let mark = performance.now();
@@ -216,9 +205,7 @@ export class BrowserPool {
           lap('release');
         }
       }
-    } finally {
-      release();
-    }
+    });
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@ import type { BrowserPool } from '../browser/browser-pool';
 import { extractPage } from '../extract/extract-page';
 import { needsBrowser } from '../extract/needs-browser';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
+import { gunzipFile } from '../fetch/gunzip-file';
 import { FetchFailedError, safeFetch, type SafeResponse } from '../fetch/safe-fetch';
 
 export interface ChromiumPageLoaderDeps {
@@ -57,7 +58,7 @@ export class ChromiumPageLoader implements PageLoader {
     try {
       const timeoutMs = Math.min(SITE_FILE_TIMEOUT_MS, this.deps.timeoutMs);
       const response = await safeFetch(url, { policy: this.deps.policy, timeoutMs, maxBytes: options.maxBytes, signal: options.signal });
-      return response.status === 200 ? response.body.toString('utf8') : null;
+      return response.status === 200 ? (await gunzipFile(response.body, options.maxBytes)).toString('utf8') : null;
     } catch {
       return null;
     }

@@ -6,7 +6,7 @@ import type { ChunkInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
 import type { PageLoader } from '../../crawl/page-loader';
 import { normalizePageUrl } from '../../crawl/page-url';
-import { parseSitemapUrls } from '../../crawl/sitemap';
+import { readSitemapUrls } from '../../crawl/sitemap';
 import { jobRegistry, type JobPayload } from '../../jobs/registry';
 import type { ChildJob, ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
 import type { CrawledPage, LibrarySwap, RecordStore } from '../../ports';
@@ -325,8 +325,8 @@ function reportCrawl(ctx: JobContext, state: CrawlState, pagesDiscovered: number
 }
 
 async function loadSitemap(loader: PageLoader, origin: string, signal: AbortSignal): Promise<string[]> {
-  const xml = await loader.fetchSiteFile(`${origin}/sitemap.xml`, { maxBytes: SITEMAP_MAX_BYTES, signal });
-  return xml === null ? [] : parseSitemapUrls(xml).flatMap((u) => normalizePageUrl(u, origin) ?? []);
+  const fetchXml = (url: string) => loader.fetchSiteFile(url, { maxBytes: SITEMAP_MAX_BYTES, signal });
+  return (await readSitemapUrls(fetchXml, `${origin}/sitemap.xml`)).flatMap((u) => normalizePageUrl(u, origin) ?? []);
 }
 
 /** Also drops staging left behind by crawls that crashed long ago. */

@@ -41,14 +41,8 @@ export async function answerAgain<R>(
 
 async function waitForEnd(deps: { jobStore: JobStore; watcher?: JobWatcher }, job: StoredJob, timeoutMs = 120_000): Promise<StoredJob> {
   if (!['queued', 'running'].includes(job.state)) return job;
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(), timeoutMs);
-  try {
-    const watcher = deps.watcher ?? { watchJob: () => () => undefined };
-    await followJob({ jobStore: deps.jobStore, watcher }, job.id, () => undefined, stop.signal);
-  } finally {
-    clearTimeout(timer);
-  }
+  const watcher = deps.watcher ?? { watchJob: () => () => undefined };
+  await followJob({ jobStore: deps.jobStore, watcher }, job.id, () => undefined, AbortSignal.timeout(timeoutMs));
   const ended = (await deps.jobStore.getJob(job.id)) ?? job;
   if (ended.state === 'queued' || ended.state === 'running') {
     throw new AppError('JOB_TIMEOUT', 'The job did not finish in time; it is still queued or running', 504, { jobId: job.id });
