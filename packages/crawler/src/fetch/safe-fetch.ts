@@ -108,9 +108,9 @@ function sendOnce(url: URL, method: string, headers: Record<string, string>, pol
 /** Lets an abort interrupt steps that take no signal, such as DNS resolution. */
 // Kept by hand: an abort with no deadline reads plainer here than p-timeout given an infinite timeout.
 function raceWithAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
