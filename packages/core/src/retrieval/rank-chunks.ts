@@ -156,9 +156,22 @@ async function steerTowards(vectors: VectorIndex, libraryId: string, vector: num
   if (ids.length === 0) return vector;
   const found = [...(await vectors.fetch(libraryId, ids)).values()];
   if (found.length === 0) return vector;
-  const steered = vector.map((value, d) => value + (FEEDBACK_WEIGHT * found.reduce((sum, v) => sum + v[d]! / Math.hypot(...v), 0)) / found.length);
-  const norm = Math.hypot(...steered);
+  const steered = [...vector];
+  for (const v of found) {
+    const length = lengthOf(v);
+    if (length === 0) continue;
+    const scale = FEEDBACK_WEIGHT / found.length / length;
+    for (let d = 0; d < steered.length; d++) steered[d]! += scale * v[d]!;
+  }
+  const norm = lengthOf(steered);
   return norm === 0 ? vector : steered.map((value) => value / norm);
+}
+
+/** Euclidean length; Math.hypot(...v) spreads the vector into arguments, which is slow for hundreds of values. */
+function lengthOf(vector: number[]): number {
+  let squares = 0;
+  for (const value of vector) squares += value * value;
+  return Math.sqrt(squares);
 }
 
 /**
