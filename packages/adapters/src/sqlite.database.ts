@@ -202,6 +202,11 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (library_id, url)
   );
   `,
+  // Each chunk's BPE token count, counted when it is written, so search results need not count them (NULL in rows
+  // written before: those are counted when they are read).
+  `
+  ALTER TABLE chunks ADD COLUMN bpe_tokens INTEGER;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  countTokens,
   estimateTokens,
   pageLeads,
   type ApiKey,
@@ -25,7 +26,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
 import { optionalField } from './optional-field';
 
-/** Rows per multi-row upsert statement (9 parameters each, well under SQLite's variable limit). */
+/** Rows per multi-row upsert statement (10 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
 
 interface LibraryRow {
@@ -50,6 +51,7 @@ interface ChunkRow {
   url: string | null;
   token_count: number;
   position: number;
+  bpe_tokens: number | null;
 }
 
 interface CrawledPageRow {
@@ -90,7 +92,7 @@ interface ApiKeyRow {
   created_at: string;
 }
 
-const CHUNK_COLUMNS = 'id, title, content, url, token_count, position';
+const CHUNK_COLUMNS = 'id, title, content, url, token_count, position, bpe_tokens';
 const API_KEY_COLUMNS = 'id, user_id, name, key_prefix, permissions, last_used_at, created_at';
 
 export interface SqliteRecordStoreOptions {
@@ -121,6 +123,9 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async commitIngestion(input: CommitIngestionInput): Promise<Library> {
+    // Counted before the write lock is taken: the tokenizer is the slow part of a commit. A chunk without text fails
+    // in the transaction below, as any other bad row does.
+    const bpeTokens = new Map(input.chunks.map((chunk) => [chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null]));
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
       const libraryId = input.library.id;
@@ -133,7 +138,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
           .prepare('DELETE FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))')
           .run(libraryId, JSON.stringify(input.removeChunkIds));
       }
-      this.upsertChunks(libraryId, input.chunks, input.ingestionId);
+      this.upsertChunks(libraryId, input.chunks, input.ingestionId, bpeTokens);
       this.writeCrawledPages(libraryId, input.crawledPages ?? [], input.removeCrawledPages ?? []);
       this.db
         .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
@@ -441,7 +446,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   /** Existing ids keep their position; new ids are appended after the current last position in payload order. */
-  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string): void {
+  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string, bpeTokens: Map<ChunkInput, number | null>): void {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
     };
@@ -464,6 +469,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
         const position = isNew ? nextPosition++ : -1;
         params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId, leadOf(chunk));
+        params.push(bpeTokens.get(chunk) ?? null);
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
@@ -472,11 +478,12 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {
     let statement = this.upsertStatements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare(
-        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id, page_lead) VALUES ${values}
+        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens) VALUES ${values}
          ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
-           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead`,
+           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead,
+           bpe_tokens = excluded.bpe_tokens`,
       );
       this.upsertStatements.set(rows, statement);
     }
@@ -508,6 +515,7 @@ function toStoredChunk(row: ChunkRow): StoredChunk {
     ...optionalField('url', row.url),
     tokenCount: row.token_count,
     position: row.position,
+    ...(row.bpe_tokens === null ? {} : { bpeTokens: row.bpe_tokens }),
   };
 }
 

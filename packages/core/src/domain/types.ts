@@ -42,6 +42,8 @@ export interface StoredChunk {
   url?: string;
   tokenCount: number;
   position: number;
+  /** `content` counted by the read side's BPE tokenizer (countTokens) when the chunk was written; absent in older rows. */
+  bpeTokens?: number;
 }
 
 export interface ChunkMeta {
