@@ -207,6 +207,13 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE chunks ADD COLUMN bpe_tokens INTEGER;
   `,
+  // How often each library's vectors changed: processes that hold a library's vectors in memory compare it per query.
+  `
+  CREATE TABLE vector_versions (
+    library_id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */
