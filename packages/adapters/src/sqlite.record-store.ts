@@ -26,7 +26,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
 import { optionalField } from './optional-field';
 
-/** Rows per multi-row upsert statement (10 parameters each, well under SQLite's variable limit). */
+/** Rows per multi-row upsert statement (11 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
 
 interface LibraryRow {
@@ -224,7 +224,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         .run(libraryId, ...fields, staged.ownerId, at, at, ...embedding);
     }
     this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
-    this.db.prepare('UPDATE chunks SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
+    // The chunks move into the library's key range (see the migration that added seq_base).
+    this.db
+      .prepare('UPDATE chunks SET library_id = ?, seq = (SELECT seq_base FROM libraries WHERE id = ?) + position WHERE library_id = ?')
+      .run(libraryId, libraryId, stagedId);
     this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE crawled_pages SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
     this.db.prepare('DELETE FROM embedder_states WHERE library_id = ?').run(libraryId);
@@ -450,6 +453,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
     };
+    // A new chunk's key is its library's base plus its position; an existing one keeps its key (NULL is never stored).
+    const { seq_base: base } = this.db.prepare('SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number };
     let nextPosition = (last.p ?? -1) + 1;
     const findExisting = this.db.prepare(
       'SELECT id FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -468,8 +473,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         const tokenCount = chunk.tokenCount ?? estimateTokens(chunk.content);
         // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
         const position = isNew ? nextPosition++ : -1;
-        params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId, leadOf(chunk));
-        params.push(bpeTokens.get(chunk) ?? null);
+        params.push(isNew ? base + position : null, libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount);
+        params.push(position, ingestionId, leadOf(chunk), bpeTokens.get(chunk) ?? null);
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
@@ -478,9 +483,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {
     let statement = this.upsertStatements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare(
-        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens) VALUES ${values}
+        `INSERT INTO chunks (seq, library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens)
+         VALUES ${values}
          ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
            token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead,
            bpe_tokens = excluded.bpe_tokens`,
