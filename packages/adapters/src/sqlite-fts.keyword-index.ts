@@ -1,6 +1,7 @@
 import type { ChunkHit, KeywordIndex, KeywordQuery } from '@docshelf/core';
 import type { Database } from './sqlite.database';
 import { libraryKey } from './sqlite-fts.functions';
+import { statement } from './sqlite.statements';
 
 /** BM25 weight of each FTS column: the library marker never scores, a title or heading match counts this much more. */
 export const TITLE_WEIGHT = 2.5;
@@ -30,28 +31,26 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
    * once a term equal to it is left out.
    */
   private searchOne(query: KeywordQuery, libraryId: string): ChunkHit[] {
-    const library = this.db.prepare('SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number } | undefined;
+    const library = statement(this.db, 'SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number } | undefined;
     const marker = libraryKey(libraryId);
     const terms = query.terms.filter((term) => term !== marker);
     if (!library || terms.length === 0) return [];
-    return this.db
-      .prepare(
-        `${RANKED_SELECT} WHERE chunk_search MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT ?
-         ) AS ranked JOIN chunks ON chunks.seq = ranked.rowid
-         ORDER BY ranked.score, chunks.seq`,
-      )
-      .all(TITLE_WEIGHT, BODY_WEIGHT, terms.map(quote).join(' OR '), library.seq_base, library.seq_base + KEY_RANGE - 1, query.limit) as ChunkHit[];
+    return statement(
+      this.db,
+      `${RANKED_SELECT} WHERE chunk_search MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT ?
+       ) AS ranked JOIN chunks ON chunks.seq = ranked.rowid
+       ORDER BY ranked.score, chunks.seq`,
+    ).all(TITLE_WEIGHT, BODY_WEIGHT, terms.map(quote).join(' OR '), library.seq_base, library.seq_base + KEY_RANGE - 1, query.limit) as ChunkHit[];
   }
 
   /** Several libraries or all: the matches intersected with the libraries' marker tokens (see matchExpression). */
   private searchMarked(query: KeywordQuery): ChunkHit[] {
-    return this.db
-      .prepare(
-        `${RANKED_SELECT} WHERE chunk_search MATCH ? ORDER BY score LIMIT ?
-         ) AS ranked JOIN chunks ON chunks.seq = ranked.rowid
-         ORDER BY ranked.score, chunks.seq`,
-      )
-      .all(TITLE_WEIGHT, BODY_WEIGHT, matchExpression(query), query.limit) as ChunkHit[];
+    return statement(
+      this.db,
+      `${RANKED_SELECT} WHERE chunk_search MATCH ? ORDER BY score LIMIT ?
+       ) AS ranked JOIN chunks ON chunks.seq = ranked.rowid
+       ORDER BY ranked.score, chunks.seq`,
+    ).all(TITLE_WEIGHT, BODY_WEIGHT, matchExpression(query), query.limit) as ChunkHit[];
   }
 }
 

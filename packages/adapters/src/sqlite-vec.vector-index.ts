@@ -1,5 +1,6 @@
 import type { VectorIndex, VectorMatch, VectorRecord } from '@docshelf/core';
 import type { Database } from './sqlite.database';
+import { statement } from './sqlite.statements';
 import { VectorMatrix } from './vector-matrix';
 
 /** sqlite-vec refuses KNN queries with k above this. */
@@ -215,7 +216,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   private versionOf(libraryId: string): number {
-    const row = this.db.prepare('SELECT version FROM vector_versions WHERE library_id = ?').get(libraryId) as { version: number } | undefined;
+    const row = statement(this.db, 'SELECT version FROM vector_versions WHERE library_id = ?').get(libraryId) as { version: number } | undefined;
     return row?.version ?? 0;
   }
 

@@ -25,6 +25,7 @@ import {
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
 import { optionalField } from './optional-field';
+import { statement } from './sqlite.statements';
 
 /** Rows per multi-row upsert statement (11 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
@@ -118,7 +119,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async listLibraries(): Promise<Library[]> {
     // Replacements being built ('~staged/…') are not libraries yet.
-    const rows = this.db.prepare("SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
+    const rows = statement(this.db, "SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
     return rows.map(toLibrary);
   }
 
@@ -166,9 +167,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     if (chunkIds.length === 0) return [];
     // Sorted here: an ORDER BY position would make SQLite walk the whole library by position instead of using the
     // (library, id) key for each id.
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`)
-      .all(libraryId, JSON.stringify(chunkIds)) as ChunkRow[];
+    const rows = statement(this.db, `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`).all(
+      libraryId,
+      JSON.stringify(chunkIds),
+    ) as ChunkRow[];
     return rows.sort((a, b) => a.position - b.position).map(toStoredChunk);
   }
 
@@ -253,7 +255,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
+    const row = statement(this.db, 'SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
       | { state_id: string }
       | undefined;
     return row?.state_id ?? null;
@@ -355,7 +357,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]> {
-    const rows = this.db.prepare(`SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
+    const rows = statement(this.db, `SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
       (ApiKeyRow & { key_hash: string })[];
     return rows.map((row) => ({ ...toApiKey(row), userId: row.user_id, keyHash: row.key_hash }));
   }
@@ -426,7 +428,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   private readLibrary(id: string): Library | null {
-    const row = this.db.prepare('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
+    const row = statement(this.db, 'SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
     return row ? toLibrary(row) : null;
   }
 
