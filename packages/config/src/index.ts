@@ -68,6 +68,7 @@ const envSchema = z.object({
   CRAWL_REPEATED_LINE_MIN_PAGES: z.coerce.number().int().min(2).max(10_000).default(5),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
+  VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
   METRICS_TOKEN: z.preprocess(
@@ -157,7 +158,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
     },
     /** Sizes a request may have beyond BODY_LIMIT. */
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
-    embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
+    /** vectorCacheBytes: memory each process may give searched libraries' vectors (0 = none). */
+    embedding: { dimensions: e.EMBEDDING_DIMENSIONS, vectorCacheBytes: e.VECTOR_CACHE_MB * 2 ** 20 },
     /** Which engine serves each port, with that engine's settings; embedded ones by default. */
     adapters: readProductionAdapters(e, ctx),
     logLevel: e.LOG_LEVEL,
