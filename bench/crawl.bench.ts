@@ -4,9 +4,11 @@
  * Playwright loop, Crawlee's PlaywrightCrawler and plain HTTP fetch (each in a process of its own). Sites: the
  * generated 150-page fixture site and Debian's nodejs-doc and git-doc, all served on 127.0.0.1.
  *
- * For each: pages/s, ratios to the bare loop and to Crawlee, peak RSS of the process tree (the worker and its Chromium
- * children for Docshelf), the share of pages Docshelf rendered in Chromium and the share of chunk texts identical
- * between auto and browser mode. `npx tsx bench/crawl.bench.ts` runs this part alone.
+ * For each: pages/s, ratios to the bare loop and to Crawlee, CPU time per page, and the memory of the process tree
+ * (the worker and its Chromium children for Docshelf): the kernel's peak of a memory cgroup of its own (see
+ * memory-cgroup.ts; where none can be made, "n/a"), the peak working set, peak PSS and peak summed RSS; then the share
+ * of pages Docshelf rendered in Chromium and the share of chunk texts identical between auto and browser mode.
+ * `npx tsx bench/crawl.bench.ts` runs this part alone (BENCH_CRAWL_SITES and BENCH_CRAWL_MODES narrow it).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
