@@ -22,8 +22,8 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobCon
 export type ProcessorMap = { [N in JobName]: JobHandler<N> | Workflow<N, any> };
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap, maxDurationMs: deps.crawlLimits?.maxDurationMs, ...(deps.repetition ? { repetition: deps.repetition } : {}) };
-  const pageDeps = { records: deps.records, loader: deps.pages, throttle: deps.throttle, politeness: deps.crawlLimits };
+  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap, frontier: deps.frontier, maxDurationMs: deps.crawlLimits?.maxDurationMs, ...(deps.repetition ? { repetition: deps.repetition } : {}) };
+  const pageDeps = { records: deps.records, loader: deps.pages, frontier: deps.frontier, throttle: deps.throttle, politeness: deps.crawlLimits };
   return {
     'ingest-library': ingestLibraryWorkflow(deps),
     'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),

@@ -1,3 +1,4 @@
+import type { CrawlFrontier } from '../../crawl/crawl-frontier';
 import { chunkLoadedPage } from '../../crawl/page-chunks';
 import { hostIntervalMs, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
 import { repeatableKeysOf } from '../../crawl/repeated-blocks';
@@ -5,6 +6,7 @@ import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
 import type { RecordStore } from '../../ports';
+import { handOutAgain, handOutLinks } from './hand-out-links';
 
 /** A page the site says is gone: a re-crawl drops what the library kept of it. */
 export const PAGE_GONE_STATUSES = new Set([404, 410]);
@@ -17,15 +19,19 @@ export interface CrawlPageDeps {
   /** Politeness across workers; absent = no spacing. */
   throttle?: HostThrottle;
   politeness?: { hostPagesPerSecond: number; crawlDelayMaxMs: number };
+  /** Which pages of a crawl are known and handed out, shared by its page jobs on every worker. */
+  frontier: CrawlFrontier;
 }
 
 /**
  * Load one page (conditionally, when the library's last crawl kept the page's validators), extract it and stage the
  * content. The commit drops lines repeated across the crawl's pages and chunks it; an unchanged page is staged as
- * such and keeps its chunks.
+ * such and keeps its chunks (and its kept links lead the crawl on). In a crawl that follows links, the pages this
+ * one found are handed out as soon as it is staged.
  */
 export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, ctx: JobContext): Promise<JobResult<'crawl-page'>> {
   try {
+    if (job.fanOut) await handOutAgain(deps, job, ctx);
     if (deps.throttle && deps.politeness) {
       const intervalMs = hostIntervalMs(deps.politeness.hostPagesPerSecond, job.crawlDelayMs, deps.politeness.crawlDelayMaxMs);
       await deps.throttle.waitTurn(new URL(job.url).host, intervalMs, ctx.signal);
@@ -41,18 +47,20 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
     if (page.unchanged && known) {
       const staged = { finalUrl: page.url, title: '', markdown: '', landmark: false, links: known.links, validators: page.validators, unchanged: true };
       await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now });
+      const links = job.fanOut ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: known.links }) : known.links;
       await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
-      return { ...base, title: '', chunks: known.chunkIds.length, links: job.discover ? known.links : [], unchanged: true };
+      return { ...base, title: '', chunks: known.chunkIds.length, links: job.discover ? links : [], unchanged: true };
     }
     const landmark = page.landmark ?? false;
     const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
     const content = { finalUrl: page.url, title: page.title, markdown: page.markdown, landmark, links: page.links, lineKeys };
     await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: { ...content, ...(page.validators ? { validators: page.validators } : {}) }, now });
+    const links = job.fanOut ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: page.links }) : page.links;
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
     // Before repeated lines are dropped: the commit's count may be lower.
-    return { ...base, title: page.title, chunks: chunkLoadedPage(page).length, links: job.discover ? page.links : [] };
+    return { ...base, title: page.title, chunks: chunkLoadedPage(page).length, links: job.discover ? links : [] };
   } catch (error) {
-    // A page that fails for good counts now; the coordinator recounts exactly after the level anyway.
+    // A page that fails for good counts now; the coordinator recounts exactly once every page is done anyway.
     if (error instanceof AppError && !error.retryable && error.code !== 'JOB_CANCELLED') {
       await ctx.reportProgress({ add: { done: 1, pagesFailed: 1 }, errors: [`${job.url}: ${error.message}`] });
     }
