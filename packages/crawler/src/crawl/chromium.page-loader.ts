@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, type LoadedPage, type LoadOptions, type PageLoader, type PageValidators, type Renderer } from '@docshelf/core';
 import type { BrowserPool } from '../browser/browser-pool';
+import { decodeDocument } from '../extract/decode-document';
 import { extractPage } from '../extract/extract-page';
 import { needsBrowser } from '../extract/needs-browser';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
@@ -92,7 +93,7 @@ export class ChromiumPageLoader implements PageLoader {
     if (!isHtml(response.contentType) && !TEXT_TYPES.has(response.contentType)) {
       throw new AppError('UNSUPPORTED_CONTENT', `unsupported content type ${response.contentType}`, 422, { retryable: false });
     }
-    const text = response.body.toString('utf8');
+    const text = decodeDocument(response.body, response.headers['content-type'], isHtml(response.contentType));
     return { url: response.url, status: response.status, contentType: response.contentType, text, renderedWith: 'http', headers: response.headers, response };
   }
 
