@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './index';
 
@@ -32,6 +33,15 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.test' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKER_QUEUES: 'embed,bogus' })).toThrow(/bogus/);
+  });
+
+  it('extracts pages in one thread per CPU, at most one per crawl job at once, unless CRAWL_EXTRACT_THREADS says', () => {
+    expect(loadConfig({}).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
+    expect(loadConfig({ WORKER_CONCURRENCY_CRAWL: '1' }).crawl.extractThreads).toBe(1);
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '' }).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '0' }).crawl.extractThreads).toBe(0);
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '6' }).crawl.extractThreads).toBe(6);
+    expect(() => loadConfig({ CRAWL_EXTRACT_THREADS: 'many' })).toThrow(/CRAWL_EXTRACT_THREADS/);
   });
 
   it('parses flags and lists', () => {

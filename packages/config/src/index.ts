@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { QUEUE_NAMES, type QueueName } from '@docshelf/core';
@@ -37,6 +38,8 @@ const envSchema = z.object({
   CRAWL_MAX_DURATION_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
+  /** Threads that extract pages; unset = one per CPU up to the crawl concurrency, 0 = on the worker's event loop. */
+  CRAWL_EXTRACT_THREADS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(64).optional()),
   CHROMIUM_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).default(500),
   BROWSER_RECYCLE_MB: z.coerce.number().int().min(128).default(768),
@@ -113,6 +116,8 @@ export interface Config {
     hostPagesPerSecond: number;
     /** robots.txt Crawl-delay is honoured up to this many seconds. */
     crawlDelayMaxS: number;
+    /** Threads extracting pages (HTML to markdown) beside the worker's event loop; 0 = on the event loop itself. */
+    extractThreads: number;
     /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
     repeatedLines: { minShare: number; minPages: number };
   };
@@ -172,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       `Invalid configuration:\n  WORKER_QUEUES: unknown queue(s) ${unknown.join(', ') || '(none given)'}; known: ${QUEUE_NAMES.join(', ')}`,
     );
   }
+  const concurrency = readConcurrency(env, e.WORKER_CONCURRENCY);
   return Object.freeze({
     env: e.NODE_ENV,
     http: { port: e.PORT, host: e.HOST, bodyLimit: e.BODY_LIMIT, trustProxy: e.TRUST_PROXY },
@@ -184,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicSearch: e.PUBLIC_SEARCH,
     worker: {
       queues: queues as QueueName[],
-      concurrency: readConcurrency(env, e.WORKER_CONCURRENCY),
+      concurrency,
       healthPort: e.WORKER_HEALTH_PORT,
       lockDurationMs: e.WORKER_LOCK_DURATION_MS,
       stalledIntervalMs: e.WORKER_STALLED_INTERVAL_MS,
@@ -201,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       maxDurationMs: e.CRAWL_MAX_DURATION_MS,
       hostPagesPerSecond: e.CRAWL_HOST_PAGES_PER_SECOND,
       crawlDelayMaxS: e.CRAWL_DELAY_MAX_S,
+      extractThreads: e.CRAWL_EXTRACT_THREADS ?? Math.min(os.availableParallelism(), concurrency.crawl),
       repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
     },
     browser: { sandbox: e.CHROMIUM_SANDBOX, recycleAfterPages: e.BROWSER_RECYCLE_PAGES, recycleAfterMb: e.BROWSER_RECYCLE_MB },
