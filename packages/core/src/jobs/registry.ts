@@ -90,7 +90,7 @@ export const jobRegistry = {
     }),
     result: crawlResponseSchema,
   },
-  /** Fetches or renders one page, extracts and chunks it, and stages the chunks under the crawl id. */
+  /** Fetches or renders one page, extracts it and stages its content under the crawl id (the commit chunks it). */
   'crawl-page': {
     queue: 'crawl',
     payload: z.object({
@@ -107,7 +107,6 @@ export const jobRegistry = {
       url: z.string(),
       finalUrl: z.string(),
       title: z.string(),
-      chunks: z.number().int().min(0),
       links: z.array(z.string()),
       renderedWith: z.enum(['browser', 'http']),
       /** Unchanged since the library's last crawl: not extracted again, its chunks stand. */

@@ -1,4 +1,3 @@
-import { chunkLoadedPage } from '../../crawl/page-chunks';
 import { hostIntervalMs, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
 import { repeatableKeysOf } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
@@ -42,15 +41,14 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
       const staged = { finalUrl: page.url, title: '', markdown: '', landmark: false, links: known.links, validators: page.validators, unchanged: true };
       await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now });
       await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
-      return { ...base, title: '', chunks: known.chunkIds.length, links: job.discover ? known.links : [], unchanged: true };
+      return { ...base, title: '', links: job.discover ? known.links : [], unchanged: true };
     }
     const landmark = page.landmark ?? false;
     const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
     const content = { finalUrl: page.url, title: page.title, markdown: page.markdown, landmark, links: page.links, lineKeys };
     await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: { ...content, ...(page.validators ? { validators: page.validators } : {}) }, now });
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
-    // Before repeated lines are dropped: the commit's count may be lower.
-    return { ...base, title: page.title, chunks: chunkLoadedPage(page).length, links: job.discover ? page.links : [] };
+    return { ...base, title: page.title, links: job.discover ? page.links : [] };
   } catch (error) {
     // A page that fails for good counts now; the coordinator recounts exactly after the level anyway.
     if (error instanceof AppError && !error.retryable && error.code !== 'JOB_CANCELLED') {
