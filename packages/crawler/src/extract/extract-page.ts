@@ -21,8 +21,8 @@ export interface ExtractedPage {
 export function extractPage(html: string, pageUrl: string): ExtractedPage {
   const $ = load(html);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
-  const links = collectPageLinks($, pageUrl);
   const baseUrl = resolveDocumentBase($, pageUrl);
+  const links = collectPageLinks($, pageUrl, baseUrl);
   const root = selectContentRoot($);
   const landmark = root[0] !== $('body')[0];
   removeChrome($, root);
