@@ -38,7 +38,7 @@ export class RedisHostThrottle implements HostThrottle {
 
   async waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void> {
     if (intervalMs <= 0) return;
-    const waitMs = Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
+    const waitMs = await this.takeTurn(host, intervalMs);
     if (waitMs <= 0) return;
     signal?.throwIfAborted();
     await new Promise<void>((resolve, reject) => {
@@ -52,5 +52,14 @@ export class RedisHostThrottle implements HostThrottle {
         { once: true },
       );
     });
+  }
+
+  async extendTurn(host: string, intervalMs: number): Promise<void> {
+    // A turn taken and not waited for: the host's next free turn moves `intervalMs` later.
+    if (intervalMs > 0) await this.takeTurn(host, intervalMs);
+  }
+
+  private async takeTurn(host: string, intervalMs: number): Promise<number> {
+    return Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
   }
 }

@@ -53,7 +53,8 @@ export class ChromiumPageLoader implements PageLoader {
       if (raw.status >= 400) return await this.toLoadedPage(raw);
       const validators = validatorsOf(raw, options.known);
       if (options.known && (raw.status === 304 || validators.contentHash === options.known.contentHash)) {
-        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true };
+        const notModified = raw.status === 304;
+        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true, notModified };
       }
       return { ...(await this.toLoadedPage(raw)), validators };
     } catch (error) {

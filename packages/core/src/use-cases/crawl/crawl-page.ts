@@ -1,4 +1,4 @@
-import { hostIntervalMs, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
+import { hostIntervalMs, REVALIDATION_TURN_SHARE, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
 import { repeatableKeysOf } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
@@ -25,12 +25,10 @@ export interface CrawlPageDeps {
  */
 export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, ctx: JobContext): Promise<JobResult<'crawl-page'>> {
   try {
-    if (deps.throttle && deps.politeness) {
-      const intervalMs = hostIntervalMs(deps.politeness.hostPagesPerSecond, job.crawlDelayMs, deps.politeness.crawlDelayMaxMs);
-      await deps.throttle.waitTurn(new URL(job.url).host, intervalMs, ctx.signal);
-    }
     const known = job.libraryId ? await deps.records.getCrawledPage(job.libraryId, job.url) : null;
+    const owed = await takeTurn(deps, job, Boolean(known?.etag || known?.lastModified), ctx.signal);
     const page = await deps.loader.load(job.url, { renderer: job.renderer, signal: ctx.signal, ...(known ? { known } : {}) });
+    if (owed > 0 && !page.notModified) await deps.throttle!.extendTurn(new URL(job.url).host, owed);
     if (page.status >= 400) {
       const code = PAGE_GONE_STATUSES.has(page.status) ? 'PAGE_GONE' : 'PAGE_HTTP_ERROR';
       throw new AppError(code, `HTTP ${page.status}`, 400, { retryable: false });
@@ -56,4 +54,16 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
     }
     throw error;
   }
+}
+
+/**
+ * Waits for the host's turn. A conditional request waits for a share of it (REVALIDATION_TURN_SHARE); what it then owes
+ * if the page comes whole is returned, to be taken once the answer is in.
+ */
+async function takeTurn(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, conditional: boolean, signal: AbortSignal): Promise<number> {
+  if (!deps.throttle || !deps.politeness) return 0;
+  const intervalMs = hostIntervalMs(deps.politeness.hostPagesPerSecond, job.crawlDelayMs, deps.politeness.crawlDelayMaxMs);
+  const share = conditional && job.crawlDelayMs === undefined ? Math.ceil(intervalMs * REVALIDATION_TURN_SHARE) : intervalMs;
+  await deps.throttle.waitTurn(new URL(job.url).host, share, signal);
+  return intervalMs - share;
 }
