@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BrowserPool } from '../browser/browser-pool';
 import { findChromium } from '../browser/find-chromium';
 import { ChromiumPageLoader } from '../crawl/chromium.page-loader';
@@ -8,6 +10,11 @@ import { startFixtureServer, type FixtureServer } from '../fetch/test-support/fi
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
 if (!chromiumPath) console.warn('Skipping HTTP-against-browser extraction tests: no Chromium found (set CHROMIUM_PATH or install chromium).');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
+
+// Debian's git-doc, when scripts/fetch-debian-docs.sh has run: asciidoc's script moves footnotes in the browser.
+const GIT_DOC = join(__dirname, '../../../../.cache/debian-docs/usr/share/doc/git-doc');
+const ASCIIDOC_PAGES = ['git-notes.html', 'SubmittingPatches.html'].filter((file) => existsSync(join(GIT_DOC, file)));
+if (ASCIIDOC_PAGES.length === 0) console.warn(`Skipping the asciidoc footnote pages: ${GIT_DOC} is missing (run bash scripts/fetch-debian-docs.sh)`);
 
 const PROSE = 'Le café du théâtre ouvre à sept heures; “déjà vu” — naïve façade, Größe, ½ €.';
 
@@ -44,7 +51,11 @@ describeWithChromium('HTTP extraction reads a page as the browser does (real Chr
 
   beforeAll(async () => {
     site = await startFixtureServer('127.0.0.1', (request, response) => {
-      const page = PAGES[new URL(request.url ?? '/', 'http://fixture').pathname];
+      const path = new URL(request.url ?? '/', 'http://fixture').pathname;
+      if (ASCIIDOC_PAGES.includes(path.slice(1))) {
+        return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(readFileSync(join(GIT_DOC, path)));
+      }
+      const page = PAGES[path];
       if (!page) return void response.writeHead(404).end();
       response.writeHead(200, { 'content-type': page.contentType }).end(page.body);
     });
@@ -65,5 +76,13 @@ describeWithChromium('HTTP extraction reads a page as the browser does (real Chr
     expect(overHttp.title).toBe(rendered.title);
     expect(overHttp.markdown).toContain('Le café du théâtre');
     expect(overHttp.markdown).not.toContain('\ufffd');
+  });
+
+  it.each(ASCIIDOC_PAGES)('moves the footnotes of git-doc %s as asciidoc\'s script does in Chromium', async (file) => {
+    const overHttp = await loader.load(`${site.origin}/${file}`, { renderer: 'http' });
+    const rendered = await loader.load(`${site.origin}/${file}`, { renderer: 'browser' });
+    expect(overHttp.markdown).toBe(rendered.markdown);
+    expect(overHttp.markdown).toMatch(/\\\[\[1\]\([^)]*#_footnote_1 "View footnote"\)\\\]/);
+    expect(overHttp.markdown).toMatch(/\[1\]\([^)]*#_footnoteref_1 "Return to text"\)\. \S/);
   });
 });
