@@ -50,7 +50,8 @@ export class ChromiumPageLoader implements PageLoader {
   async load(url: string, options: LoadOptions): Promise<LoadedPage> {
     try {
       const raw = await this.loadRaw(url, options.renderer, options.signal, options.known);
-      if (raw.status >= 400) return await this.toLoadedPage(raw);
+      // An error page is not content: no caller extracts what it says.
+      if (raw.status >= 400) return { url: raw.url, status: raw.status, renderedWith: raw.renderedWith, text: raw.text, markdown: '', title: '', links: [] };
       const validators = validatorsOf(raw, options.known);
       if (options.known && (raw.status === 304 || validators.contentHash === options.known.contentHash)) {
         const notModified = raw.status === 304;
