@@ -433,7 +433,12 @@ async function serveSites(): Promise<Site[]> {
     const server = await serveFixtures({ root: gitDoc });
     sites.push({ name: 'git-doc', server, seed: `${server.origin}/git.html`, excludePaths: [] });
   }
-  if (sites.length < 3) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
+  const sphinxDoc = path.join(DOCS, 'sphinx-doc/html');
+  if (fs.existsSync(path.join(sphinxDoc, 'index.html'))) {
+    const server = await serveFixtures({ root: sphinxDoc });
+    sites.push({ name: 'sphinx-doc', server, seed: `${server.origin}/index.html`, excludePaths: [] });
+  }
+  if (sites.length < 4) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
   const listed: Site[] = [];
   for (const site of sites) listed.push({ ...site, urls: await listUrls(site.seed, site.excludePaths) });
   return listed;

@@ -1,6 +1,6 @@
 import { AppError, DEFAULT_REPETITION_RULE, type CallbackSender, type CrawlFrontier, type HostThrottle, type PageLoader, type RepetitionRule } from '@docshelf/core';
 import type { Config } from '@docshelf/config';
-import { BrowserPool, ChromiumPageLoader, createAddressPolicy, findChromium, HttpCallbackSender } from '@docshelf/crawler';
+import { BrowserPool, ChromiumPageLoader, createAddressPolicy, createPageExtractor, findChromium, HttpCallbackSender } from '@docshelf/crawler';
 import { RedisCrawlFrontier, RedisHostThrottle } from '@docshelf/queue';
 import type { Logger } from 'pino';
 
@@ -48,6 +48,7 @@ export function createCrawlRuntime(
   };
   const throttle = new RedisHostThrottle(config.redis.url, config.redis.prefix);
   const frontier = new RedisCrawlFrontier(config.redis.url, config.redis.prefix);
+  const extractor = createPageExtractor(config.crawl.extractThreads);
   return {
     throttle,
     frontier,
@@ -56,11 +57,11 @@ export function createCrawlRuntime(
       crawlDelayMaxMs: config.crawl.crawlDelayMaxS * 1000,
       maxDurationMs: config.crawl.maxDurationMs,
     },
-    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes }),
+    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes, extractor }),
     callbacks: new HttpCallbackSender(policy),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
-      await pool?.close();
+      await Promise.all([pool?.close(), extractor.close()]);
       throttle.close();
       frontier.close();
     },

@@ -91,8 +91,8 @@ export const jobRegistry = {
     result: crawlResponseSchema,
   },
   /**
-   * Fetches or renders one page, extracts it and stages it under the crawl id; in a crawl that follows links, hands
-   * out the pages it found (through the crawl's frontier) as further jobs of the crawl.
+   * Fetches or renders one page, extracts it and stages its content under the crawl id (the commit chunks it); in a
+   * crawl that follows links, hands out the pages it found (through the crawl's frontier) as further jobs of the crawl.
    */
   'crawl-page': {
     queue: 'crawl',
@@ -115,7 +115,6 @@ export const jobRegistry = {
       url: z.string(),
       finalUrl: z.string(),
       title: z.string(),
-      chunks: z.number().int().min(0),
       /** The page's links when asked for; a seed's sitemap URLs come first. */
       links: z.array(z.string()),
       renderedWith: z.enum(['browser', 'http']),
