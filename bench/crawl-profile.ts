@@ -1,11 +1,13 @@
 /**
  * Where the time of a browser render goes: renders every page of a site through BrowserPool at concurrency 4 and
- * prints the time spent per stage (context, network guard, document fetch, new page, goto, settle, read, close).
+ * prints the time spent per stage (context, network guard, document fetch, new page, goto, settle, read, close), then
+ * a bare Playwright loop (one browser, one context, 4 tabs, goto + content()) over the same pages, for the ratio.
  * `npx tsx bench/crawl-profile.ts [generated|nodejs-doc|git-doc]`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { BrowserPool, createAddressPolicy, extractPage, findChromium } from '@docshelf/crawler';
+import { chromium } from 'playwright-core';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
 import { serveFixtures } from '../test/support/fixture-server';
 
@@ -50,7 +52,29 @@ async function main() {
     console.log(`  ${stage.padEnd(8)} ${(total / urls.length).toFixed(1).padStart(7)} ms/page  ${((100 * total) / sum).toFixed(0).padStart(3)}%`);
   }
   await pool.close();
+  const bareMs = await bareLoop(urls, chromiumPath);
+  console.log(`bare Playwright loop: ${(urls.length / (bareMs / 1000)).toFixed(2)} pages/s; pool / bare = ${(bareMs / ms).toFixed(2)}`);
   await server.close();
+}
+
+async function bareLoop(urls: string[], executablePath: string): Promise<number> {
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const context = await browser.newContext();
+  const tabs = await Promise.all(Array.from({ length: 4 }, () => context.newPage()));
+  await tabs[0]!.goto(urls[0]!);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    tabs.map(async (tab) => {
+      while (next < urls.length) {
+        await tab.goto(urls[next++]!, { waitUntil: 'load' });
+        await tab.content();
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  await browser.close();
+  return ms;
 }
 
 main().then(

@@ -4,9 +4,11 @@
  * Playwright loop, Crawlee's PlaywrightCrawler and plain HTTP fetch (each in a process of its own). Sites: the
  * generated 150-page fixture site and Debian's nodejs-doc and git-doc, all served on 127.0.0.1.
  *
- * For each: pages/s, ratios to the bare loop and to Crawlee, peak RSS of the process tree (the worker and its Chromium
- * children for Docshelf), the share of pages Docshelf rendered in Chromium and the share of chunk texts identical
- * between auto and browser mode. `npx tsx bench/crawl.bench.ts` runs this part alone.
+ * For each: pages/s, ratios to the bare loop and to Crawlee, CPU time per page, and the memory of the process tree
+ * (the worker and its Chromium children for Docshelf): the kernel's peak of a memory cgroup of its own (see
+ * memory-cgroup.ts; where none can be made, "n/a"), the peak working set, peak PSS and peak summed RSS; then the share
+ * of pages Docshelf rendered in Chromium and the share of chunk texts identical between auto and browser mode.
+ * `npx tsx bench/crawl.bench.ts` runs this part alone (BENCH_CRAWL_SITES and BENCH_CRAWL_MODES narrow it).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +20,7 @@ import { generateDocsSite } from '../test/fixtures/generated-docs-site';
 import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
 import { freePort, startService, type ServiceProcess } from '../test/support/service-process';
 import { deleteRedisKeys } from '../test/support/harness';
+import { openMemoryCgroup, type MemoryCgroup } from './memory-cgroup';
 
 const CONCURRENCY = 4;
 const MAX_PAGES = 150;
@@ -40,6 +43,11 @@ interface Run {
   ms: number;
   peakRssMb: number;
   peakPssMb: number;
+  /** The tree's cgroup: the kernel's peak (anonymous + page cache) and the sampled peak working set. */
+  cgroupPeakMb?: number;
+  workingSetPeakMb?: number;
+  /** CPU seconds of the process tree during the run. */
+  cpuS: number;
   rendered?: number;
   chunks?: string[];
 }
@@ -84,22 +92,68 @@ function memoryMb(pids: number[]): { rss: number; pss: number } {
   return { rss: (rssPages * PAGE_SIZE) / 2 ** 20, pss: pssKb / 1024 };
 }
 
-/** Samples the memory of a process tree every 250 ms until stopped; resolves with the peaks. */
-function samplePeakMemory(root: () => number | undefined): { stop(): { rss: number; pss: number } } {
-  const peak = { rss: 0, pss: 0 };
-  const timer = setInterval(() => {
+interface Peaks {
+  rss: number;
+  pss: number;
+  cgroup?: number;
+  workingSet?: number;
+  /** CPU seconds (user + system) the tree used while sampled (a process's last 250 ms before it exits are missed). */
+  cpuS: number;
+}
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU time so far of each process of a tree, in clock ticks. */
+function cpuTicks(pids: number[]): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks;
+}
+
+/** Samples the memory of a process tree every 250 ms until stopped (and its cgroup's, when it has one); resolves with the peaks. */
+function samplePeakMemory(root: () => number | undefined, cgroup?: MemoryCgroup): { stop(): Peaks } {
+  const peak: Peaks = { rss: 0, pss: 0, cpuS: 0, ...(cgroup ? { workingSet: 0 } : {}) };
+  // Per process: CPU ticks when first seen (already used before the measurement when it is the root) and last seen.
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = () => {
+    if (cgroup) peak.workingSet = Math.max(peak.workingSet!, cgroup.workingSetMb());
     const pid = root();
     if (!pid) return;
-    const now = memoryMb(treeOf(pid));
+    const tree = treeOf(pid);
+    const now = memoryMb(tree);
     peak.rss = Math.max(peak.rss, now.rss);
     peak.pss = Math.max(peak.pss, now.pss);
-  }, 250);
+    for (const [p, ticks] of cpuTicks(tree)) {
+      if (!first.has(p)) first.set(p, p === pid && first.size === 0 ? ticks : 0);
+      last.set(p, ticks);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 250);
   return {
     stop() {
       clearInterval(timer);
+      sample();
+      if (cgroup) peak.cgroup = cgroup.peakMb();
+      peak.cpuS = [...last].reduce((sum, [p, ticks]) => sum + ticks - (first.get(p) ?? 0), 0) / CLOCK_TICKS_PER_S;
       return peak;
     },
   };
+}
+
+let cgroups = 0;
+/** A memory cgroup of its own for one measured process tree, or undefined where none can be made (not root). */
+function cgroupFor(label: string): MemoryCgroup | undefined {
+  return openMemoryCgroup(`docshelf-bench-${process.pid}-${++cgroups}-${label}`);
 }
 
 // ---------------------------------------------------------------------------------------------------- the URL list
@@ -148,16 +202,20 @@ async function runBaseline(mode: 'playwright' | 'crawlee' | 'http', urls: string
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const sampler = samplePeakMemory(() => child.pid);
+  // Joined at once: Node is still starting, Chromium is not launched yet.
+  const cgroup = cgroupFor(mode);
+  cgroup?.add(child.pid!);
+  const sampler = samplePeakMemory(() => child.pid, cgroup);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const peak = sampler.stop();
+  cgroup?.remove();
   if (code !== 0) throw new Error(`${mode} baseline failed (${code}):\n${err.slice(-2000)}`);
   const outcome = JSON.parse(out.trim().split('\n').pop()!) as { pages: number; failed: number; ms: number };
-  return { mode, ...outcome, peakRssMb: peak.rss, peakPssMb: peak.pss };
+  return { mode, ...outcome, ...peaksOf(peak) };
 }
 
 // ---------------------------------------------------------------------------------------------------------- Docshelf
@@ -245,6 +303,7 @@ async function allChunks(d: Docshelf, libraryId: string): Promise<string[]> {
  */
 async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Record<string, string> = {}): Promise<Run> {
   const d = await startDocshelf(env);
+  let cgroup: MemoryCgroup | undefined;
   try {
     const libraryId = `bench/${site.name}-${renderer}`;
     const body = {
@@ -257,8 +316,12 @@ async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Rec
       // The default renderer is browser; `auto` (HTTP first) is the candidate default this benchmark decides on.
       renderer: renderer === 'browser' ? 'browser' : 'auto',
     };
-    let pid: number | undefined;
-    const sampler = samplePeakMemory(() => (pid ??= workerPid(d)));
+    // The worker (and the Chromium it launches for this crawl) in a cgroup of its own, its peak counted from here.
+    const pid = await waitForWorker(d);
+    cgroup = cgroupFor(`docshelf-${renderer}`);
+    cgroup?.add(pid);
+    cgroup?.resetPeak();
+    const sampler = samplePeakMemory(() => pid, cgroup);
     const started = performance.now();
     const accepted = await fetch(`${d.service.baseUrl}/api/crawl`, {
       method: 'POST',
@@ -279,13 +342,13 @@ async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Rec
       if (job.state === 'completed') {
         const peak = sampler.stop();
         const result = job.result!;
+        if (result.errors.length > 0) console.log(`Docshelf ${renderer} on ${site.name}: ${result.errors.join('; ')}`);
         return {
           mode: renderer,
           pages: result.pagesCrawled,
           failed: result.errors.length,
           ms: crawledMs || performance.now() - started,
-          peakRssMb: peak.rss,
-          peakPssMb: peak.pss,
+          ...peaksOf(peak),
           rendered: await metric(d, 'crawl_pages_rendered_total'),
           chunks: await allChunks(d, libraryId),
         };
@@ -294,6 +357,25 @@ async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Rec
     }
   } finally {
     await stopDocshelf(d);
+    cgroup?.remove();
+  }
+}
+
+const peaksOf = (peak: Peaks) => ({
+  cpuS: peak.cpuS,
+  peakRssMb: peak.rss,
+  peakPssMb: peak.pss,
+  ...(peak.cgroup === undefined ? {} : { cgroupPeakMb: peak.cgroup }),
+  ...(peak.workingSet === undefined ? {} : { workingSetPeakMb: peak.workingSet }),
+});
+
+async function waitForWorker(d: Docshelf): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pid = workerPid(d);
+    if (pid) return pid;
+    if (Date.now() > deadline) throw new Error('the worker process of npm start did not appear');
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -315,20 +397,23 @@ function identicalShare(a: string[], b: string[]): number {
 }
 
 function report(site: Site, runs: Run[]): void {
-  const rate = (r: Run) => r.pages / (r.ms / 1000);
-  const bare = runs.find((r) => r.mode === 'playwright')!;
-  const crawlee = runs.find((r) => r.mode === 'crawlee')!;
-  const browser = runs.find((r) => r.mode === 'browser')!;
-  const auto = runs.find((r) => r.mode === 'default')!;
+  const rate = (r: Run | undefined) => (r ? r.pages / (r.ms / 1000) : NaN);
+  const bare = runs.find((r) => r.mode === 'playwright');
+  const crawlee = runs.find((r) => r.mode === 'crawlee');
+  const browser = runs.find((r) => r.mode === 'browser');
+  const auto = runs.find((r) => r.mode === 'default');
   console.log(`\ncrawl ${site.name}: ${site.urls.length} URLs, concurrency ${CONCURRENCY} (Docshelf through npm start's processes, CRAWL_HOST_PAGES_PER_SECOND=0)`);
-  console.log(`${'mode'.padEnd(22)} ${'pages'.padStart(5)} ${'failed'.padStart(6)} ${'s'.padStart(7)} ${'pages/s'.padStart(8)} ${'x bare'.padStart(7)} ${'x crawlee'.padStart(9)} ${'peak RSS MB'.padStart(11)} ${'peak PSS MB'.padStart(11)} ${'rendered'.padStart(8)}`);
+  console.log(
+    `${'mode'.padEnd(22)} ${'pages'.padStart(5)} ${'failed'.padStart(6)} ${'s'.padStart(7)} ${'pages/s'.padStart(8)} ${'x bare'.padStart(7)} ${'x crawlee'.padStart(9)} ${'CPU ms/page'.padStart(11)} ${'cgroup peak MB'.padStart(14)} ${'working set MB'.padStart(14)} ${'peak PSS MB'.padStart(11)} ${'RSS sum MB'.padStart(10)} ${'rendered'.padStart(8)}`,
+  );
   for (const r of runs) {
     const name = { browser: 'Docshelf browser', default: 'Docshelf auto', playwright: 'bare Playwright loop', crawlee: 'Crawlee Playwright', http: 'plain HTTP fetch' }[r.mode] ?? r.mode;
     const rendered = r.rendered === undefined ? '' : `${((100 * r.rendered) / Math.max(r.pages, 1)).toFixed(0)}%`;
     console.log(
-      `${name.padEnd(22)} ${String(r.pages).padStart(5)} ${String(r.failed).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(7)} ${rate(r).toFixed(2).padStart(8)} ${(rate(r) / rate(bare)).toFixed(2).padStart(7)} ${(rate(r) / rate(crawlee)).toFixed(2).padStart(9)} ${r.peakRssMb.toFixed(0).padStart(11)} ${r.peakPssMb.toFixed(0).padStart(11)} ${rendered.padStart(8)}`,
+      `${name.padEnd(22)} ${String(r.pages).padStart(5)} ${String(r.failed).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(7)} ${rate(r).toFixed(2).padStart(8)} ${(rate(r) / rate(bare)).toFixed(2).padStart(7)} ${(rate(r) / rate(crawlee)).toFixed(2).padStart(9)} ${((1000 * r.cpuS) / Math.max(r.pages, 1)).toFixed(0).padStart(11)} ${(r.cgroupPeakMb?.toFixed(0) ?? 'n/a').padStart(14)} ${(r.workingSetPeakMb?.toFixed(0) ?? 'n/a').padStart(14)} ${r.peakPssMb.toFixed(0).padStart(11)} ${r.peakRssMb.toFixed(0).padStart(10)} ${rendered.padStart(8)}`,
     );
   }
+  if (!auto || !browser) return;
   const share = identicalShare(auto.chunks ?? [], browser.chunks ?? []);
   console.log(`chunk texts identical, auto vs browser: ${(100 * share).toFixed(1)}% (${auto.chunks?.length} vs ${browser.chunks?.length} chunks)`);
 }
@@ -348,7 +433,12 @@ async function serveSites(): Promise<Site[]> {
     const server = await serveFixtures({ root: gitDoc });
     sites.push({ name: 'git-doc', server, seed: `${server.origin}/git.html`, excludePaths: [] });
   }
-  if (sites.length < 3) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
+  const sphinxDoc = path.join(DOCS, 'sphinx-doc/html');
+  if (fs.existsSync(path.join(sphinxDoc, 'index.html'))) {
+    const server = await serveFixtures({ root: sphinxDoc });
+    sites.push({ name: 'sphinx-doc', server, seed: `${server.origin}/index.html`, excludePaths: [] });
+  }
+  if (sites.length < 4) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
   const listed: Site[] = [];
   for (const site of sites) listed.push({ ...site, urls: await listUrls(site.seed, site.excludePaths) });
   return listed;
@@ -361,15 +451,18 @@ export async function benchCrawl(): Promise<void> {
     return;
   }
   const only = process.env.BENCH_CRAWL_SITES?.split(',');
+  // BENCH_CRAWL_MODES=playwright,browser runs only those (for a quick look; the recorded run runs all five).
+  const modes = process.env.BENCH_CRAWL_MODES?.split(',');
+  const mode = (name: string) => !modes || modes.includes(name);
   const sites = (await serveSites()).filter((s) => !only || only.includes(s.name));
   try {
     for (const site of sites) {
       const runs: Run[] = [];
-      runs.push(await runBaseline('playwright', site.urls, chromiumPath));
-      runs.push(await runBaseline('crawlee', site.urls, chromiumPath));
-      runs.push(await runBaseline('http', site.urls, chromiumPath));
-      runs.push(await runDocshelf(site, 'browser'));
-      runs.push(await runDocshelf(site, 'default'));
+      if (mode('playwright')) runs.push(await runBaseline('playwright', site.urls, chromiumPath));
+      if (mode('crawlee')) runs.push(await runBaseline('crawlee', site.urls, chromiumPath));
+      if (mode('http')) runs.push(await runBaseline('http', site.urls, chromiumPath));
+      if (mode('browser')) runs.push(await runDocshelf(site, 'browser'));
+      if (mode('default')) runs.push(await runDocshelf(site, 'default'));
       report(site, runs);
     }
   } finally {

@@ -120,6 +120,43 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     expect(capped.body.pagesCrawled).toBe(3);
   });
 
+  it("crawls the pages a page links to as soon as that page is done, not after the rest of its level", async () => {
+    const events: string[] = [];
+    let releaseSlow: () => void = () => undefined;
+    const fastChildAsked = new Promise<void>((resolve) => (releaseSlow = resolve));
+    let giveUp: NodeJS.Timeout | undefined;
+    const page = (title: string, links: string[]) =>
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>The text of ${title}, long enough to keep.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main></body></html>`;
+    const fanning = await serveFixtures({
+      routes: (req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const pages: Record<string, string[]> = { '/start': ['/slow', '/fast'], '/slow': [], '/fast': ['/fast/child'], '/fast/child': [] };
+        if (!(path in pages)) return false;
+        events.push(`asked ${path}`);
+        if (path === '/fast/child') releaseSlow();
+        const answer = () => {
+          events.push(`answered ${path}`);
+          res.writeHead(200, { 'content-type': 'text/html' }).end(page(path, pages[path]!));
+        };
+        // The slow page answers once the fast page's own link was asked for, or after 10 s if the crawl waits for it.
+        if (path === '/slow') void Promise.race([fastChildAsked, new Promise((r) => (giveUp = setTimeout(r, 10_000)))]).then(answer);
+        else answer();
+        return true;
+      },
+    });
+    try {
+      const res = await crawl({ libraryId: 'fixture/fan-out', name: 'Fan-out', urls: [`${fanning.origin}/start`], maxDepth: 2, renderer: 'http' }).expect(200);
+      expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
+      expect(events.indexOf('asked /fast/child')).toBeGreaterThan(-1);
+      expect(events.indexOf('asked /fast/child')).toBeLessThan(events.indexOf('answered /slow'));
+      // The library's chunks still come in breadth-first order, whatever order the pages finished in.
+      expect((await chunksOf('fixture/fan-out')).map((c) => new URL(c.url!).pathname)).toEqual(['/start', '/slow', '/fast', '/fast/child']);
+    } finally {
+      clearTimeout(giveUp);
+      await fanning.close();
+    }
+  });
+
   it('seeds discovery from sitemap.xml when asked, and keeps to includePaths', async () => {
     const mapped = await serveFixtures({
       root: DOCS_SITE,

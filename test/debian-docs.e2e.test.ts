@@ -4,20 +4,23 @@ import request from 'supertest';
 import { serveFixtures, type FixtureServer } from './support/fixture-server';
 import { startHarness, type Harness } from './support/harness';
 
-/** Real documentation nobody here wrote: Debian's nodejs-doc and git-doc, unpacked by scripts/fetch-debian-docs.sh. */
+/** Real documentation nobody here wrote: Debian's nodejs-doc, git-doc and sphinx-doc, unpacked by scripts/fetch-debian-docs.sh. */
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 const NODE_API = path.join(DOCS, 'nodejs/api');
 const GIT_DOC = path.join(DOCS, 'git-doc');
-const available = fs.existsSync(path.join(NODE_API, 'fs.html')) && fs.existsSync(path.join(GIT_DOC, 'git-commit.html'));
+const SPHINX_DOC = path.join(DOCS, 'sphinx-doc/html');
+const available =
+  fs.existsSync(path.join(NODE_API, 'fs.html')) && fs.existsSync(path.join(GIT_DOC, 'git-commit.html')) && fs.existsSync(path.join(SPHINX_DOC, 'usage/quickstart.html'));
 if (!available) {
   console.warn(`debian-docs tests skipped: ${DOCS} is missing; run \`bash scripts/fetch-debian-docs.sh\` first`);
 }
 const describeIfDocs = available ? describe : describe.skip;
 
-describeIfDocs('crawling real documentation sites (Debian nodejs-doc and git-doc on 127.0.0.1)', () => {
+describeIfDocs('crawling real documentation sites (Debian nodejs-doc, git-doc and sphinx-doc on 127.0.0.1)', () => {
   let h: Harness;
   let nodeSite: FixtureServer;
   let gitSite: FixtureServer;
+  let sphinxSite: FixtureServer;
   let auth: { Authorization: string };
 
   beforeAll(async () => {
@@ -25,9 +28,10 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc and git-doc
     auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
     nodeSite = await serveFixtures({ root: NODE_API });
     gitSite = await serveFixtures({ root: GIT_DOC });
+    sphinxSite = await serveFixtures({ root: SPHINX_DOC });
   });
   afterAll(async () => {
-    await Promise.all([nodeSite.close(), gitSite.close()]);
+    await Promise.all([nodeSite.close(), gitSite.close(), sphinxSite.close()]);
     await h.close();
   });
 
@@ -70,5 +74,26 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc and git-doc
     expect(text).toContain('[--dry-run]');
     expect(text).toMatch(/SYNOPSIS/i);
     expect(text).not.toContain('Last updated');
+  });
+
+  it('keeps a Sphinx guide and its examples and drops the related bar, sidebar and footer, rendered or not', async () => {
+    const urls = [`${sphinxSite.origin}/usage/quickstart.html`, `${sphinxSite.origin}/usage/restructuredtext/basics.html`];
+    const texts: string[] = [];
+    for (const renderer of ['browser', 'auto']) {
+      const libraryId = `debian/sphinx-${renderer}`;
+      const res = await crawl({ libraryId, name: 'Sphinx', urls, renderer });
+      expect(res.body.pagesCrawled).toBe(2);
+      texts.push(await contentOf(libraryId));
+    }
+    const [browser, auto] = texts as [string, string];
+    expect(browser).toContain('Sphinx is a _documentation generator_');
+    expect(browser).toContain('```console\n$ sphinx-quickstart\n```');
+    expect(browser).toContain('## Paragraphs');
+    for (const chrome of ['Quick search', 'On this page', 'Created using', 'Copyright 2007', 'Documentation »']) {
+      expect(browser).not.toContain(chrome);
+    }
+    // The pages' scripts (jQuery, doctools) run in the browser; the text a reader gets is the same without them.
+    expect(auto).toBe(browser);
+    expect(sphinxSite.requests).toContain('/_static/doctools.js');
   });
 });

@@ -89,6 +89,19 @@ describe('Dockerfile', () => {
     expect(check.status).toBe(0);
   });
 
+  it('installs no transpiler, compiler, test or lint tool with the production dependencies', () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; devOptional?: boolean }>;
+    };
+    // What `npm ci --omit=dev` installs: every entry of the lock file not marked dev (or dev-optional).
+    const production = Object.entries(lock.packages)
+      .filter(([where, entry]) => where.includes('node_modules/') && !entry.dev && !entry.devOptional)
+      .map(([where]) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(production.length).toBeGreaterThan(50);
+    const tools = ['tsx', 'typescript', 'esbuild', '@swc/core', 'jest', 'eslint', 'prettier', 'vite', 'playwright'];
+    expect(production.filter((name) => tools.includes(name))).toEqual([]);
+  });
+
   it('sees a leak when there is one', () => {
     const withSources = parseStages(text.replace('FROM runtime AS api\n', 'FROM runtime AS api\nCOPY apps/api/src apps/api/src\n'));
     expect(leaks(withSources, 'api')).toEqual(['COPY apps/api/src apps/api/src']);

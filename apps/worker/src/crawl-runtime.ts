@@ -1,7 +1,7 @@
-import { AppError, DEFAULT_REPETITION_RULE, type CallbackSender, type HostThrottle, type PageLoader, type RepetitionRule } from '@docshelf/core';
+import { AppError, DEFAULT_REPETITION_RULE, type CallbackSender, type CrawlFrontier, type HostThrottle, type PageLoader, type RepetitionRule } from '@docshelf/core';
 import type { Config } from '@docshelf/config';
-import { BrowserPool, ChromiumPageLoader, createAddressPolicy, findChromium, HttpCallbackSender } from '@docshelf/crawler';
-import { RedisHostThrottle } from '@docshelf/queue';
+import { BrowserPool, ChromiumPageLoader, createAddressPolicy, createPageExtractor, findChromium, HttpCallbackSender } from '@docshelf/crawler';
+import { RedisCrawlFrontier, RedisHostThrottle } from '@docshelf/queue';
 import type { Logger } from 'pino';
 
 export interface CrawlRuntime {
@@ -11,6 +11,8 @@ export interface CrawlRuntime {
   callbacks: CallbackSender;
   /** Politeness across workers, through Redis. */
   throttle: HostThrottle;
+  /** Which pages of each crawl are known and handed out, through Redis. */
+  frontier: CrawlFrontier;
   crawlLimits: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number };
   /** Which lines a crawl drops as repeated chrome (CRAWL_REPEATED_LINE_SHARE, CRAWL_REPEATED_LINE_MIN_PAGES). */
   repetition: RepetitionRule;
@@ -45,19 +47,23 @@ export function createCrawlRuntime(
     return pool;
   };
   const throttle = new RedisHostThrottle(config.redis.url, config.redis.prefix);
+  const frontier = new RedisCrawlFrontier(config.redis.url, config.redis.prefix);
+  const extractor = createPageExtractor(config.crawl.extractThreads);
   return {
     throttle,
+    frontier,
     crawlLimits: {
       hostPagesPerSecond: config.crawl.hostPagesPerSecond,
       crawlDelayMaxMs: config.crawl.crawlDelayMaxS * 1000,
       maxDurationMs: config.crawl.maxDurationMs,
     },
-    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes }),
+    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes, extractor }),
     callbacks: new HttpCallbackSender(policy),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
-      await pool?.close();
+      await Promise.all([pool?.close(), extractor.close()]);
       throttle.close();
+      frontier.close();
     },
   };
 }

@@ -19,7 +19,7 @@ import {
   type StoredJob,
 } from '@docshelf/core';
 import { recordJobAttempt, type JobOutcome } from '@docshelf/observability';
-import { isWaitingForChildren, runStepJob, type BullmqWorkerQueues } from '@docshelf/queue';
+import { addChildrenTo, isWaitingForChildren, runStepJob, type BullmqWorkerQueues } from '@docshelf/queue';
 import type { Logger } from 'pino';
 import type { WorkerMetrics } from './ops/worker-metrics';
 import type { ProcessorMap } from './processors';
@@ -95,7 +95,8 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
       );
       stopWatching = watchCancellation(rt.jobStore, workflowId, cancellation);
     }
-    const ctx = workflowId && writer ? workflowContext(rt, workflowId, signal, writer) : standaloneJobContext(signal);
+    const root = rootId() ? { id: job.id!, queue: job.queueQualifiedName } : job.parent?.id ? { id: job.parent.id, queue: job.parent.queueKey } : undefined;
+    const ctx = workflowId && writer && root ? workflowContext(rt, root, signal, writer) : standaloneJobContext(signal);
     const processor = rt.processors[name];
     const value =
       typeof processor === 'function'
@@ -149,7 +150,8 @@ async function settleRootFailure(
   return failure.error;
 }
 
-function workflowContext(rt: JobRuntime, workflowId: string, signal: AbortSignal, writer: JobRecordWriter): JobContext {
+function workflowContext(rt: JobRuntime, root: { id: string; queue: string }, signal: AbortSignal, writer: JobRecordWriter): JobContext {
+  const workflowId = root.id;
   return {
     workflowId,
     signal,
@@ -157,6 +159,7 @@ function workflowContext(rt: JobRuntime, workflowId: string, signal: AbortSignal
     beginCommit: async () => {
       if (!(await rt.jobStore.claimCommit(workflowId, new Date()))) throw jobCancelled(workflowId);
     },
+    addToWorkflow: (children) => addChildrenTo(root, children, rt.queues.queueOf),
   };
 }
 

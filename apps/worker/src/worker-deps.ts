@@ -1,4 +1,4 @@
-import type { BackupStorage, CallbackSender, Embedder, HostThrottle, JobStore, LibrarySwap, PageLoader, RecordStore, RepetitionRule, VectorIndex } from '@docshelf/core';
+import type { BackupStorage, CallbackSender, CrawlFrontier, Embedder, HostThrottle, JobStore, LibrarySwap, PageLoader, RecordStore, RepetitionRule, VectorIndex } from '@docshelf/core';
 
 export interface WorkerDeps {
   records: RecordStore;
@@ -10,6 +10,8 @@ export interface WorkerDeps {
   swap: LibrarySwap;
   /** Fetches and renders pages for crawls and URL ingestion, each within PAGE_TIMEOUT_MS. */
   pages: PageLoader;
+  /** Which pages of each crawl are known and handed out, shared by the crawl's page jobs on every worker. */
+  frontier: CrawlFrontier;
   /** Which lines a crawl drops as repeated chrome; the core default when absent. */
   repetition?: RepetitionRule;
   callbacks: CallbackSender;

@@ -52,7 +52,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const vectors =
     choice.vectors.kind === 'pinecone'
       ? new (loadPinecone().PineconeVectorIndex)({ ...choice.vectors, dimensions: embedder.dimensions })
-      : new SqliteVecVectorIndex(sqlite(), embedder.dimensions);
+      : new SqliteVecVectorIndex(sqlite(), embedder.dimensions, { cacheBytes: config.embedding.vectorCacheBytes });
   const backups =
     choice.backups.kind === 'gcs'
       ? new (loadGcs().GcsBackupStorage)(choice.backups)

@@ -98,6 +98,7 @@ export function defineMongoModels(connection: Connection) {
       tokenCount: { type: Number, required: true },
       position: { type: Number, required: true },
       ingestionId: { type: String, required: true },
+      bpeTokens: Number,
       pageLead: String,
       headings: String,
     },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import mongoose, { type ClientSession, type Connection } from 'mongoose';
 import {
   chunkHeadings,
+  countTokens,
   estimateTokens,
   pageLeads,
   type ApiKey,
@@ -358,7 +359,7 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
         const chunk = latest.get(id) as ChunkInput;
         const pageLead = leadOf(chunk) ?? undefined;
         const headings = chunkHeadings(chunk.content).join('\n') || undefined;
-        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), ingestionId: input.ingestionId, pageLead, headings };
+        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), bpeTokens: countTokens(chunk.content), ingestionId: input.ingestionId, pageLead, headings };
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         const unset = Object.fromEntries((['title', 'url', 'pageLead', 'headings'] as const).filter((k) => fields[k] === undefined).map((k) => [k, 1]));
         if (existing.has(id)) {
@@ -396,6 +397,7 @@ function toStoredChunk(doc: ChunkDoc): StoredChunk {
     ...optionalField('url', doc.url),
     tokenCount: doc.tokenCount,
     position: doc.position,
+    ...(doc.bpeTokens === undefined ? {} : { bpeTokens: doc.bpeTokens }),
   };
 }
 

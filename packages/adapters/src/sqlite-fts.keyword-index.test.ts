@@ -52,6 +52,60 @@ describe('SqliteFtsKeywordIndex', () => {
     }
   });
 
+  it('re-keys chunks of files written before libraries had key ranges, and searches each library alone', async () => {
+    const { dir, removeDir } = createTempDir();
+    const file = path.join(dir, 'docshelf.sqlite');
+    try {
+      // A file as the release before key ranges left it: two libraries whose chunks were written in turns.
+      const old = new BetterSqlite3(file);
+      sqliteVec.load(old);
+      registerSearchFunctions(old);
+      migrateSchema(old, 11);
+      const library = old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+                                   VALUES (?, ?, 'llms_txt', 2, 'o', 't', 't')`);
+      library.run('acme/a', 'A');
+      library.run('acme/b', 'B');
+      const insert = old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
+                                  VALUES (?, ?, NULL, ?, NULL, 5, ?, 'i')`);
+      insert.run('acme/a', 'a0', 'gearbox manual for library a', 0);
+      insert.run('acme/b', 'b0', 'gearbox manual for library b', 0);
+      insert.run('acme/a', 'a1', 'a second gearbox page', 1);
+      insert.run('acme/b', 'b1', 'a second gearbox page of b', 1);
+      old.close();
+
+      const db = openSqliteDatabase(file);
+      const records = new SqliteRecordStore(db);
+      const keywords = new SqliteFtsKeywordIndex(db);
+      const found = async (libraryIds: string[] | null) =>
+        (await keywords.search({ terms: ['gearbox'], libraryIds, limit: 10 })).map((h) => h.chunkId).sort();
+      expect(await found(['acme/a'])).toEqual(['a0', 'a1']);
+      expect(await found(['acme/b'])).toEqual(['b0', 'b1']);
+      await records.commitIngestion({
+        library: { id: 'acme/a', name: 'A', sourceType: 'llms_txt' },
+        ownerId: 'o',
+        chunks: [{ id: 'a2', content: 'a third gearbox page' }, { id: 'a0', content: 'rewritten without the word' }],
+        replace: false,
+        ingestionId: 'i2',
+        now: new Date(),
+      });
+      await records.commitIngestion({
+        library: { id: 'acme/c', name: 'C', sourceType: 'llms_txt' },
+        ownerId: 'o',
+        chunks: [{ id: 'c0', content: 'gearbox of a later library' }],
+        replace: false,
+        ingestionId: 'i3',
+        now: new Date(),
+      });
+      expect(await found(['acme/a'])).toEqual(['a1', 'a2']);
+      expect(await found(['acme/b'])).toEqual(['b0', 'b1']);
+      expect(await found(['acme/c'])).toEqual(['c0']);
+      expect(await found(null)).toEqual(['a1', 'a2', 'b0', 'b1', 'c0']);
+      db.close();
+    } finally {
+      removeDir();
+    }
+  });
+
   it('finds camelCase identifiers by their words', async () => {
     const { dir, removeDir } = createTempDir();
     const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));

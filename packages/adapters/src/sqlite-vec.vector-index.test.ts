@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { describeVectorIndexContract } from './contracts/vector-index.contract';
-import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
+import { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite-vec.vector-index';
 import { openSqliteDatabase } from './sqlite.database';
 import { createTempDir } from './testing/temp-dir';
 import { announceContractTarget } from './testing/announce-target';
 
-announceContractTarget('VectorIndex', 'sqlite-vec', 'real SQLite file with sqlite-vec in a temp dir');
-describeVectorIndexContract('SqliteVecVectorIndex', async () => {
+announceContractTarget('VectorIndex', 'sqlite-vec', 'real SQLite file with sqlite-vec in a temp dir, queries in SQL and in memory');
+const onFile = (options: SqliteVecVectorIndexOptions) => async () => {
   const { dir, removeDir } = createTempDir();
-  const index = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.db')), 8, { ownsDatabase: true });
+  const index = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.db')), 8, { ownsDatabase: true, ...options });
   return {
     index,
     cleanup: async () => {
@@ -16,7 +16,10 @@ describeVectorIndexContract('SqliteVecVectorIndex', async () => {
       removeDir();
     },
   };
-});
+};
+describeVectorIndexContract('SqliteVecVectorIndex, every query in SQL', onFile({ cacheBytes: 0 }));
+// Each query loads the library into memory as soon as it finds it unchanged, so the contract runs on that path.
+describeVectorIndexContract('SqliteVecVectorIndex, libraries in memory', onFile({ loadAfterQueries: 1 }));
 
 describe('SqliteVecVectorIndex on a file', () => {
   let dir: string;
@@ -63,6 +66,49 @@ describe('SqliteVecVectorIndex on a file', () => {
     await index.close();
   });
 
+  it('ranks in memory exactly as sqlite-vec does, within float precision', async () => {
+    const db = openSqliteDatabase(file);
+    const inSql = new SqliteVecVectorIndex(db, 32, { cacheBytes: 0 });
+    const inMemory = new SqliteVecVectorIndex(db, 32, { loadAfterQueries: 1 });
+    const next = seeded(7);
+    const vector = () => Array.from({ length: 32 }, () => next() * 2 - 1);
+    await inSql.upsert('lib', Array.from({ length: 500 }, (_, i) => ({ chunkId: `c${i}`, values: vector() })));
+    for (let q = 0; q < 20; q++) {
+      const question = vector();
+      const expected = await inSql.query('lib', question, 25);
+      const got = await inMemory.query('lib', question, 25);
+      expect(got.map((m) => m.chunkId)).toEqual(expected.map((m) => m.chunkId));
+      got.forEach((m, i) => expect(m.score).toBeCloseTo(expected[i]!.score, 5));
+    }
+    db.close();
+  });
+
+  it('sees another process\'s writes on its next query once a library is in memory', async () => {
+    // Two connections to one file, as the API and the worker have.
+    const api = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, loadAfterQueries: 1 });
+    const worker = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, cacheBytes: 0 });
+    await worker.upsert('lib', [{ chunkId: 'a', values: [1, 0, 0, 0] }, { chunkId: 'b', values: [0, 1, 0, 0] }]);
+    expect((await api.query('lib', [0, 0.3, 1, 0], 1))[0]?.chunkId).toBe('b');
+    await worker.upsert('lib', [{ chunkId: 'c', values: [0, 0, 1, 0] }]);
+    expect((await api.query('lib', [0, 0.3, 1, 0], 1))[0]?.chunkId).toBe('c');
+    expect([...(await api.fetch('lib', ['a', 'c'])).keys()].sort()).toEqual(['a', 'c']);
+    await worker.deleteChunks('lib', ['c']);
+    expect((await api.query('lib', [0, 0.3, 1, 0], 3)).map((m) => m.chunkId)).not.toContain('c');
+    await worker.upsert('lib', [{ chunkId: 'a', values: [0, 0, 1, 0] }]);
+    expect((await api.query('lib', [0, 0.3, 1, 0], 1))[0]?.chunkId).toBe('a');
+    await worker.deleteLibrary('lib');
+    expect(await api.query('lib', [0, 0.3, 1, 0], 3)).toEqual([]);
+    await api.close();
+    await worker.close();
+  });
+
+  it('answers a library larger than its memory budget from SQL', async () => {
+    const index = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, cacheBytes: 100, loadAfterQueries: 1 });
+    await index.upsert('lib', Array.from({ length: 50 }, (_, i) => ({ chunkId: `c${i}`, values: [1, i, 0, 0] })));
+    for (let q = 0; q < 3; q++) expect((await index.query('lib', [1, 0, 0, 0], 2)).map((m) => m.chunkId)).toEqual(['c0', 'c1']);
+    await index.close();
+  });
+
   it('shares one Database with another index instance', async () => {
     const db = openSqliteDatabase(file);
     const first = new SqliteVecVectorIndex(db, 4);
@@ -74,3 +120,14 @@ describe('SqliteVecVectorIndex on a file', () => {
     db.close();
   });
 });
+
+/** A deterministic pseudo-random source (mulberry32). */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,21 +1,41 @@
 import type { VectorIndex, VectorMatch, VectorRecord } from '@docshelf/core';
 import type { Database } from './sqlite.database';
+import { statement } from './sqlite.statements';
+import { VectorMatrix } from './vector-matrix';
 
 /** sqlite-vec refuses KNN queries with k above this. */
 const MAX_K = 4096;
 const DIMENSIONS_KEY = 'vector_dimensions';
+const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
 
 export interface SqliteVecVectorIndexOptions {
   /** When true close() closes the Database; leave false when the record store shares it. */
   ownsDatabase?: boolean;
+  /** Memory for libraries' vectors kept in this process for exact search without SQL (0: every query runs in SQL). */
+  cacheBytes?: number;
+  /**
+   * A library is loaded into memory by the query that finds its vectors unchanged this many times in a row (default
+   * 2: the second). While a library is being embedded its version changes with every batch, and is not loaded.
+   */
+  loadAfterQueries?: number;
 }
 
 /**
  * VectorIndex in a sqlite-vec `vec0` table partitioned by library id, so a KNN query only scans that library.
- * `vector_keys` maps (library, chunk id) to the vec0 rowid.
+ * `vector_keys` maps (library, chunk id) to the vec0 rowid; `vector_versions` counts each library's vector writes.
+ *
+ * Searched libraries whose vectors have stopped changing are also held in memory (VectorMatrix, within `cacheBytes`):
+ * the same exact cosine ranking without sqlite-vec's per-query cost, about three times faster. Every query reads the
+ * library's version first, so a write by any process is seen by the next query.
  */
 export class SqliteVecVectorIndex implements VectorIndex {
   private readonly ownsDatabase: boolean;
+  private readonly cacheBytes: number;
+  /** Libraries in memory, least recently searched first. */
+  private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
+  private readonly loadAfterQueries: number;
+  /** The version each library had when last queried, and how many queries in a row found it. */
+  private readonly seenVersions = new Map<string, { version: number; queries: number }>();
 
   constructor(
     private readonly db: Database,
@@ -26,6 +46,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
       throw new Error(`vector dimensions must be a positive integer, got ${dimensions}`);
     }
     this.ownsDatabase = options.ownsDatabase ?? false;
+    this.cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    this.loadAfterQueries = options.loadAfterQueries ?? 2;
     this.ensureTable();
   }
 
@@ -37,6 +59,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
     const insertVector = this.db.prepare('INSERT INTO vec_chunks (rowid, library_id, embedding) VALUES (?, ?, ?)');
     this.db
       .transaction(() => {
+        this.bumpVersion(libraryId);
         records.forEach((record, i) => {
           const existing = findKey.get(libraryId, record.chunkId) as { rowid: number } | undefined;
           if (existing) deleteVector.run(existing.rowid);
@@ -51,6 +74,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
   async deleteChunks(libraryId: string, chunkIds: string[]): Promise<void> {
     if (chunkIds.length === 0) return;
     this.deleteKeys(
+      libraryId,
       'SELECT rowid FROM vector_keys WHERE library_id = ? AND chunk_id IN (SELECT value FROM json_each(?))',
       libraryId,
       JSON.stringify(chunkIds),
@@ -58,7 +82,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   async deleteLibrary(libraryId: string): Promise<void> {
-    this.deleteKeys('SELECT rowid FROM vector_keys WHERE library_id = ?', libraryId);
+    this.deleteKeys(libraryId, 'SELECT rowid FROM vector_keys WHERE library_id = ?', libraryId);
   }
 
   async count(libraryId: string): Promise<number> {
@@ -70,6 +94,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
     const blob = this.encodeVector(vector, 'query vector');
     const k = Math.min(Math.floor(topK), MAX_K);
     if (!(k >= 1)) return [];
+    const matrix = this.matrixOf(libraryId, true);
+    if (matrix) return matrix.nearest(vector, k);
     const rows = this.db
       .prepare(
         `WITH knn AS (
@@ -85,6 +111,9 @@ export class SqliteVecVectorIndex implements VectorIndex {
 
   async fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>> {
     if (chunkIds.length === 0) return new Map();
+    // Read from memory when the library is there, but never loaded for this: a search's query loads it.
+    const matrix = this.matrixOf(libraryId, false);
+    if (matrix) return matrix.vectorsOf(chunkIds);
     const rows = this.db
       .prepare(
         `SELECT vector_keys.chunk_id AS chunkId, vec_chunks.embedding AS embedding
@@ -104,7 +133,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
    * cannot change partition, so each vector is written again under the target library with its key's rowid.
    */
   moveLibraryNow(from: string, to: string, chunkIds: string[]): void {
-    this.deleteKeys('SELECT rowid FROM vector_keys WHERE library_id = ?', to);
+    this.deleteKeys(to, 'SELECT rowid FROM vector_keys WHERE library_id = ?', to);
+    this.bumpVersion(from);
     const wanted = new Set(chunkIds);
     const rows = this.db
       .prepare(
@@ -128,7 +158,73 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
+    this.matrices.clear();
     if (this.ownsDatabase && this.db.open) this.db.close();
+  }
+
+  /**
+   * The library's vectors in memory when they are there and current, or (`load`) loaded now when enough queries in a
+   * row found the same version (see loadAfterQueries). Null when the caller should read SQL.
+   */
+  private matrixOf(libraryId: string, load: boolean): VectorMatrix | null {
+    if (this.cacheBytes <= 0) return null;
+    const version = this.versionOf(libraryId);
+    const cached = this.matrices.get(libraryId);
+    if (cached?.version === version) {
+      this.matrices.delete(libraryId);
+      this.matrices.set(libraryId, cached);
+      return cached.matrix;
+    }
+    if (!load) return null;
+    this.matrices.delete(libraryId);
+    const seen = this.seenVersions.get(libraryId);
+    const queries = seen?.version === version ? seen.queries + 1 : 1;
+    this.seenVersions.set(libraryId, { version, queries });
+    if (queries < this.loadAfterQueries) return null;
+    const loaded = this.loadMatrix(libraryId);
+    if (!loaded || loaded.matrix.bytes > this.cacheBytes) {
+      // Too large for the budget: not read again until its vectors change.
+      this.seenVersions.set(libraryId, { version, queries: -Infinity });
+      return null;
+    }
+    let held = loaded.matrix.bytes;
+    for (const entry of this.matrices.values()) held += entry.matrix.bytes;
+    for (const [id, entry] of this.matrices) {
+      if (held <= this.cacheBytes) break;
+      this.matrices.delete(id);
+      held -= entry.matrix.bytes;
+    }
+    this.matrices.set(libraryId, loaded);
+    return loaded.matrix;
+  }
+
+  /** The library's vectors and their version, read in one transaction so the two agree. */
+  private loadMatrix(libraryId: string): { version: number; matrix: VectorMatrix } | null {
+    return this.db.transaction(() => {
+      const version = this.versionOf(libraryId);
+      const count = (this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number }).n;
+      // Four bytes per value: a library that cannot fit is not read at all.
+      if (count * this.dimensions * 4 > this.cacheBytes) return null;
+      const rows = this.db
+        .prepare(
+          `SELECT vector_keys.chunk_id AS chunkId, vec_chunks.embedding AS embedding
+           FROM vector_keys JOIN vec_chunks ON vec_chunks.rowid = vector_keys.rowid WHERE vector_keys.library_id = ?`,
+        )
+        .all(libraryId) as { chunkId: string; embedding: Buffer }[];
+      return { version, matrix: VectorMatrix.fromRows(rows, this.dimensions) };
+    })();
+  }
+
+  private versionOf(libraryId: string): number {
+    const row = statement(this.db, 'SELECT version FROM vector_versions WHERE library_id = ?').get(libraryId) as { version: number } | undefined;
+    return row?.version ?? 0;
+  }
+
+  /** Marks a change of the library's vectors; called inside the write's transaction. */
+  private bumpVersion(libraryId: string): void {
+    this.db
+      .prepare('INSERT INTO vector_versions (library_id, version) VALUES (?, 1) ON CONFLICT (library_id) DO UPDATE SET version = version + 1')
+      .run(libraryId);
   }
 
   /** Creates the vec0 table on first use; its dimension is fixed from then on, so a different one is refused. */
@@ -156,12 +252,13 @@ export class SqliteVecVectorIndex implements VectorIndex {
       .immediate();
   }
 
-  /** Deletes the vectors and keys of the rowids that `select` finds, in one write transaction. */
-  private deleteKeys(select: string, ...params: string[]): void {
+  /** Deletes the library's vectors and keys of the rowids that `select` finds, in one write transaction. */
+  private deleteKeys(libraryId: string, select: string, ...params: string[]): void {
     const deleteVector = this.db.prepare('DELETE FROM vec_chunks WHERE rowid = ?');
     const deleteKey = this.db.prepare('DELETE FROM vector_keys WHERE rowid = ?');
     this.db
       .transaction(() => {
+        this.bumpVersion(libraryId);
         const rows = this.db.prepare(select).all(...params) as { rowid: number }[];
         for (const { rowid } of rows) {
           deleteVector.run(rowid);

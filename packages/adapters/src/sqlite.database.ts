@@ -202,6 +202,44 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (library_id, url)
   );
   `,
+  // Each chunk's BPE token count, counted when it is written, so search results need not count them (NULL in rows
+  // written before: those are counted when they are read).
+  `
+  ALTER TABLE chunks ADD COLUMN bpe_tokens INTEGER;
+  `,
+  // How often each library's vectors changed: processes that hold a library's vectors in memory compare it per query.
+  `
+  CREATE TABLE vector_versions (
+    library_id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+  );
+  `,
+  // Each library's chunks take keys of a range of their own (seq = seq_base + position, seq_base a multiple of 2^32),
+  // so a search of one library bounds the FTS index by rowid instead of intersecting with the library's marker token.
+  // Existing chunks are re-keyed and the index rebuilt under the new keys (chunks of no library are dropped: no read
+  // could reach them).
+  `
+  ALTER TABLE libraries ADD COLUMN seq_base INTEGER;
+  UPDATE libraries SET seq_base = rowid * 4294967296;
+  CREATE UNIQUE INDEX libraries_seq_base ON libraries(seq_base);
+  CREATE TRIGGER libraries_seq_base AFTER INSERT ON libraries WHEN new.seq_base IS NULL BEGIN
+    UPDATE libraries SET seq_base = (SELECT COALESCE(MAX(seq_base), 0) + 4294967296 FROM libraries) WHERE id = new.id;
+  END;
+  DELETE FROM chunks WHERE library_id NOT IN (SELECT id FROM libraries);
+  DROP TRIGGER chunks_search_update;
+  INSERT INTO chunk_search (chunk_search) VALUES ('delete-all');
+  UPDATE chunks SET seq = (SELECT seq_base FROM libraries WHERE libraries.id = chunks.library_id) + position;
+  INSERT INTO chunk_search (rowid, lib, title, body)
+    SELECT seq, docshelf_library_key(library_id), docshelf_search_title(title, page_lead, content), docshelf_search_text(content) FROM chunks;
+  CREATE TRIGGER chunks_search_update AFTER UPDATE OF seq, library_id, title, content, page_lead ON chunks
+  WHEN old.seq IS NOT new.seq OR old.library_id IS NOT new.library_id OR old.title IS NOT new.title
+    OR old.content IS NOT new.content OR old.page_lead IS NOT new.page_lead BEGIN
+    DELETE FROM chunk_search WHERE rowid = old.seq;
+    INSERT INTO chunk_search (rowid, lib, title, body)
+    VALUES (new.seq, docshelf_library_key(new.library_id), docshelf_search_title(new.title, new.page_lead, new.content),
+            docshelf_search_text(new.content));
+  END;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
 import { describeRecordStoreContract } from './contracts/record-store.contract';
-import { openSqliteDatabase } from './sqlite.database';
+import BetterSqlite3 from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { countTokens } from '@docshelf/core';
+import { migrateSchema, openSqliteDatabase } from './sqlite.database';
+import { registerSearchFunctions } from './sqlite-fts.functions';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { createTempDir } from './testing/temp-dir';
 import { announceContractTarget } from './testing/announce-target';
@@ -97,6 +101,35 @@ describe('SqliteRecordStore on a shared file', () => {
     const chunks = await store.listChunks('lib', { offset: 0, limit: 1000 });
     expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
     expect(chunks.map((c) => c.id)).toEqual(['a', 'b', ...ids]);
+    await store.close();
+  });
+
+  it('reads chunks written before token counts were stored without one, and counts them when they are written again', async () => {
+    const file = path.join(dir, 'docshelf.db');
+    // A file as the release before stored token counts left it.
+    const old = new BetterSqlite3(file);
+    sqliteVec.load(old);
+    registerSearchFunctions(old);
+    migrateSchema(old, 10);
+    old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+                 VALUES ('acme/old', 'Old', 'llms_txt', 1, 'o', 't', 't')`).run();
+    old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
+                 VALUES ('acme/old', 'a', 'Intro', 'an introduction to the legacy format', NULL, 5, 0, 'i')`).run();
+    old.close();
+
+    const store = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
+    const [before] = await store.getChunks('acme/old', ['a']);
+    expect(before).toMatchObject({ id: 'a', content: 'an introduction to the legacy format', tokenCount: 5 });
+    expect(before).not.toHaveProperty('bpeTokens');
+    await store.commitIngestion({
+      library: { id: 'acme/old', name: 'Old', sourceType: 'llms_txt' },
+      ownerId: 'o',
+      chunks: [{ id: 'a', content: 'the legacy format, rewritten' }],
+      replace: false,
+      ingestionId: 'i2',
+      now: new Date(),
+    });
+    expect((await store.getChunks('acme/old', ['a']))[0]?.bpeTokens).toBe(countTokens('the legacy format, rewritten'));
     await store.close();
   });
 });

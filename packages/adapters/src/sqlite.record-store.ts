@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  countTokens,
   estimateTokens,
   pageLeads,
   type ApiKey,
@@ -24,8 +25,9 @@ import {
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
 import { optionalField } from './optional-field';
+import { statement } from './sqlite.statements';
 
-/** Rows per multi-row upsert statement (9 parameters each, well under SQLite's variable limit). */
+/** Rows per multi-row upsert statement (11 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
 
 interface LibraryRow {
@@ -50,6 +52,7 @@ interface ChunkRow {
   url: string | null;
   token_count: number;
   position: number;
+  bpe_tokens: number | null;
 }
 
 interface CrawledPageRow {
@@ -90,7 +93,7 @@ interface ApiKeyRow {
   created_at: string;
 }
 
-const CHUNK_COLUMNS = 'id, title, content, url, token_count, position';
+const CHUNK_COLUMNS = 'id, title, content, url, token_count, position, bpe_tokens';
 const API_KEY_COLUMNS = 'id, user_id, name, key_prefix, permissions, last_used_at, created_at';
 
 export interface SqliteRecordStoreOptions {
@@ -116,11 +119,14 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async listLibraries(): Promise<Library[]> {
     // Replacements being built ('~staged/…') are not libraries yet.
-    const rows = this.db.prepare("SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
+    const rows = statement(this.db, "SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
     return rows.map(toLibrary);
   }
 
   async commitIngestion(input: CommitIngestionInput): Promise<Library> {
+    // Counted before the write lock is taken: the tokenizer is the slow part of a commit. A chunk without text fails
+    // in the transaction below, as any other bad row does.
+    const bpeTokens = new Map(input.chunks.map((chunk) => [chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null]));
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
       const libraryId = input.library.id;
@@ -133,7 +139,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
           .prepare('DELETE FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))')
           .run(libraryId, JSON.stringify(input.removeChunkIds));
       }
-      this.upsertChunks(libraryId, input.chunks, input.ingestionId);
+      this.upsertChunks(libraryId, input.chunks, input.ingestionId, bpeTokens);
       this.writeCrawledPages(libraryId, input.crawledPages ?? [], input.removeCrawledPages ?? []);
       this.db
         .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
@@ -161,9 +167,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     if (chunkIds.length === 0) return [];
     // Sorted here: an ORDER BY position would make SQLite walk the whole library by position instead of using the
     // (library, id) key for each id.
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`)
-      .all(libraryId, JSON.stringify(chunkIds)) as ChunkRow[];
+    const rows = statement(this.db, `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`).all(
+      libraryId,
+      JSON.stringify(chunkIds),
+    ) as ChunkRow[];
     return rows.sort((a, b) => a.position - b.position).map(toStoredChunk);
   }
 
@@ -219,7 +226,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         .run(libraryId, ...fields, staged.ownerId, at, at, ...embedding);
     }
     this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
-    this.db.prepare('UPDATE chunks SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
+    // The chunks move into the library's key range (see the migration that added seq_base).
+    this.db
+      .prepare('UPDATE chunks SET library_id = ?, seq = (SELECT seq_base FROM libraries WHERE id = ?) + position WHERE library_id = ?')
+      .run(libraryId, libraryId, stagedId);
     this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE crawled_pages SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
     this.db.prepare('DELETE FROM embedder_states WHERE library_id = ?').run(libraryId);
@@ -245,7 +255,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
+    const row = statement(this.db, 'SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
       | { state_id: string }
       | undefined;
     return row?.state_id ?? null;
@@ -347,7 +357,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]> {
-    const rows = this.db.prepare(`SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
+    const rows = statement(this.db, `SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
       (ApiKeyRow & { key_hash: string })[];
     return rows.map((row) => ({ ...toApiKey(row), userId: row.user_id, keyHash: row.key_hash }));
   }
@@ -418,7 +428,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   private readLibrary(id: string): Library | null {
-    const row = this.db.prepare('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
+    const row = statement(this.db, 'SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
     return row ? toLibrary(row) : null;
   }
 
@@ -441,10 +451,12 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   /** Existing ids keep their position; new ids are appended after the current last position in payload order. */
-  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string): void {
+  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string, bpeTokens: Map<ChunkInput, number | null>): void {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
     };
+    // A new chunk's key is its library's base plus its position; an existing one keeps its key (NULL is never stored).
+    const { seq_base: base } = this.db.prepare('SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number };
     let nextPosition = (last.p ?? -1) + 1;
     const findExisting = this.db.prepare(
       'SELECT id FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -463,7 +475,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         const tokenCount = chunk.tokenCount ?? estimateTokens(chunk.content);
         // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
         const position = isNew ? nextPosition++ : -1;
-        params.push(libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount, position, ingestionId, leadOf(chunk));
+        params.push(isNew ? base + position : null, libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount);
+        params.push(position, ingestionId, leadOf(chunk), bpeTokens.get(chunk) ?? null);
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
@@ -472,11 +485,13 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {
     let statement = this.upsertStatements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare(
-        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id, page_lead) VALUES ${values}
+        `INSERT INTO chunks (seq, library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens)
+         VALUES ${values}
          ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
-           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead`,
+           token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead,
+           bpe_tokens = excluded.bpe_tokens`,
       );
       this.upsertStatements.set(rows, statement);
     }
@@ -508,6 +523,7 @@ function toStoredChunk(row: ChunkRow): StoredChunk {
     ...optionalField('url', row.url),
     tokenCount: row.token_count,
     position: row.position,
+    ...(row.bpe_tokens === null ? {} : { bpeTokens: row.bpe_tokens }),
   };
 }
 

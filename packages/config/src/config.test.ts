@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './index';
 
@@ -36,6 +37,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty', WORKER_CONCURRENCY_CRAWL: '0', WORKER_CONCURRENCY_EMBED: 'lots' })).toThrow(
       /PORT[\s\S]*WORKER_CONCURRENCY_EMBED: expected an integer from 1 to 256[\s\S]*WORKER_CONCURRENCY_CRAWL: expected an integer from 1 to 256/,
     );
+  });
+
+  it('extracts pages in one thread per CPU, at most one per crawl job at once, unless CRAWL_EXTRACT_THREADS says', () => {
+    expect(loadConfig({}).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
+    expect(loadConfig({ WORKER_CONCURRENCY_CRAWL: '1' }).crawl.extractThreads).toBe(1);
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '' }).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '0' }).crawl.extractThreads).toBe(0);
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '6' }).crawl.extractThreads).toBe(6);
+    expect(() => loadConfig({ CRAWL_EXTRACT_THREADS: 'many' })).toThrow(/CRAWL_EXTRACT_THREADS/);
   });
 
   it('parses flags and lists', () => {

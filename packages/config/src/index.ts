@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { QUEUE_NAMES, type QueueName } from '@docshelf/core';
@@ -60,6 +61,8 @@ const envSchema = z.object({
   CRAWL_MAX_DURATION_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
+  /** Threads that extract pages; unset = one per CPU up to the crawl concurrency, 0 = on the worker's event loop. */
+  CRAWL_EXTRACT_THREADS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(64).optional()),
   CHROMIUM_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).default(500),
   BROWSER_RECYCLE_MB: z.coerce.number().int().min(128).default(768),
@@ -68,6 +71,7 @@ const envSchema = z.object({
   CRAWL_REPEATED_LINE_MIN_PAGES: z.coerce.number().int().min(2).max(10_000).default(5),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
+  VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
   METRICS_TOKEN: z.preprocess(
@@ -100,6 +104,9 @@ export const configSchema = envSchema.transform((e, ctx) => {
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
     ctx.addIssue({ code: 'custom', path: [], message: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together' });
   }
+  const concurrency = Object.fromEntries(
+    QUEUE_NAMES.map((queue) => [queue, e[concurrencyVariable(queue)] ?? e.WORKER_CONCURRENCY]),
+  ) as Record<QueueName, number>;
   return {
     env: e.NODE_ENV,
     http: { port: e.PORT, host: e.HOST, bodyLimit: e.BODY_LIMIT, trustProxy: e.TRUST_PROXY },
@@ -114,7 +121,7 @@ export const configSchema = envSchema.transform((e, ctx) => {
     worker: {
       queues: e.WORKER_QUEUES,
       /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
-      concurrency: Object.fromEntries(QUEUE_NAMES.map((queue) => [queue, e[concurrencyVariable(queue)] ?? e.WORKER_CONCURRENCY])) as Record<QueueName, number>,
+      concurrency,
       /** Port of the worker's /healthz, /readyz and /metrics; 0 = no health server. */
       healthPort: e.WORKER_HEALTH_PORT,
       /** A crashed worker's job goes back to the queue at most lockDurationMs + stalledIntervalMs after the crash. */
@@ -141,6 +148,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
       hostPagesPerSecond: e.CRAWL_HOST_PAGES_PER_SECOND,
       /** robots.txt Crawl-delay is honoured up to this many seconds. */
       crawlDelayMaxS: e.CRAWL_DELAY_MAX_S,
+      /** Threads extracting pages (HTML to markdown) beside the worker's event loop; 0 = on the event loop itself. */
+      extractThreads: e.CRAWL_EXTRACT_THREADS ?? Math.min(os.availableParallelism(), concurrency.crawl),
       /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
       repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
     },
@@ -157,7 +166,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
     },
     /** Sizes a request may have beyond BODY_LIMIT. */
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
-    embedding: { dimensions: e.EMBEDDING_DIMENSIONS },
+    /** vectorCacheBytes: memory each process may give searched libraries' vectors (0 = none). */
+    embedding: { dimensions: e.EMBEDDING_DIMENSIONS, vectorCacheBytes: e.VECTOR_CACHE_MB * 2 ** 20 },
     /** Which engine serves each port, with that engine's settings; embedded ones by default. */
     adapters: readProductionAdapters(e, ctx),
     logLevel: e.LOG_LEVEL,

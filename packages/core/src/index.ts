@@ -35,6 +35,7 @@ export * from './use-cases/crawl/crawl-page';
 export * from './use-cases/crawl/ingest-url.workflow';
 export * from './use-cases/staged-chunks';
 export * from './crawl/page-loader';
+export * from './crawl/crawl-frontier';
 export { normalizePageUrl } from './crawl/page-url';
 export { chunkLoadedPage, chunkLlmsTxtPage } from './crawl/page-chunks';
 export { chunkMarkdown, countWords, composeChunkTitle, type ChunkMarkdownOptions } from './chunking/chunk-markdown';

@@ -10,3 +10,4 @@ export type { BrowserPoolOptions, RenderedPage, RenderOptions } from './browser/
 export { collectPageLinks, normalizePageUrl, isAssetUrl } from './extract/page-links';
 export { extractPage, type ExtractedPage } from './extract/extract-page';
 export { needsBrowser } from './extract/needs-browser';
+export { createPageExtractor, inlineExtractor, type PageExtractor } from './extract/page-extractor';

@@ -4,6 +4,7 @@ export * from './bullmq-job-runner';
 export * from './eviction-policy';
 export { pingRedis, watchRedisAvailability } from './redis-health';
 export * from './bullmq-worker-queues';
-export { runStepJob, isWaitingForChildren, childJobId, type QueueOf } from './step-job';
+export { runStepJob, isWaitingForChildren, childJobId, addChildrenTo, type QueueOf } from './step-job';
 export { RedisProbe } from './redis-probe';
 export { RedisHostThrottle } from './redis-host-throttle';
+export { RedisCrawlFrontier } from './redis-crawl-frontier';

@@ -39,11 +39,20 @@ export class RedisHostThrottle implements HostThrottle {
 
   async waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void> {
     if (intervalMs <= 0) return;
-    const waitMs = Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
+    const waitMs = await this.takeTurn(host, intervalMs);
     if (waitMs <= 0) return;
     // Node's abortable timer rejects with an AbortError; the caller is owed the signal's own reason.
     await delay(waitMs, undefined, { signal }).catch((error: unknown) => {
       throw signal?.aborted ? signal.reason : error;
     });
+  }
+
+  async extendTurn(host: string, intervalMs: number): Promise<void> {
+    // A turn taken and not waited for: the host's next free turn moves `intervalMs` later.
+    if (intervalMs > 0) await this.takeTurn(host, intervalMs);
+  }
+
+  private async takeTurn(host: string, intervalMs: number): Promise<number> {
+    return Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
   }
 }

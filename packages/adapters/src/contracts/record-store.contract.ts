@@ -1,4 +1,4 @@
-import type { ChunkInput, CommitIngestionInput, CrawledPage, LibraryInput, RecordStore } from '@docshelf/core';
+import { countTokens, type ChunkInput, type CommitIngestionInput, type CrawledPage, type LibraryInput, type RecordStore } from '@docshelf/core';
 
 export interface RecordStoreHarness {
   store: RecordStore;
@@ -193,7 +193,20 @@ export function describeRecordStoreContract(label: string, create: () => Promise
           url: 'https://example.com/c',
           tokenCount: 10,
           position: chunks[0]?.position,
+          bpeTokens: countTokens('content of c'),
         });
+      });
+
+      it('counts each chunk with the read side\'s tokenizer when it is written, and again when its content changes', async () => {
+        const long = 'Configure the `cacheDirectory` option before the first build — ünïcödé, emoji 🚀 and <|endoftext|> too.';
+        await store.commitIngestion(ingestion({ chunks: [chunk('a', long), chunk('b')] }));
+        const [a] = await store.getChunks('vercel/next.js', ['a']);
+        expect(a?.bpeTokens).toBe(countTokens(long));
+        // The client's tokenCount is kept as given; the BPE count is the store's own.
+        expect(a?.tokenCount).toBe(10);
+        await store.commitIngestion(ingestion({ chunks: [chunk('a', 'shorter now')] }));
+        const [changed] = await store.listChunks('vercel/next.js', { offset: 0, limit: 1 });
+        expect(changed?.bpeTokens).toBe(countTokens('shorter now'));
       });
 
       it('keeps the position of re-sent chunks and appends new ones after the last', async () => {

@@ -28,6 +28,8 @@ export interface LoadedPage {
    * `title` and `links` are empty.
    */
   unchanged?: boolean;
+  /** The server answered a conditional request with 304 Not Modified: no body came, the request cost it little. */
+  notModified?: boolean;
 }
 
 export interface LoadOptions {
@@ -55,7 +57,17 @@ export interface PageLoader {
 export interface HostThrottle {
   /** Resolves when the caller may load a page from `host`: turns of one host are at least `intervalMs` apart. */
   waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void>;
+  /** Makes the host's current turn `intervalMs` longer without waiting: its next turn comes that much later. */
+  extendTurn(host: string, intervalMs: number): Promise<void>;
 }
+
+/**
+ * Share of a politeness turn a conditional request (If-None-Match / If-Modified-Since) of a known page waits for. When
+ * the server answers 304 that is all it costs: headers and no body, a few hundred bytes. When it sends the page
+ * after all, the rest of the turn is taken at once, so full pages stay spaced as CRAWL_HOST_PAGES_PER_SECOND says.
+ * A robots.txt Crawl-delay is a site's own request and spaces every request in full.
+ */
+export const REVALIDATION_TURN_SHARE = 0.25;
 
 /** The spacing of one host's pages: CRAWL_HOST_PAGES_PER_SECOND, or robots.txt's Crawl-delay (capped) when longer. */
 export function hostIntervalMs(pagesPerSecond: number, crawlDelayMs: number | undefined, crawlDelayMaxMs: number): number {

@@ -55,6 +55,8 @@ export const storedChunkSchema = z.object({
   url: z.string().optional(),
   tokenCount: z.number().int(),
   position: z.number().int(),
+  /** `content` counted by the read side's BPE tokenizer (countTokens) when the chunk was written; absent in older rows. */
+  bpeTokens: z.number().int().optional(),
 });
 
 /** A chunk as GET /api/libraries/:id lists it: without its content. */

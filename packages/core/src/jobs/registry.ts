@@ -90,13 +90,21 @@ export const jobRegistry = {
     }),
     result: crawlResponseSchema,
   },
-  /** Fetches or renders one page, extracts and chunks it, and stages the chunks under the crawl id. */
+  /**
+   * Fetches or renders one page, extracts it and stages its content under the crawl id (the commit chunks it); in a
+   * crawl that follows links, hands out the pages it found (through the crawl's frontier) as further jobs of the crawl.
+   */
   'crawl-page': {
     queue: 'crawl',
     payload: z.object({
       crawlId: ingestionId,
       url: httpUrlSchema,
+      /** Return the page's links (a crawl that follows links). */
       discover: z.boolean(),
+      /** Admit the page's links through the crawl's frontier and add the pages handed out to the crawl. */
+      fanOut: z.boolean().optional(),
+      /** The seed of a crawl that follows links: its final origin joins the crawl, and it reads the sitemap if asked. */
+      seed: z.boolean().optional(),
       renderer: crawlOptionsSchema.shape.renderer,
       /** robots.txt Crawl-delay of the site, in ms (the worker caps it at CRAWL_DELAY_MAX_S). */
       crawlDelayMs: z.number().int().min(0).optional(),
@@ -107,7 +115,7 @@ export const jobRegistry = {
       url: z.string(),
       finalUrl: z.string(),
       title: z.string(),
-      chunks: z.number().int().min(0),
+      /** The page's links when asked for; a seed's sitemap URLs come first. */
       links: z.array(z.string()),
       renderedWith: z.enum(['browser', 'http']),
       /** Unchanged since the library's last crawl: not extracted again, its chunks stand. */

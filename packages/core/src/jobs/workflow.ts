@@ -13,6 +13,11 @@ export interface JobContext {
   reportProgress(change: ProgressChange): Promise<void>;
   /** The point of no return before the library is written; throws JOB_CANCELLED when the job was cancelled first. */
   beginCommit(): Promise<void>;
+  /**
+   * Adds jobs to the workflow this job belongs to, as further children its root waits for (a crawl page hands out
+   * the pages it found). A key already added adds nothing. Outside a workflow it throws.
+   */
+  addToWorkflow(children: ChildJob[]): Promise<void>;
 }
 
 /** A job a workflow step waits for; `key` names it within the workflow, so a repeated step adds no duplicate. */
@@ -28,7 +33,8 @@ export type ChildOutcome = { key: string; ok: true; value: unknown } | { key: st
 
 /**
  * A step either waits for child jobs (the workflow resumes with their outcomes, failures included, and the new
- * state) or ends. A failed child fails the workflow only when the next step says so (see childResult).
+ * state) or ends. A failed child fails the workflow only when the next step says so (see childResult). The next
+ * step also gets the outcomes of the jobs those children added to the workflow (JobContext.addToWorkflow).
  */
 export type Step<S, R> = { wait: ChildJob[]; state: S } | { done: R };
 
@@ -56,5 +62,11 @@ export function childResult<T>(children: ChildOutcome[], key: string, schema: z.
 
 /** A context for jobs that belong to no workflow. */
 export function standaloneJobContext(signal: AbortSignal = new AbortController().signal): JobContext {
-  return { signal, reportProgress: () => Promise.resolve(), beginCommit: () => Promise.resolve() };
+  return {
+    signal,
+    reportProgress: () => Promise.resolve(),
+    beginCommit: () => Promise.resolve(),
+    addToWorkflow: () =>
+      Promise.reject(new AppError('NO_WORKFLOW', 'This job belongs to no workflow: it cannot add jobs to one', 500, { retryable: false })),
+  };
 }

@@ -86,7 +86,7 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
   ];
   // Search answers pages: fused by page, one page's many chunks do not crowd out another page's one good chunk.
   if (mode === 'hybrid' && request.onePerPageFirst) {
-    return { mode, chunks: (await fusePages(deps.records, rankings)).slice(0, request.limit) };
+    return { mode, chunks: await fusePages(deps.records, rankings, request.limit) };
   }
   const ranked =
     mode === 'hybrid'
@@ -99,7 +99,8 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
 
 async function hydrateFor(request: RankRequest, records: RetrievalDeps['records'], ranked: ChunkHit[], candidates: number): Promise<RankedChunk[]> {
   if (!request.onePerPageFirst) return hydrate(records, ranked, request.limit);
-  return onePerPageFirst(await hydrate(records, ranked, candidates)).slice(0, request.limit);
+  const considered = ranked.slice(0, candidates);
+  return hydrate(records, onePerPageFirst(considered, await pagesOf(records, [ranked], considered)), request.limit);
 }
 
 const embedderUnavailable = () =>
@@ -156,9 +157,22 @@ async function steerTowards(vectors: VectorIndex, libraryId: string, vector: num
   if (ids.length === 0) return vector;
   const found = [...(await vectors.fetch(libraryId, ids)).values()];
   if (found.length === 0) return vector;
-  const steered = vector.map((value, d) => value + (FEEDBACK_WEIGHT * found.reduce((sum, v) => sum + v[d]! / Math.hypot(...v), 0)) / found.length);
-  const norm = Math.hypot(...steered);
+  const steered = [...vector];
+  for (const v of found) {
+    const length = lengthOf(v);
+    if (length === 0) continue;
+    const scale = FEEDBACK_WEIGHT / found.length / length;
+    for (let d = 0; d < steered.length; d++) steered[d]! += scale * v[d]!;
+  }
+  const norm = lengthOf(steered);
   return norm === 0 ? vector : steered.map((value) => value / norm);
+}
+
+/** Euclidean length; Math.hypot(...v) spreads the vector into arguments, which is slow for hundreds of values. */
+function lengthOf(vector: number[]): number {
+  let squares = 0;
+  for (const value of vector) squares += value * value;
+  return Math.sqrt(squares);
 }
 
 /**
@@ -166,63 +180,96 @@ async function steerTowards(vectors: VectorIndex, libraryId: string, vector: num
  * the pages (so one page's many chunks do not push others down), pages are ordered by their fused score, and each
  * page's chunks follow the chunk-level fusion. Each page's best chunk comes first, then the others.
  */
-async function fusePages(records: RetrievalDeps['records'], rankings: Ranking[]): Promise<RankedChunk[]> {
+async function fusePages(records: RetrievalDeps['records'], rankings: Ranking[], limit: number): Promise<RankedChunk[]> {
   const byChunk = fuseRankings(rankings);
-  const chunks = await hydrate(records, byChunk, byChunk.length);
-  const keyOf = (hit: { libraryId: string; chunkId?: string; id?: string }) => `${hit.libraryId}\u0000${hit.chunkId ?? hit.id}`;
-  const pageOf = new Map(chunks.map((chunk) => [keyOf(chunk), `${chunk.libraryId}\u0000${chunk.url ?? `#${chunk.id}`}`]));
+  const pageOf = await pagesOf(
+    records,
+    rankings.map((ranking) => ranking.hits),
+    byChunk,
+  );
   const pageScores = new Map<string, number>();
   for (const { hits, weight } of rankings) {
     const seen = new Set<string>();
     for (const hit of hits) {
-      const page = pageOf.get(keyOf(hit));
+      const page = pageOf.get(hitKey(hit));
       if (page === undefined || seen.has(page)) continue;
       seen.add(page);
       pageScores.set(page, (pageScores.get(page) ?? 0) + weight / (RRF_K + seen.size));
     }
   }
-  const firsts = new Map<string, RankedChunk>();
-  const rest: RankedChunk[] = [];
-  for (const chunk of chunks) {
-    const page = pageOf.get(keyOf(chunk))!;
-    if (firsts.has(page)) rest.push(chunk);
-    else firsts.set(page, { ...chunk, score: pageScores.get(page) ?? 0 });
+  const firsts = new Map<string, ChunkHit>();
+  const rest: ChunkHit[] = [];
+  for (const hit of byChunk) {
+    const page = pageOf.get(hitKey(hit));
+    if (page === undefined) continue;
+    if (firsts.has(page)) rest.push(hit);
+    else firsts.set(page, { ...hit, score: pageScores.get(page) ?? 0 });
   }
   const ordered = [...firsts.values()].sort((a, b) => b.score - a.score);
   const floor = ordered.at(-1)?.score ?? 0;
-  return [...ordered, ...rest.map((chunk) => ({ ...chunk, score: Math.min(chunk.score, floor) }))];
+  // Only the chunks that may be returned are read with their text.
+  return hydrate(records, [...ordered, ...rest.map((hit) => ({ ...hit, score: Math.min(hit.score, floor) }))], limit);
 }
 
-/** Each page's best chunk in rank order, then the others in rank order; chunks without a URL count as pages. */
-function onePerPageFirst(chunks: RankedChunk[]): RankedChunk[] {
+/** Each page's best hit in rank order, then the others in rank order; hits without a page (chunk gone) are dropped. */
+function onePerPageFirst(hits: ChunkHit[], pageOf: Map<string, string>): ChunkHit[] {
   const seen = new Set<string>();
-  const firsts: RankedChunk[] = [];
-  const rest: RankedChunk[] = [];
-  for (const chunk of chunks) {
-    const page = `${chunk.libraryId}\u0000${chunk.url ?? `#${chunk.id}`}`;
-    (seen.has(page) ? rest : firsts).push(chunk);
+  const firsts: ChunkHit[] = [];
+  const rest: ChunkHit[] = [];
+  for (const hit of hits) {
+    const page = pageOf.get(hitKey(hit));
+    if (page === undefined) continue;
+    (seen.has(page) ? rest : firsts).push(hit);
     seen.add(page);
   }
   return [...firsts, ...rest];
+}
+
+const hitKey = (hit: { libraryId: string; chunkId: string }) => `${hit.libraryId}\u0000${hit.chunkId}`;
+
+/** A chunk's page: its library and URL; a chunk without a URL is a page of its own. */
+const pageKey = (libraryId: string, url: string | null | undefined, chunkId: string) => `${libraryId}\u0000${url ?? `#${chunkId}`}`;
+
+/**
+ * The page of each hit. Keyword hits carry their chunk's URL; the others are read from the record store, and a hit
+ * whose chunk is gone has no page.
+ */
+async function pagesOf(records: RetrievalDeps['records'], rankings: ChunkHit[][], hits: ChunkHit[]): Promise<Map<string, string>> {
+  const pages = new Map<string, string>();
+  for (const ranking of rankings) {
+    for (const hit of ranking) if (hit.url !== undefined) pages.set(hitKey(hit), pageKey(hit.libraryId, hit.url, hit.chunkId));
+  }
+  const found = await readChunks(
+    records,
+    hits.filter((hit) => !pages.has(hitKey(hit))),
+  );
+  for (const [key, chunk] of found) pages.set(key, pageKey(chunk.libraryId, chunk.url, chunk.id));
+  return pages;
 }
 
 /** Reads the ranked chunks' text; a hit whose chunk is gone (deleted or replaced since it was indexed) is dropped. */
 async function hydrate(records: RetrievalDeps['records'], hits: ChunkHit[], limit: number): Promise<RankedChunk[]> {
   // A few extra hits cover the ones that turn out stale.
   const wanted = hits.slice(0, limit + Math.min(limit, 10));
-  const byLibrary = new Map<string, string[]>();
-  for (const hit of wanted) byLibrary.set(hit.libraryId, [...(byLibrary.get(hit.libraryId) ?? []), hit.chunkId]);
-  const found = new Map<string, StoredChunk>();
-  await Promise.all(
-    [...byLibrary].map(async ([libraryId, ids]) => {
-      for (const chunk of await records.getChunks(libraryId, ids)) found.set(`${libraryId}\u0000${chunk.id}`, chunk);
-    }),
-  );
+  const found = await readChunks(records, wanted);
   const chunks: RankedChunk[] = [];
   for (const hit of wanted) {
-    const chunk = found.get(`${hit.libraryId}\u0000${hit.chunkId}`);
-    if (chunk) chunks.push({ ...chunk, libraryId: hit.libraryId, score: hit.score });
+    const chunk = found.get(hitKey(hit));
+    if (chunk) chunks.push({ ...chunk, score: hit.score });
     if (chunks.length === limit) break;
   }
   return chunks;
+}
+
+/** The hits' chunks as stored, by hit key; chunks that are gone are absent. */
+async function readChunks(records: RetrievalDeps['records'], hits: ChunkHit[]): Promise<Map<string, StoredChunk & { libraryId: string }>> {
+  const byLibrary = new Map<string, string[]>();
+  for (const hit of hits) byLibrary.set(hit.libraryId, [...(byLibrary.get(hit.libraryId) ?? []), hit.chunkId]);
+  const found = new Map<string, StoredChunk & { libraryId: string }>();
+  await Promise.all(
+    [...byLibrary].map(async ([libraryId, ids]) => {
+      for (const chunk of await records.getChunks(libraryId, ids)) found.set(hitKey({ libraryId, chunkId: chunk.id }), { ...chunk, libraryId });
+    }),
+  );
+  return found;
 }

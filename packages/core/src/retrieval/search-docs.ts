@@ -25,7 +25,7 @@ export async function searchDocs(deps: RetrievalDeps, request: SearchDocsRequest
       url: chunk.url ?? null,
       content: chunk.content,
       score: chunk.score,
-      tokens: countTokens(chunk.content),
+      tokens: chunk.bpeTokens ?? countTokens(chunk.content),
     })),
   };
 }

@@ -15,7 +15,7 @@ export async function writeBackup(
   const chunks = [];
   for (let offset = 0; ; offset += PAGE_SIZE) {
     const page = await deps.records.listChunks(job.libraryId, { offset, limit: PAGE_SIZE });
-    chunks.push(...page.map(({ position: _position, ...chunk }) => chunk));
+    chunks.push(...page.map(({ position: _position, bpeTokens: _bpeTokens, ...chunk }) => chunk));
     if (page.length < PAGE_SIZE) break;
   }
   const createdAt = (deps.now ?? (() => new Date()))().toISOString();

@@ -5,7 +5,7 @@ import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { FetchFailedError, describeNetworkError } from '../fetch/fetch-failed-error';
 import { safeFetch, type SafeResponse } from '../fetch/safe-fetch';
 import { chromiumSandboxUsable } from './chromium-sandbox';
-import { DISABLE_WEBRTC_SCRIPT, guardContextNetwork, type NetworkGuard } from './guard-network';
+import { DISABLE_WEBRTC_SCRIPT, guardContextNetwork, type ContextGuard, type NetworkGuard } from './guard-network';
 import { ProcessWatch } from './process-watch';
 import { RenderFailedError } from './render-failed-error';
 import { startSinkholeProxy, type SinkholeProxy } from './sinkhole-proxy';
@@ -75,16 +75,27 @@ const LAUNCH_ARGS = [
 const NO_POPUPS_SCRIPT = `try { Object.defineProperty(globalThis, 'open', { value: () => null, configurable: false, writable: false }); } catch {}`;
 const INIT_SCRIPT = [DISABLE_WEBRTC_SCRIPT, NO_POPUPS_SCRIPT, SETTLE_TRACKER_SCRIPT].join('\n');
 
-/** A context with one page and its network guard, kept between renders of pages of one origin. */
-interface Tab {
+/** A browser context for the pages of one site (origin), shared by its tabs as one browser session would be. */
+interface Site {
   instance: Instance;
+  origin: string;
   context: BrowserContext;
+  guard: ContextGuard;
+  tabs: Tab[];
+  /** Pages being opened in the context: a page that appears meanwhile may be one of them. */
+  opening: Set<Promise<unknown>>;
+  /** Clearing the cookies, once none of the site's tabs was rendering: the next render waits for it. */
+  cleared: Promise<void>;
+  /** Its last tab closed: the context is closing and takes no new tab. */
+  closing: boolean;
+}
+
+/** A page of a site's context and its network guard, kept between renders of the site's pages. */
+interface Tab {
+  site: Site;
   page: Page;
   guard: NetworkGuard;
-  origin: string;
   busy: boolean;
-  /** Clearing the previous page's cookies. */
-  cleared: Promise<void>;
 }
 
 /** One launched Chromium and what the pool knows of it. */
@@ -94,6 +105,8 @@ interface Instance {
   pages: number;
   /** Tabs open in it now. */
   active: number;
+  /** Its sites' contexts, by origin (being created or ready). */
+  sites: Map<string, Promise<Site>>;
   /** Replaced: takes no new page and closes when its last one is done. */
   retiring: boolean;
   /** Its root process, found by the marker in its command line (Linux), for the memory watch. */
@@ -125,8 +138,10 @@ function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string,
 }
 
 /**
- * Renders pages in one lazily launched Chromium, at most `maxPages` at a time, each in a fresh context. Stylesheets
- * and scripts are shared between pages through a short-lived cache; images, media and fonts are never fetched. The
+ * Renders pages in one lazily launched Chromium, at most `maxPages` at a time. The pages of one site share a context
+ * (as one browser session would; its cookies are cleared whenever none of them is rendering), other sites never see
+ * it; a tab is kept for the site's next page. Stylesheets and scripts are shared between pages through a short-lived
+ * cache; images, media and fonts are never fetched. The
  * browser is replaced after `recycleAfterPages` pages or `recycleAfterMb` of RSS, and a page whose renderer grows past
  * `pageMaxMb` is stopped and fails alone.
  */
@@ -190,18 +205,19 @@ export class BrowserPool {
         } catch (error) {
           if (options.signal?.aborted) throw options.signal.reason;
           // A kept tab whose browser died since its last page (before 'disconnected' arrived): once more, relaunched.
-          if (reused && attempt === 1 && !tab.instance.browser.isConnected()) {
-            this.forget(tab.instance);
+          if (reused && attempt === 1 && !tab.site.instance.browser.isConnected()) {
+            this.forget(tab.site.instance);
             continue;
           }
-          throw this.describeFailure(url, error, tab.instance);
+          throw this.describeFailure(url, error, tab.site.instance);
         } finally {
           tab.guard.reset();
+          const { site } = tab;
           // A page that failed (timed out, crashed, navigated away) is not trusted with another render.
-          if (!reusable || tab.instance.retiring || !tab.instance.browser.isConnected()) await this.closeTab(tab);
-          // Cookies are cleared off the render's path; the next page of the tab waits for it.
-          else tab.cleared = tab.context.clearCookies().catch(() => undefined);
+          if (!reusable || site.instance.retiring || !site.instance.browser.isConnected()) await this.closeTab(tab);
           tab.busy = false;
+          // Cookies are cleared off the render's path once the site is idle; its next page waits for it.
+          if (!site.tabs.some((t) => t.busy)) site.cleared = site.context.clearCookies().catch(() => undefined);
           lap('release');
         }
       }
@@ -227,16 +243,16 @@ export class BrowserPool {
   }
 
   /**
-   * A free tab that last showed a page of the same origin (its cookies cleared), or a new one in a fresh context:
-   * pages of one site share a tab as they would in one browser session; other sites never see its state.
+   * A free tab of the site's context, or a new one in it (a new context for a site not open yet): pages of one site
+   * share a context as they would in one browser session; other sites never see its state.
    */
   private async takeTab(url: string, lap: (stage: string) => void): Promise<{ tab: Tab; reused: boolean }> {
     const origin = new URL(url).origin;
-    const usable = (t: Tab) => !t.busy && !t.instance.retiring && t.instance.browser.isConnected() && !t.page.isClosed();
-    const reuse = this.tabs.find((t) => usable(t) && t.origin === origin);
+    const usable = (t: Tab) => !t.busy && !t.site.instance.retiring && t.site.instance.browser.isConnected() && !t.page.isClosed();
+    const reuse = this.tabs.find((t) => usable(t) && t.site.origin === origin);
     if (reuse) {
       reuse.busy = true;
-      await reuse.cleared;
+      await reuse.site.cleared;
       lap('reuse');
       return { tab: reuse, reused: true };
     }
@@ -255,23 +271,20 @@ export class BrowserPool {
       try {
         instance = await this.getInstance();
         instance.active += 1;
-        const context = await instance.browser.newContext({ serviceWorkers: 'block', javaScriptEnabled: true, acceptDownloads: false });
-        await context.addInitScript(INIT_SCRIPT);
-        // Half the budget per subresource, so one that hangs fails on its own and `load` still fires in time.
-        const guard = await guardContextNetwork(context, {
-          policy: this.options.policy,
-          timeoutMs: Math.ceil((this.options.pageTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS) / 2),
-          maxBytes: this.options.maxBodyBytes,
-          cache: this.cache,
-        });
-        const page = await context.newPage();
-        // Windows a page opens anyway (a target=_blank link clicked by a script) are closed before they load anything.
-        context.on('page', (other) => {
-          if (other !== page) void other.close().catch(() => undefined);
-        });
-        const tab: Tab = { instance, context, page, guard, origin, busy: true, cleared: Promise.resolve() };
-        this.tabs.push(tab);
-        return tab;
+        let site = await this.siteOf(instance, origin);
+        // Its last tab closed meanwhile, and its context with it: a fresh one.
+        while (site.closing) site = await this.siteOf(instance, origin);
+        const current = site;
+        const opening = (async () => {
+          await current.cleared;
+          const page = await current.context.newPage();
+          const tab: Tab = { site: current, page, guard: await current.guard.forPage(page), busy: true };
+          current.tabs.push(tab);
+          this.tabs.push(tab);
+          return tab;
+        })();
+        current.opening.add(opening);
+        return await opening.finally(() => current.opening.delete(opening));
       } catch (error) {
         if (instance) this.done(instance);
         // A browser that died before its 'disconnected' event arrived: relaunch once rather than fail this render.
@@ -284,19 +297,58 @@ export class BrowserPool {
     }
   }
 
+  /** The context of `origin` in `instance`, created (with its init script and network guard) on first use. */
+  private siteOf(instance: Instance, origin: string): Promise<Site> {
+    const known = instance.sites.get(origin);
+    if (known) return known;
+    const creating = (async (): Promise<Site> => {
+      const context = await instance.browser.newContext({ serviceWorkers: 'block', javaScriptEnabled: true, acceptDownloads: false });
+      await context.addInitScript(INIT_SCRIPT);
+      // Half the budget per subresource, so one that hangs fails on its own and `load` still fires in time.
+      const guard = await guardContextNetwork(context, {
+        policy: this.options.policy,
+        timeoutMs: Math.ceil((this.options.pageTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS) / 2),
+        maxBytes: this.options.maxBodyBytes,
+        cache: this.cache,
+      });
+      const site: Site = { instance, origin, context, guard, tabs: [], opening: new Set(), cleared: Promise.resolve(), closing: false };
+      // Windows a page opens anyway (a target=_blank link clicked by a script) are closed before they load anything;
+      // the pool's own new tabs are told apart once their opening is done.
+      context.on('page', (other) => {
+        void Promise.allSettled([...site.opening]).then(() => {
+          if (!site.tabs.some((t) => t.page === other)) void other.close().catch(() => undefined);
+        });
+      });
+      return site;
+    })();
+    instance.sites.set(origin, creating);
+    creating.catch(() => instance.sites.delete(origin));
+    return creating;
+  }
+
   private async closeTab(tab: Tab): Promise<void> {
     const index = this.tabs.indexOf(tab);
     if (index === -1) return;
     this.tabs.splice(index, 1);
+    const { site } = tab;
+    site.tabs.splice(site.tabs.indexOf(tab), 1);
     tab.guard.dispose();
-    await tab.context.close().catch(() => undefined);
-    this.done(tab.instance);
+    // A site left without tabs gives its context up: the next page of it starts a fresh session.
+    if (site.tabs.length === 0 && site.opening.size === 0) {
+      site.closing = true;
+      site.instance.sites.delete(site.origin);
+      await site.context.close().catch(() => undefined);
+    } else {
+      await tab.page.close().catch(() => undefined);
+    }
+    this.done(site.instance);
   }
 
   private async renderInTab(tab: Tab, url: string, timeoutMs: number, lap: (stage: string) => void, prefetched?: SafeResponse): Promise<Omit<RenderedPage, 'timings'>> {
     const startedAt = Date.now();
     const remainingMs = () => timeoutMs - (Date.now() - startedAt);
-    const { page, guard, instance } = tab;
+    const { page, guard } = tab;
+    const { instance } = tab.site;
     instance.pages += 1;
     if (instance.pages >= (this.options.recycleAfterPages ?? Infinity)) this.retire(instance);
     // Fetched here, redirects and all, so the page is opened at the final URL and relative links resolve against it.
@@ -393,7 +445,7 @@ export class BrowserPool {
     if (instance.retiring) return;
     instance.retiring = true;
     if (this.currentInstance === instance) this.clearCurrent();
-    for (const tab of this.tabs.filter((t) => t.instance === instance && !t.busy)) void this.closeTab(tab);
+    for (const tab of this.tabs.filter((t) => t.site.instance === instance && !t.busy)) void this.closeTab(tab);
     if (instance.active === 0) void instance.browser.close().catch(() => undefined);
   }
 
@@ -406,7 +458,7 @@ export class BrowserPool {
   private forget(instance: Instance): boolean {
     this.instances.delete(instance);
     this.watch.untrack(instance.marker);
-    for (const tab of this.tabs.filter((t) => t.instance === instance && !t.busy)) void this.closeTab(tab);
+    for (const tab of this.tabs.filter((t) => t.site.instance === instance && !t.busy)) void this.closeTab(tab);
     const wasCurrent = this.currentInstance === instance;
     if (wasCurrent) this.clearCurrent();
     return wasCurrent;
@@ -428,7 +480,7 @@ export class BrowserPool {
       proxy: { server: this.proxy.url },
     });
     this.watch.track(marker);
-    return { browser, pages: 0, active: 0, retiring: false, marker };
+    return { browser, pages: 0, active: 0, retiring: false, marker, sites: new Map() };
   }
 
   private decideSandbox(): boolean {

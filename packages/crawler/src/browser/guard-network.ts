@@ -1,8 +1,9 @@
-import type { BrowserContext, Request, Route } from 'playwright-core';
+import type { BrowserContext, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { FetchFailedError, safeFetch, type SafeResponse } from '../fetch/safe-fetch';
 import type { SubresourceCache } from './subresource-cache';
 
+/** The guard of one page of a guarded context. */
 export interface NetworkGuard {
   /** Request URLs refused by the policy (and WebSockets) since the last `reset`, in the order they were refused. */
   readonly blocked: string[];
@@ -12,12 +13,17 @@ export interface NetworkGuard {
   readonly navigationError: () => Error | undefined;
   /** Answers the next main-frame navigation to `response.url` with this response instead of fetching it again. */
   serveDocument(response: SafeResponse): void;
-  /** Requests being answered right now. */
+  /** Requests being answered right now (the page's own, and those of the context no page can be told for). */
   inFlight(): number;
   /** Milliseconds since a request of the page last started or ended. */
   sinceNetworkMs(): number;
   /** Stops in-flight fetches: the page they were for is gone. */
   dispose(): void;
+}
+
+/** A context's network guard: one route handler for all its pages, each page with a guard of its own. */
+export interface ContextGuard {
+  forPage(page: Page): Promise<NetworkGuard>;
 }
 
 export interface NetworkGuardOptions {
@@ -70,30 +76,56 @@ function isMainFrameNavigation(request: Request): boolean {
   }
 }
 
+/** What one render of a page leaves with the guard; `reset` starts another. */
+interface RenderState {
+  blocked: string[];
+  navigationError: Error | undefined;
+  /** Aborted when the render ends: its fetches stop. */
+  stop: AbortController;
+  documents: Map<string, SafeResponse>;
+}
+
+/** What the guard keeps for one page (or, for requests no page can be told for, the context). */
+interface PageState {
+  render: RenderState;
+  inFlight: number;
+  lastActivity: number;
+}
+
+const newRender = (): RenderState => ({ blocked: [], navigationError: undefined, stop: new AbortController(), documents: new Map() });
+const newPageState = (): PageState => ({ render: newRender(), inFlight: 0, lastActivity: performance.now() });
+
+/** The page a request is for; none for requests of workers and of pages the context does not know. */
+function pageOf(request: Request): Page | undefined {
+  try {
+    return request.frame().page();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Makes every HTTP request of the context go through safeFetch (policy-checked, from Node) and hands Chromium the
  * response, so Chromium never connects anywhere itself. safeFetch follows redirects, checking each hop, and Chromium
- * gets the final response under the URL it asked for; the pool navigates to a document's final URL itself.
+ * gets the final response under the URL it asked for; the pool navigates to a document's final URL itself. The pages
+ * of a context (one site's tabs) each keep their own refusals, documents and requests in flight.
  */
-export async function guardContextNetwork(context: BrowserContext, options: NetworkGuardOptions): Promise<NetworkGuard> {
-  let blocked: string[] = [];
-  let navigationError: Error | undefined;
-  let stop = new AbortController();
-  const documents = new Map<string, SafeResponse>();
+export async function guardContextNetwork(context: BrowserContext, options: NetworkGuardOptions): Promise<ContextGuard> {
+  const pages = new WeakMap<Page, PageState>();
+  // Requests of workers (and of windows closed at once): checked and answered all the same, counted for every page.
+  const unowned = newPageState();
+  const stateOf = (page: Page | undefined) => (page && pages.get(page)) ?? unowned;
 
   // Chromium requests a document without its fragment.
   const documentKey = (url: string) => url.split('#')[0]!;
 
-  function takeServedDocument(request: Request): SafeResponse | undefined {
+  function takeServedDocument(render: RenderState, request: Request): SafeResponse | undefined {
     const key = documentKey(request.url());
-    const document = documents.get(key);
+    const document = render.documents.get(key);
     if (!document || !isMainFrameNavigation(request)) return undefined;
-    documents.delete(key);
+    render.documents.delete(key);
     return document;
   }
-
-  let inFlight = 0;
-  let lastActivity = performance.now();
 
   function fetchFor(request: Request, method: 'GET' | 'HEAD', signal: AbortSignal): Promise<SafeResponse> {
     const url = request.url();
@@ -111,11 +143,12 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
     const request = route.request();
     const url = request.url();
     const method = request.method();
-    // This render's: a later render of the same context starts its own.
-    const { signal } = stop;
-    const refused = blocked;
-    inFlight += 1;
-    lastActivity = performance.now();
+    const state = stateOf(pageOf(request));
+    // This render's: a later render of the same page starts its own.
+    const render = state.render;
+    const { signal } = render.stop;
+    state.inFlight += 1;
+    state.lastActivity = performance.now();
     try {
       if (method !== 'GET' && method !== 'HEAD') throw new BlockedUrlError(url, `${method} requests are not sent while rendering`);
       if (SKIPPED_RESOURCE_TYPES.has(request.resourceType())) {
@@ -123,47 +156,52 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
         await route.abort('aborted').catch(() => undefined);
         return;
       }
-      const response = takeServedDocument(request) ?? (await fetchFor(request, method, signal));
+      const response = takeServedDocument(render, request) ?? (await fetchFor(request, method, signal));
       if (signal.aborted) throw signal.reason;
       await route.fulfill({ status: response.status, headers: selectForwardedHeaders(response.headers), body: response.body });
     } catch (error) {
       const pageGone = signal.aborted;
-      if (!pageGone && error instanceof BlockedUrlError) refused.push(url);
-      if (!pageGone && isMainFrameNavigation(request)) navigationError = error instanceof Error ? error : new Error(String(error));
+      if (!pageGone && error instanceof BlockedUrlError) render.blocked.push(url);
+      if (!pageGone && isMainFrameNavigation(request)) render.navigationError = error instanceof Error ? error : new Error(String(error));
       // The page may be closing; there is nobody left to tell.
       await route.abort(chooseAbortCode(error)).catch(() => undefined);
     } finally {
-      inFlight -= 1;
-      lastActivity = performance.now();
+      state.inFlight -= 1;
+      state.lastActivity = performance.now();
     }
   }
 
   await context.route('**/*', fulfilThroughPolicy);
-  // Playwright mocks the page's WebSocket class here; sockets opened where that mock does not reach (workers) still
-  // go nowhere, as Chromium's only proxy is the pool's sinkhole.
-  await context.routeWebSocket(
-    () => true,
-    (socket) => {
-      blocked.push(socket.url());
-      void socket.close({ code: 1008, reason: 'WebSockets are not opened while rendering' });
-    },
-  );
+  // Playwright mocks the page's WebSocket class here (per page below, so a refusal is the page's); sockets opened
+  // where that mock does not reach (workers) still go nowhere, as Chromium's only proxy is the pool's sinkhole.
+  const refuseWebSocket = (state: () => PageState) => (socket: WebSocketRoute) => {
+    state().render.blocked.push(socket.url());
+    void socket.close({ code: 1008, reason: 'WebSockets are not opened while rendering' });
+  };
+  await context.routeWebSocket(() => true, refuseWebSocket(() => unowned));
 
   return {
-    get blocked() {
-      return blocked;
+    async forPage(page: Page): Promise<NetworkGuard> {
+      const state = newPageState();
+      pages.set(page, state);
+      await page.routeWebSocket(() => true, refuseWebSocket(() => state));
+      return {
+        get blocked() {
+          return state.render.blocked;
+        },
+        reset: () => {
+          state.render.stop.abort();
+          state.render = newRender();
+        },
+        navigationError: () => state.render.navigationError,
+        serveDocument: (response) => state.render.documents.set(documentKey(response.url), response),
+        inFlight: () => state.inFlight + unowned.inFlight,
+        sinceNetworkMs: () => performance.now() - Math.max(state.lastActivity, unowned.lastActivity),
+        dispose: () => {
+          state.render.stop.abort();
+          pages.delete(page);
+        },
+      };
     },
-    reset: () => {
-      stop.abort();
-      stop = new AbortController();
-      blocked = [];
-      navigationError = undefined;
-      documents.clear();
-    },
-    navigationError: () => navigationError,
-    serveDocument: (response) => documents.set(documentKey(response.url), response),
-    inFlight: () => inFlight,
-    sinceNetworkMs: () => performance.now() - lastActivity,
-    dispose: () => stop.abort(),
   };
 }

@@ -39,8 +39,14 @@ async function pssMb(pid: number): Promise<number> {
  * stops a renderer that passes the page limit and reports a browser's total PSS once its RSS is large, so the pool
  * can recycle it. A browser is found among this process's children by a marker switch in its command line.
  */
+/** The browser's process tree is walked again every this many looks; in between only the known processes are read. */
+const REDISCOVER_EVERY = 4;
+
 export class ProcessWatch {
   private readonly markers = new Map<string, number | undefined>();
+  /** Each browser's processes as last walked (every thread's children list of every process: hundreds of reads). */
+  private readonly trees = new Map<string, number[]>();
+  private looks = 0;
   private timer: NodeJS.Timeout | undefined;
   private looking = false;
   private lastStop = 0;
@@ -58,6 +64,7 @@ export class ProcessWatch {
 
   untrack(marker: string): void {
     this.markers.delete(marker);
+    this.trees.delete(marker);
     if (this.markers.size === 0) this.stop();
   }
 
@@ -74,13 +81,18 @@ export class ProcessWatch {
   private async look(): Promise<void> {
     if (this.looking) return;
     this.looking = true;
+    const rediscover = this.looks++ % REDISCOVER_EVERY === 0;
     try {
       for (const [marker, known] of this.markers) {
         const root = known ?? (await this.findRoot(marker));
         if (root === undefined) continue;
         this.markers.set(marker, root);
-        const tree = [root];
-        for (let i = 0; i < tree.length; i++) tree.push(...(await childrenOf(tree[i]!)));
+        let tree = rediscover ? undefined : this.trees.get(marker);
+        if (!tree) {
+          tree = [root];
+          for (let i = 0; i < tree.length; i++) tree.push(...(await childrenOf(tree[i]!)));
+          this.trees.set(marker, tree);
+        }
         const sizes = await Promise.all(tree.map(rssMb));
         for (const [i, mb] of sizes.entries()) {
           if (mb <= this.options.pageMaxMb || !(await read(`/proc/${tree[i]}/cmdline`)).includes('--type=renderer')) continue;

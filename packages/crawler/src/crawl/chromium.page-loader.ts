@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { AppError, type LoadedPage, type LoadOptions, type PageLoader, type PageValidators, type Renderer } from '@docshelf/core';
 import type { BrowserPool } from '../browser/browser-pool';
-import { extractPage } from '../extract/extract-page';
-import { needsBrowser } from '../extract/needs-browser';
+import { decodeDocument } from '../extract/decode-document';
+import type { ExtractedPage } from '../extract/extract-page';
+import { inlineExtractor, type PageExtractor } from '../extract/page-extractor';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { gunzipFile } from '../fetch/gunzip-file';
 import { FetchFailedError, safeFetch, type SafeResponse } from '../fetch/safe-fetch';
@@ -15,6 +16,8 @@ export interface ChromiumPageLoaderDeps {
   timeoutMs: number;
   /** Limit on a page's body (PAGE_MAX_BYTES): a larger or endless response fails the page. */
   maxBytes?: number;
+  /** Where pages are extracted (threads, CRAWL_EXTRACT_THREADS); inline by default. */
+  extractor?: PageExtractor;
 }
 
 interface RawPage {
@@ -27,6 +30,8 @@ interface RawPage {
   response?: SafeResponse;
   /** Response headers of the document, lower-cased names. */
   headers: Record<string, string>;
+  /** Already extracted (auto mode extracts what it fetched while it checks whether the page needs a browser). */
+  extracted?: ExtractedPage;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -37,17 +42,23 @@ const isHtml = (contentType: string) => HTML_TYPES.has(contentType) || contentTy
 
 /** The PageLoader of the worker: the SSRF-checked fetch, Chromium for rendering, cheerio and turndown for extraction. */
 export class ChromiumPageLoader implements PageLoader {
-  constructor(private readonly deps: ChromiumPageLoaderDeps) {}
+  private readonly extractor: PageExtractor;
+
+  constructor(private readonly deps: ChromiumPageLoaderDeps) {
+    this.extractor = deps.extractor ?? inlineExtractor;
+  }
 
   async load(url: string, options: LoadOptions): Promise<LoadedPage> {
     try {
       const raw = await this.loadRaw(url, options.renderer, options.signal, options.known);
-      if (raw.status >= 400) return toLoadedPage(raw);
+      // An error page is not content: no caller extracts what it says.
+      if (raw.status >= 400) return { url: raw.url, status: raw.status, renderedWith: raw.renderedWith, text: raw.text, markdown: '', title: '', links: [] };
       const validators = validatorsOf(raw, options.known);
       if (options.known && (raw.status === 304 || validators.contentHash === options.known.contentHash)) {
-        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true };
+        const notModified = raw.status === 304;
+        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true, notModified };
       }
-      return { ...toLoadedPage(raw), validators };
+      return { ...(await this.toLoadedPage(raw)), validators };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw toPageError(error);
@@ -78,8 +89,9 @@ export class ChromiumPageLoader implements PageLoader {
     }
     const fetched = await this.fetchOverHttp(url, signal, known);
     if (fetched.status === 304 || (known && hashOf(fetched.text) === known.contentHash)) return fetched;
-    if (renderer === 'auto' && fetched.status < 400 && isHtml(fetched.contentType) && needsBrowser(fetched.text)) {
-      return this.render(url, signal, fetched.response);
+    if (renderer === 'auto' && fetched.status < 400 && isHtml(fetched.contentType)) {
+      const outcome = await this.extractor.extract({ html: fetched.text, url: fetched.url, unlessShell: true });
+      return 'page' in outcome ? { ...fetched, extracted: outcome.page } : this.render(url, signal, fetched.response);
     }
     return fetched;
   }
@@ -93,13 +105,27 @@ export class ChromiumPageLoader implements PageLoader {
     if (!isHtml(response.contentType) && !TEXT_TYPES.has(response.contentType)) {
       throw new AppError('UNSUPPORTED_CONTENT', `unsupported content type ${response.contentType}`, 422, { retryable: false });
     }
-    const text = response.body.toString('utf8');
+    const text = decodeDocument(response.body, response.headers['content-type'], isHtml(response.contentType));
     return { url: response.url, status: response.status, contentType: response.contentType, text, renderedWith: 'http', headers: response.headers, response };
   }
 
   private async render(url: string, signal?: AbortSignal, document?: SafeResponse): Promise<RawPage> {
     const page = await this.deps.browser().render(url, { timeoutMs: this.deps.timeoutMs, signal, document });
     return { url: page.url, status: page.status, contentType: 'text/html', text: page.html, renderedWith: 'browser', headers: page.headers ?? {} };
+  }
+
+  /** HTML is extracted to markdown; markdown and plain text are the content as they are. */
+  private async toLoadedPage(page: RawPage): Promise<LoadedPage> {
+    const { url, status, renderedWith, text } = page;
+    if (!isHtml(page.contentType)) return textPage(page);
+    const extracted = page.extracted ?? (await this.extract(text, url));
+    return { url, status, renderedWith, text, markdown: extracted.markdown, title: extracted.title || url, links: extracted.links, landmark: extracted.landmark };
+  }
+
+  private async extract(html: string, url: string): Promise<ExtractedPage> {
+    const outcome = await this.extractor.extract({ html, url });
+    if (!('page' in outcome)) throw new Error('extraction without a shell check answered that the page needs a browser');
+    return outcome.page;
   }
 }
 
@@ -121,13 +147,9 @@ function validatorsOf(raw: RawPage, known: PageValidators | undefined): PageVali
   return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}), contentHash };
 }
 
-/** HTML is extracted to markdown; markdown and plain text are the content as they are. */
-function toLoadedPage(page: RawPage): LoadedPage {
+/** Markdown and plain text are the content as they are. */
+function textPage(page: RawPage): LoadedPage {
   const { url, status, renderedWith, text } = page;
-  if (isHtml(page.contentType)) {
-    const extracted = extractPage(text, url);
-    return { url, status, renderedWith, text, markdown: extracted.markdown, title: extracted.title || url, links: extracted.links, landmark: extracted.landmark };
-  }
   const heading = /^#\s+(.+)$/m.exec(text)?.[1]?.trim();
   const title = heading ?? new URL(url).pathname.split('/').filter(Boolean).pop() ?? url;
   return { url, status, renderedWith, text, markdown: text, title, links: [], landmark: true };

@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element, Text } from 'domhandler';
 
 /**
  * Content containers of documentation generators, most specific first. The generic landmarks come
@@ -36,12 +36,13 @@ const SINGLE_MATCH_ROOTS = new Set(['main article', 'article']);
 export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
   const asciidoc = selectAsciidocRoot($);
   if (asciidoc) return asciidoc;
-  const bodyLength = measureText($('body').first());
+  // Measured only when a weak root needs it: the whole body's text is a pass over the largest pages.
+  let bodyLength: number | undefined;
   for (const selector of [...GENERATOR_ROOTS, ...GENERIC_ROOTS]) {
     if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
     const root = selectLongestMatch($, selector);
     if (!root) continue;
-    if (WEAK_ROOTS.has(selector) && measureText(root) < bodyLength * WEAK_ROOT_MIN_SHARE) continue;
+    if (WEAK_ROOTS.has(selector) && measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE) continue;
     return root;
   }
   const body = $('body').first();
@@ -61,6 +62,8 @@ function selectAsciidocRoot($: CheerioAPI): Cheerio<Element> | null {
 
 /** Among several matches (e.g. two `article`s) the one with the most text is the page body. */
 function selectLongestMatch($: CheerioAPI, selector: string): Cheerio<Element> | null {
+  const matches = ($(selector) as Cheerio<Element>).toArray();
+  if (matches.length === 1) return holdsText(matches[0]!) ? $(matches[0]!) : null;
   let best: Cheerio<Element> | null = null;
   let bestLength = 0;
   ($(selector) as Cheerio<Element>).each((_, element) => {
@@ -75,4 +78,10 @@ function selectLongestMatch($: CheerioAPI, selector: string): Cheerio<Element> |
 
 function measureText(element: Cheerio<Element>): number {
   return element.text().replace(/\s+/g, ' ').trim().length;
+}
+
+/** Whether any text that is not only whitespace stands inside (what a non-zero measureText says, without the full pass). */
+function holdsText(node: AnyNode): boolean {
+  if (node.type === 'text') return /\S/.test((node as Text).data);
+  return 'children' in node && (node.children as AnyNode[]).some(holdsText);
 }

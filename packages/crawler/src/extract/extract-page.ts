@@ -1,4 +1,5 @@
 import { load } from 'cheerio';
+import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentRoot } from './content-root';
 import { convertHtmlToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
@@ -21,8 +22,10 @@ export interface ExtractedPage {
 export function extractPage(html: string, pageUrl: string): ExtractedPage {
   const $ = load(html);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
-  const links = collectPageLinks($, pageUrl);
   const baseUrl = resolveDocumentBase($, pageUrl);
+  const links = collectPageLinks($, pageUrl, baseUrl);
+  // What a generator's own script would change in a browser, done here too, so fetched and rendered pages agree.
+  applyAsciidocFootnotes($);
   const root = selectContentRoot($);
   const landmark = root[0] !== $('body')[0];
   removeChrome($, root);

@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { findDescendants } from './find-descendants';
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language-|lang-|highlight-(?:source-|text-)?|brush:\s*)([\w#+.-]+)/i;
 const NO_LANGUAGE = new Set(['none', 'default', 'nohighlight', 'notranslate', 'plain', 'plaintext']);
@@ -13,13 +14,13 @@ const LANGUAGE_ANCESTOR_DEPTH = 3;
  */
 export function normalizeCodeBlocks($: CheerioAPI, root: Cheerio<Element>): void {
   unwrapLineNumberTables($, root);
-  root.find('pre').each((_, element) => {
+  findDescendants($, root, 'pre').each((_, element) => {
     const pre = $(element);
     if (pre.parents('pre').length > 0) return;
     const language = detectCodeLanguage($, pre);
-    pre.find(LINE_NUMBER_GUTTERS).remove();
+    findDescendants($, pre, LINE_NUMBER_GUTTERS).remove();
     // Prism (Docusaurus) ends each line with <br>, which has no text of its own.
-    pre.find('br').replaceWith('\n');
+    findDescendants($, pre, 'br').replaceWith('\n');
     const code = $('<code></code>').text(pre.text());
     if (language) code.attr('class', `language-${language}`);
     pre.empty().removeAttr('class').append(code);
@@ -52,9 +53,9 @@ function readLanguage(element: Cheerio<Element>): string | null {
 
 /** Pygments renders numbered blocks as a two-cell table; only the code cell is worth keeping. */
 function unwrapLineNumberTables($: CheerioAPI, root: Cheerio<Element>): void {
-  root.find('table.highlighttable, table.codehilitetable').each((_, element) => {
+  findDescendants($, root, 'table.highlighttable, table.codehilitetable').each((_, element) => {
     const table = $(element);
-    const code = table.find('td.code, td.highlight').first();
+    const code = findDescendants($, table, 'td.code, td.highlight').first();
     if (code.length > 0) table.replaceWith(code.contents());
   });
 }

@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
+import { findDescendants } from './find-descendants';
 
 const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
 const PERMALINK_LABEL = /permalink|permanent link|link to this|direct link|anchor/i;
@@ -16,15 +17,15 @@ export function normalizeInline($: CheerioAPI, root: Cheerio<Element>, baseUrl: 
   // Images first: a link holding only an image with alt text is not empty.
   replaceImagesWithAlt($, root);
   removePermalinks($, root);
-  root.find('a').each((_, element) => absolutizeLink($(element), baseUrl));
-  root.find('a').each((_, element) => {
+  findDescendants($, root, 'a').each((_, element) => absolutizeLink($(element), baseUrl));
+  findDescendants($, root, 'a').each((_, element) => {
     const link = $(element);
     if (visibleText(link) === '') link.remove();
   });
 }
 
 function removePermalinks($: CheerioAPI, root: Cheerio<Element>): void {
-  root.find('h1, h2, h3, h4, h5, h6').find('a').each((_, element) => {
+  findDescendants($, findDescendants($, root, 'h1, h2, h3, h4, h5, h6'), 'a').each((_, element) => {
     const link = $(element);
     if (isPermalink(link, true)) {
       link.remove();
@@ -33,7 +34,7 @@ function removePermalinks($: CheerioAPI, root: Cheerio<Element>): void {
       link.replaceWith(link.contents());
     }
   });
-  root.find('a[class], a[title], a[aria-label]').each((_, element) => {
+  findDescendants($, root, 'a[class], a[title], a[aria-label]').each((_, element) => {
     const link = $(element);
     if (isPermalink(link, false)) link.remove();
   });
@@ -49,12 +50,12 @@ function isPermalink(link: Cheerio<Element>, inHeading: boolean): boolean {
 }
 
 function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
-  root.find('img').each((_, element) => {
+  findDescendants($, root, 'img').each((_, element) => {
     const image = $(element);
     const alt = (image.attr('alt') ?? '').replace(/\s+/g, ' ').trim();
     image.replaceWith(alt === '' ? '' : $('<span></span>').text(alt));
   });
-  root.find('picture source, video, audio').remove();
+  findDescendants($, root, 'picture source, video, audio').remove();
 }
 
 function absolutizeLink(link: Cheerio<Element>, baseUrl: string): void {

@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { findDescendants } from './find-descendants';
 
 const BLOCKS_THAT_BREAK_CELLS = 'pre, table, h1, h2, h3, h4, h5, h6';
 const CELL_BLOCKS = 'p, div, li, ul, ol, dl, dt, dd, blockquote';
@@ -11,7 +12,7 @@ const CELL_BLOCKS = 'p, div, li, ul, ol, dl, dt, dd, blockquote';
  */
 export function normalizeTables($: CheerioAPI, root: Cheerio<Element>): void {
   // Innermost first, so an outer table sees its nested tables already unwrapped.
-  const tables = root.find('table').toArray().reverse();
+  const tables = findDescendants($, root, 'table').toArray().reverse();
   for (const element of tables) {
     const table = $(element);
     const rows = ownRows($, table);
@@ -36,7 +37,7 @@ function ownRows($: CheerioAPI, table: Cheerio<Element>): Cheerio<Element>[] {
 function isLayoutTable($: CheerioAPI, rows: Cheerio<Element>[]): boolean {
   if (rows.length < 2) return true;
   if (rows.every((row) => row.children('td, th').length <= 1)) return true;
-  return rows.some((row) => row.children('td, th').find(BLOCKS_THAT_BREAK_CELLS).length > 0);
+  return rows.some((row) => findDescendants($, row.children('td, th'), BLOCKS_THAT_BREAK_CELLS).length > 0);
 }
 
 function unwrapTable($: CheerioAPI, table: Cheerio<Element>, rows: Cheerio<Element>[]): void {
@@ -54,8 +55,8 @@ function unwrapTable($: CheerioAPI, table: Cheerio<Element>, rows: Cheerio<Eleme
 function flattenCells($: CheerioAPI, row: Cheerio<Element>): void {
   row.children('td, th').each((_, cell) => {
     const $cell = $(cell);
-    $cell.find('br').replaceWith(' ');
-    const blocks = $cell.find(CELL_BLOCKS).toArray().reverse();
+    findDescendants($, $cell, 'br').replaceWith(' ');
+    const blocks = findDescendants($, $cell, CELL_BLOCKS).toArray().reverse();
     for (const block of blocks) $(block).replaceWith([...$(block).contents().toArray(), $('<span> </span>')[0]!]);
   });
 }

@@ -24,7 +24,10 @@ const SKIPPED_SCHEMES = /^\s*(mailto|tel|sms|javascript|data|blob|ftp|file):/i;
 
 /** True when the URL path ends in a file extension that names an asset rather than a page. */
 export function isAssetUrl(url: string): boolean {
-  const { pathname } = new URL(url);
+  return isAssetPath(new URL(url).pathname);
+}
+
+function isAssetPath(pathname: string): boolean {
   const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
   const dot = lastSegment.lastIndexOf('.');
   if (dot <= 0) return false;
@@ -49,27 +52,29 @@ function normalizeBaseHref(baseHref: string, pageUrl: string): string | null {
 /**
  * Same-origin page links of a document, in document order, de-duplicated and normalised.
  * Reads `<a href>` and `<link rel=next|prev>`; skips fragment-only links, non-web schemes,
- * downloads, assets, other origins and the page itself.
+ * downloads, assets, other origins and the page itself. `base` is the document's base URL when the caller has it.
  */
-export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string): string[] {
+export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string, base?: string): string[] {
   const $ = typeof $OrHtml === 'string' ? load($OrHtml) : $OrHtml;
   const self = normalizePageUrl(pageUrl, pageUrl);
   if (!self) return [];
   const origin = new URL(self).origin;
-  const base = resolveDocumentBase($, self);
+  const resolveAgainst = base ?? resolveDocumentBase($, self);
   const seen = new Set<string>([self]);
   const links: string[] = [];
 
+  // Attributes are read straight from the parsed elements: a docs page has a thousand links or more.
   $('a[href], area[href], link[href]').each((_, element) => {
-    const $element = $(element);
-    if (element.tagName === 'link' && !isPaginationRel($element.attr('rel'))) return;
-    if ($element.is('[download]')) return;
-    const href = ($element.attr('href') ?? '').trim();
+    const { attribs } = element;
+    if (element.tagName === 'link' && !isPaginationRel(attribs.rel)) return;
+    if (attribs.download !== undefined) return;
+    const href = (attribs.href ?? '').trim();
     if (href === '' || href.startsWith('#') || SKIPPED_SCHEMES.test(href)) return;
-    const url = normalizePageUrl(href, base);
+    const url = normalizePageUrl(href, resolveAgainst);
     if (!url || seen.has(url)) return;
     seen.add(url);
-    if (new URL(url).origin !== origin || isAssetUrl(url)) return;
+    const parsed = new URL(url);
+    if (parsed.origin !== origin || isAssetPath(parsed.pathname)) return;
     links.push(url);
   });
   return links;

@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { findDescendants } from './find-descendants';
 
 const TITLE_SEPARATOR = /\s+(?:\||—|–|·|•|::|-)\s+/;
 const LAST_TITLE_SEGMENT = /\s+(?:\||—|–|·|•|::|-)\s+(?:(?!\s(?:\||—|–|·|•|::|-)\s).)*$/;
@@ -12,7 +13,7 @@ const LAST_TITLE_SEGMENT = /\s+(?:\||—|–|·|•|::|-)\s+(?:(?!\s(?:\||—|�
 export function extractTitle($: CheerioAPI, root: Cheerio<Element>): string {
   const documentTitle = collapseSpace($('head title').first().text() || $('title').first().text());
   // Only the content's h1: a site banner's h1 ("Node.js v18 documentation") names the site, not the page.
-  const heading = collapseSpace(root.find('h1').first().text());
+  const heading = collapseSpace(findDescendants($, root, 'h1').first().text());
   if (documentTitle !== '') return stripSiteName(documentTitle, heading);
   return heading || collapseSpace($('h1').first().text());
 }

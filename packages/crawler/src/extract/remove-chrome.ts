@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
+import { findDescendants } from './find-descendants';
 
 const CHROME_TAGS = new Set([
   'nav', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'button',
@@ -26,7 +27,7 @@ const LINK_SEPARATORS = /^[\s|·•«»‹›←→<>\-–—/:]*$/u;
 /** Removes navigation, banners, sidebars, hidden and interactive elements from inside `root`. */
 export function removeChrome($: CheerioAPI, root: Cheerio<Element>): void {
   const doomed: Element[] = [];
-  root.find('*').each((_, element) => {
+  findDescendants($, root, '*').each((_, element) => {
     if (isChromeElement($, element)) doomed.push(element);
   });
   $(doomed).remove();
@@ -39,15 +40,15 @@ function isChromeElement($: CheerioAPI, element: Element): boolean {
   if (CHROME_TAGS.has(element.tagName)) return !isCallout(element);
   if (role && CHROME_ROLES.includes(role.toLowerCase())) return true;
   if (isHidden(element)) return true;
-  if (element.tagName === 'header') return !isArticleHeader($(element));
+  if (element.tagName === 'header') return !isArticleHeader($, $(element));
   if (NEVER_CHROME_BY_NAME.has(element.tagName)) return false;
-  if (hasHeaderName(id, className)) return !isArticleHeader($(element));
+  if (hasHeaderName(id, className)) return !isArticleHeader($, $(element));
   return hasChromeName(id, className);
 }
 
 /** A header carrying the page's heading and no navigation is the article's title block. */
-function isArticleHeader($element: Cheerio<Element>): boolean {
-  return $element.find('h1, h2, h3').length > 0 && $element.find('nav, [role=navigation], form, input').length === 0;
+function isArticleHeader($: CheerioAPI, $element: Cheerio<Element>): boolean {
+  return findDescendants($, $element, 'h1, h2, h3').length > 0 && findDescendants($, $element, 'nav, [role=navigation], form, input').length === 0;
 }
 
 function isCallout(element: Element): boolean {
@@ -82,7 +83,7 @@ function removeLinkBlocks(
 ): void {
   const rootNode = root[0];
   const doomed = new Set<Element>();
-  root.find('a').each((_, element) => {
+  findDescendants($, root, 'a').each((_, element) => {
     const link = $(element);
     if (!isTarget(link)) return;
     let block: Element | null = null;
@@ -101,9 +102,9 @@ function holdsOnlyTargetLinks(
   block: Cheerio<Element>,
   isTarget: (link: Cheerio<Element>) => boolean,
 ): boolean {
-  const links = block.find('a');
+  const links = findDescendants($, block, 'a');
   if (links.length === 0 || links.toArray().some((link) => !isTarget($(link)))) return false;
   const clone = block.clone();
-  clone.find('a').remove();
+  findDescendants($, clone, 'a').remove();
   return LINK_SEPARATORS.test(clone.text());
 }

@@ -1,4 +1,5 @@
 import type { JobPayload } from '../../jobs/registry';
+import type { FoundLink } from '../../crawl/crawl-frontier';
 import { buildPathFilter } from '../../crawl/path-patterns';
 import { normalizePageUrl } from '../../crawl/page-url';
 import { ALLOW_ALL, parseRobotsTxt, type RobotsRules } from '../../crawl/robots-txt';
@@ -17,39 +18,39 @@ export function robotsRulesOf(robotsTxt: string | null): RobotsRules {
 }
 
 /**
- * Which discovered URLs a crawl takes: same origin as the seed (or where the seed redirected to), inside the
- * include/exclude paths, not seen before. Every such URL counts as discovered; robots.txt decides whether it is queued.
+ * Which found URLs a crawl takes: same origin as the seed (or where the seed redirected to), inside the
+ * include/exclude paths. Every such URL counts as discovered; robots.txt decides whether it is crawled. Whether it
+ * was seen before is the crawl's frontier's to say (crawl/crawl-frontier.ts).
  */
 export class CrawlScope {
   readonly origins: Set<string>;
-  readonly found: Set<string>;
   private readonly inPaths: (url: string) => boolean;
   private readonly robots: RobotsRules;
 
-  constructor(job: CrawlJob, state: { origins: string[]; found: string[]; robotsTxt: string | null }) {
-    this.origins = new Set(state.origins);
-    this.found = new Set(state.found);
-    this.inPaths = buildPathFilter(job.options.includePaths, job.options.excludePaths);
-    this.robots = robotsRulesOf(state.robotsTxt);
+  constructor(scope: { origins: string[]; includePaths: string[]; excludePaths: string[]; robotsTxt: string | null }) {
+    this.origins = new Set(scope.origins);
+    this.inPaths = buildPathFilter(scope.includePaths, scope.excludePaths);
+    this.robots = robotsRulesOf(scope.robotsTxt);
   }
 
   allowedByRobots(url: string): boolean {
     return this.robots.isAllowed(url);
   }
 
-  /** Adds `url` to `queue` when it is new, in scope and allowed. */
-  admit(url: string, queue: string[]): void {
-    if (this.found.has(url) || !this.origins.has(new URL(url).origin) || !this.inPaths(url)) return;
-    this.found.add(url);
-    if (this.robots.isAllowed(url)) queue.push(url);
+  /** The in-scope ones of `urls`, in order, each with robots.txt's answer. */
+  select(urls: string[]): FoundLink[] {
+    return urls.flatMap((url) => (this.origins.has(new URL(url).origin) && this.inPaths(url) ? [{ url, allowed: this.robots.isAllowed(url) }] : []));
   }
 
-  /** A crawled page's final URL: on the first level its origin joins the scope; the page under it is crawled already. */
-  noteFinalUrl(finalUrl: string, firstLevel: boolean): void {
+  /**
+   * A crawled page's final URL, normalised, when it is in scope (then it is never crawled again under that URL). The
+   * seed's final origin joins the scope first.
+   */
+  noteFinalUrl(finalUrl: string, seed: boolean): { finalOrigin?: string; finalUrl?: string } {
     const normalized = normalizePageUrl(finalUrl, finalUrl);
-    if (!normalized) return;
+    if (!normalized) return {};
     const origin = new URL(normalized).origin;
-    if (firstLevel) this.origins.add(origin);
-    if (this.origins.has(origin)) this.found.add(normalized);
+    if (seed) this.origins.add(origin);
+    return { ...(seed ? { finalOrigin: origin } : {}), ...(this.origins.has(origin) ? { finalUrl: normalized } : {}) };
   }
 }

@@ -3,8 +3,9 @@ import type { ChunkInput, Library } from '../../domain/types';
 import { AppError } from '../../errors';
 import type { ProgressChange } from '../../jobs/job-record';
 import type { JobPayload } from '../../jobs/registry';
-import { jobCancelled, type JobContext } from '../../jobs/workflow';
+import { jobCancelled, type ChildJob, type JobContext } from '../../jobs/workflow';
 import type { CommitIngestionInput, StagedPageContent } from '../../ports';
+import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
 import { runWorkflowInline } from '../../testing/run-workflow-inline';
 import { crawlPage } from './crawl-page';
 import { crawlSiteWorkflow } from './crawl-site.workflow';
@@ -83,12 +84,16 @@ function fakeContext(options: { cancelled?: boolean } = {}) {
     beginCommit: async () => {
       if (options.cancelled) throw jobCancelled('crawl-1');
     },
+    addToWorkflow: async () => {
+      throw new Error('the inline runner gives page jobs a context of their own');
+    },
   };
   return { ctx, reports };
 }
 
+const CRAWL_ID = '6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
 const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options']> = {}): JobPayload<'crawl-site'> => ({
-  crawlId: '6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e',
+  crawlId: CRAWL_ID,
   libraryId: 'acme/docs',
   name: 'Acme',
   urls: urls.map((u) => `${ORIGIN}${u}`),
@@ -99,9 +104,9 @@ const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options'
 
 function run(site: ReturnType<typeof fakeSite>, store: ReturnType<typeof fakeRecords>, payload: JobPayload<'crawl-site'>, ctx: JobContext) {
   const swap = { swapIn: async () => true, discard: async () => undefined };
-  const deps = { records: store.records, loader: site.loader, swap };
+  const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
   return runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
-    'crawl-page': (p) => crawlPage(deps, p, ctx),
+    'crawl-page': (p, pageCtx) => crawlPage(deps, p, pageCtx),
     'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
     'write-backup': async () => ({ written: true, chunks: 0 }),
   });
@@ -128,14 +133,59 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     expect(store.commits).toHaveLength(1);
     expect(store.commits[0]!.chunks.map((c) => c.url)).toEqual([`${ORIGIN}/`, `${ORIGIN}/a`, `${ORIGIN}/b`]);
     expect(store.staged.size).toBe(0);
-    // After each level the coordinator sets the exact counts.
-    expect(reports).toEqual(
-      expect.arrayContaining([
-        { phase: 'crawling', set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 } },
-        { phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 1, pagesFailed: 0, done: 1, total: 3 } },
-        { phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 } },
-      ]),
-    );
+    // Page jobs add what they find as they go; the coordinator sets the exact counts at the start and once all are done.
+    expect(reports[0]).toEqual({ phase: 'crawling', set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 } });
+    expect(reports).toContainEqual({ add: { pagesDiscovered: 4, total: 2 } });
+    expect(reports).toContainEqual({ phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 } });
+  });
+
+  it("hands a page's links out as soon as that page is done, and commits its pages in breadth-first order", async () => {
+    const site = fakeSite([
+      page('/', ['/a', '/b']),
+      page('/a', ['/a1', '/b']),
+      page('/b', ['/b1', '/a1']),
+      page('/a1', ['/deep']),
+      page('/b1'),
+    ]);
+    const store = fakeRecords();
+    const { ctx } = fakeContext();
+    const added: string[][] = [];
+    const swap = { swapIn: async () => true, discard: async () => undefined };
+    const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
+    const { result } = await runWorkflowInline(crawlSiteWorkflow(deps), job(['/'], { maxDepth: 2 }), ctx, {
+      'crawl-page': (p, pageCtx) =>
+        crawlPage(deps, p, {
+          ...pageCtx,
+          addToWorkflow: async (children) => {
+            added.push(children.map((c) => new URL((c.payload as { url: string }).url).pathname));
+            await pageCtx.addToWorkflow(children);
+          },
+        }),
+      'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
+      'write-backup': async () => ({ written: true, chunks: 0 }),
+    });
+    // Each page job adds the new pages it found, once each; /a1's links are two levels down: not followed.
+    expect(added).toEqual([['/a', '/b'], ['/a1'], ['/b1']]);
+    expect(result).toMatchObject({ pagesDiscovered: 5, pagesCrawled: 5, errors: [] });
+    expect(store.commits[0]!.chunks.map((c) => new URL(c.url!).pathname)).toEqual(['/', '/a', '/b', '/a1', '/b1']);
+  });
+
+  it('a page job retried after it stopped mid-way hands out again what its first attempt admitted', async () => {
+    const site = fakeSite([page('/', ['/a', '/b'])]);
+    const store = fakeRecords();
+    const frontier = new MemoryCrawlFrontier();
+    const { ctx } = fakeContext();
+    await frontier.open(CRAWL_ID, { origins: [ORIGIN], includePaths: [], excludePaths: [], robotsTxt: null, useSitemap: false, found: [`${ORIGIN}/`], scheduled: [`${ORIGIN}/`], budget: 149, maxDepth: 1 });
+    const payload = { crawlId: CRAWL_ID, url: `${ORIGIN}/`, discover: true, fanOut: true, seed: true, renderer: 'http' as const };
+    const deps = { records: store.records, loader: site.loader, frontier };
+    const crashing = { ...ctx, addToWorkflow: async () => Promise.reject(new Error('the worker stopped')) };
+    await expect(crawlPage(deps, payload, crashing)).rejects.toThrow('the worker stopped');
+    // The page failed before its next attempt could load it again: what it admitted is still handed out.
+    const added: string[] = [];
+    const failing = { ...deps, loader: { ...site.loader, load: async () => Promise.reject(new AppError('URL_UNREACHABLE', 'connection reset', 400)) } };
+    const retry = { ...ctx, addToWorkflow: async (children: ChildJob[]) => void added.push(...children.map((c) => (c.payload as { url: string }).url)) };
+    await expect(crawlPage(failing, payload, retry)).rejects.toMatchObject({ code: 'URL_UNREACHABLE' });
+    expect(added).toEqual([`${ORIGIN}/a`, `${ORIGIN}/b`]);
   });
 
   it('turns a failed page into an errors entry and crawls several URLs without discovery', async () => {

@@ -4,36 +4,31 @@ import { chunkMarkdown } from '../../chunking/chunk-markdown';
 import { DEFAULT_REPETITION_RULE, dropRepeatedLines, findRepeatedKeys, repeatableKeysOf, type RepetitionRule } from '../../crawl/repeated-blocks';
 import type { ChunkInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
+import { pageKeyOf, type CrawlFrontier, type FrontierSummary } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
-import { normalizePageUrl } from '../../crawl/page-url';
-import { readSitemapUrls } from '../../crawl/sitemap';
-import { jobRegistry, type JobPayload } from '../../jobs/registry';
-import type { ChildJob, ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
+import { jobRegistry, type JobPayload, type JobResult } from '../../jobs/registry';
+import type { ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
 import type { CrawledPage, LibrarySwap, RecordStore } from '../../ports';
 import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from '../index-and-back-up';
 import { CrawlScope, robotsRulesOf, seedsOf } from './crawl-scope';
+import { pageJobOf } from './hand-out-links';
 
 /** SPEC: a crawled library is embedded automatically when it has this many chunks or fewer. */
 export const CRAWL_AUTO_EMBED_LIMIT = 500;
 const STALE_STAGING_MS = 24 * 3600_000;
 const ROBOTS_MAX_BYTES = 512 * 1024;
-const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
 
-/** What travels with the coordinator between levels: URLs and counts, never page content. */
+/** What travels with the coordinator: URLs and counts, never page content. */
 const crawlState = z.object({
   phase: z.enum(['crawling', 'indexing']),
-  depth: z.number().int().min(0),
-  /** Pages that may still be handed out. */
-  budget: z.number().int().min(0),
-  origins: z.array(z.string()),
-  found: z.array(z.string()),
-  robotsTxt: z.string().nullable(),
-  /** The level being crawled; page `i` of it is child `d<depth>.p<i>`. */
-  level: z.array(z.string()),
+  /** The seeds handed out when the crawl started; the pages they lead to join the crawl as they are found. */
+  seeds: z.array(z.string()),
+  /** In-scope URLs found (seeds and robots-disallowed ones included), once the pages are done. */
+  discovered: z.number().int().min(0),
+  /** The pages crawled, in breadth-first order from the seeds (the order their chunks are written in). */
   crawled: z.array(z.string()),
   failed: z.number().int().min(0),
   errors: z.array(z.string()),
-  scheduled: z.number().int().min(0),
   chunksIngested: z.number().int().min(0).default(0),
   /** When the crawl started (ms since the epoch), for CRAWL_MAX_DURATION_MS. */
   startedAt: z.number().int().optional(),
@@ -52,35 +47,39 @@ export interface CrawlSiteDeps {
   records: Pick<RecordStore, 'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks' | 'listCrawledPages' | 'getChunks'>;
   loader: PageLoader;
   swap: LibrarySwap;
+  /** Which pages of a crawl are known and handed out; its page jobs admit the links they find through it. */
+  frontier: CrawlFrontier;
   /** Which lines are dropped as repeated chrome (minShare 0: none). */
   repetition?: RepetitionRule;
   now?: () => Date;
-  /** CRAWL_MAX_DURATION_MS: past it, no further level is scheduled and the crawl keeps what it has. */
+  /** CRAWL_MAX_DURATION_MS: past it, no further page is handed out and the crawl keeps what it has. */
   maxDurationMs?: number;
 }
 
 /**
- * The crawl coordinator, the one place that decides which pages are fetched and when the crawl is complete. Each
- * level (breadth-first) runs as crawl-page jobs while the coordinator waits without holding a worker slot; a failed
- * page becomes an `errors` entry. When no level is left, every staged chunk is committed in one transaction.
+ * The crawl coordinator: it starts a crawl (robots.txt, the seeds, the crawl's frontier with its budget, depth and
+ * deadline), waits without holding a worker slot while the pages are crawled, and decides when the crawl is
+ * complete. Each page job hands out the pages it found as soon as it is done (through the frontier, which applies
+ * the crawl's rules atomically), so pages fan out as they are discovered rather than level by level; the
+ * coordinator resumes once no page is left. A failed page becomes an `errors` entry. Then every staged page is
+ * chunked and committed in one transaction.
  */
 export function crawlSiteWorkflow(deps: CrawlSiteDeps): Workflow<'crawl-site', CrawlState> {
   return {
     state: crawlState,
     async step(job, state, children, ctx) {
       if (!state) return startCrawl(deps, job, ctx);
-      if (state.phase === 'crawling') return afterLevel(deps, job, state, children, ctx);
+      if (state.phase === 'crawling') return afterPages(deps, job, state, children, ctx);
       const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId };
       const next = await continueIndexAndBackUp(deps, ingestion, state.finishing ?? { stage: 'indexing-and-backing-up' }, children);
       if ('wait' in next) return { state: { ...state, finishing: next.finishing }, wait: next.wait };
       const { vectorized } = next;
       await discardStaging(deps, job);
-      const { seeds, discovery } = seedsOf(job);
       return {
         done: {
           success: true,
           libraryId: job.libraryId,
-          pagesDiscovered: discovery ? state.found.length : seeds.length,
+          pagesDiscovered: state.discovered,
           pagesCrawled: state.crawled.length,
           pagesUnchanged: state.unchanged,
           chunksIngested: state.chunksIngested,
@@ -102,86 +101,121 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
   const robotsTxt = job.options.respectRobotsTxt
     ? await deps.loader.fetchSiteFile(`${origin}/robots.txt`, { maxBytes: ROBOTS_MAX_BYTES, signal: ctx.signal })
     : null;
-  const scope = new CrawlScope(job, { origins: [origin], found: seeds, robotsTxt });
+  const { includePaths, excludePaths, maxDepth, useSitemap } = job.options;
+  const scope = new CrawlScope({ origins: [origin], includePaths, excludePaths, robotsTxt });
   const allowed = seeds.filter((url) => scope.allowedByRobots(url));
   const errors = seeds.filter((url) => !scope.allowedByRobots(url)).map((url) => `${url}: disallowed by robots.txt`);
   const budget = discovery ? job.options.maxPages : seeds.length;
   const level = allowed.slice(0, budget);
+  const startedAt = (deps.now ?? (() => new Date()))().getTime();
+  if (discovery) {
+    const deadline = deps.maxDurationMs === undefined ? undefined : startedAt + deps.maxDurationMs;
+    await deps.frontier.open(job.crawlId, {
+      origins: [origin],
+      includePaths,
+      excludePaths,
+      robotsTxt,
+      useSitemap,
+      found: seeds,
+      scheduled: level,
+      budget: budget - level.length,
+      maxDepth,
+      ...(deadline === undefined ? {} : { deadline }),
+    });
+  }
   const state: CrawlState = {
     phase: 'crawling',
-    depth: 0,
-    budget: budget - level.length,
-    origins: [origin],
-    found: seeds,
-    robotsTxt,
-    level,
+    seeds: level,
+    discovered: seeds.length,
     crawled: [],
     failed: 0,
     errors,
-    scheduled: level.length,
     chunksIngested: 0,
-    startedAt: (deps.now ?? (() => new Date()))().getTime(),
+    startedAt,
     unchanged: 0,
     gone: [],
   };
   if (level.length === 0) return commitCrawl(deps, job, state, ctx);
-  await reportCrawl(ctx, state, seeds.length, errors);
-  return { state, wait: pageJobs(job, state) };
+  await reportCrawl(ctx, { discovered: seeds.length, crawled: 0, failed: 0, scheduled: level.length }, errors);
+  const delaySeconds = robotsRulesOf(robotsTxt).crawlDelaySeconds;
+  const crawl = {
+    crawlId: job.crawlId,
+    discover: discovery,
+    fanOut: discovery,
+    renderer: job.options.renderer,
+    libraryId: job.libraryId,
+    ...(delaySeconds === undefined ? {} : { crawlDelayMs: Math.round(delaySeconds * 1000) }),
+  };
+  return { state, wait: level.map((url) => pageJobOf(crawl, url, discovery)) };
 }
 
-async function afterLevel(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, children: ChildOutcome[], ctx: JobContext): Promise<CrawlStep> {
-  const { seeds, discovery } = seedsOf(job);
-  const scope = new CrawlScope(job, state);
-  const next: string[] = [];
-  const crawled = [...state.crawled];
+/** Every page handed out is done: count them in breadth-first order, then commit. */
+async function afterPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, children: ChildOutcome[], ctx: JobContext): Promise<CrawlStep> {
+  const { discovery } = seedsOf(job);
+  const summary = discovery ? await deps.frontier.summary(job.crawlId) : null;
+  if (discovery && !summary) {
+    throw new AppError('CRAWL_STATE_LOST', `The frontier of crawl ${job.crawlId} is gone (expired, or Redis lost it)`, 500, { retryable: false });
+  }
+  const outcomes = new Map(children.map((c) => [c.key, c]));
+  const pages = new Map<string, JobResult<'crawl-page'>>();
+  const outcomeOf = (url: string) => outcomes.get(pageKeyOf(url));
+  for (const url of summary?.scheduled.map((s) => s.url) ?? state.seeds) {
+    const outcome = outcomeOf(url);
+    if (outcome?.ok) pages.set(url, jobRegistry['crawl-page'].result.parse(outcome.value));
+  }
+  const order = breadthFirstOrder(state.seeds, summary, pages);
+  const crawled: string[] = [];
   const errors = [...state.errors];
-  const gone = [...state.gone];
-  let failed = state.failed;
+  const gone: string[] = [];
+  let failed = 0;
+  let unchanged = 0;
   /** Failures the page jobs could not report themselves: a retryable error out of attempts, or no outcome. */
   const unreported: string[] = [];
-  let unchanged = state.unchanged;
-  if (state.depth === 0 && discovery && job.options.useSitemap) {
-    (await loadSitemap(deps.loader, state.origins[0]!, ctx.signal)).forEach((url) => scope.admit(url, next));
-  }
-  state.level.forEach((url, i) => {
-    const outcome = children.find((c) => c.key === pageKey(state.depth, i));
+  for (const url of order) {
+    const outcome = outcomeOf(url);
     if (!outcome?.ok) {
       failed += 1;
       const error = `${url}: ${outcome ? outcome.error.message : 'the page job left no outcome'}`;
       errors.push(error);
       if (!outcome || outcome.error.retryable) unreported.push(error);
       if (outcome?.error.code === 'PAGE_GONE') gone.push(url);
-      return;
+      continue;
     }
-    const page = jobRegistry['crawl-page'].result.parse(outcome.value);
     crawled.push(url);
-    if (page.unchanged) unchanged += 1;
-    scope.noteFinalUrl(page.finalUrl, state.depth === 0);
-    page.links.forEach((link) => scope.admit(link, next));
-  });
-  let level = next.slice(0, state.budget);
-  const elapsedMs = (deps.now ?? (() => new Date()))().getTime() - (state.startedAt ?? Date.now());
-  if (level.length > 0 && deps.maxDurationMs !== undefined && elapsedMs >= deps.maxDurationMs) {
-    errors.push(`crawl time limit of ${Math.round(deps.maxDurationMs / 1000)} s reached: ${level.length} more pages were not crawled`);
-    level = [];
+    if (pages.get(url)!.unchanged) unchanged += 1;
   }
-  const advanced: CrawlState = {
-    ...state,
-    depth: state.depth + 1,
-    budget: state.budget - level.length,
-    origins: [...scope.origins],
-    found: [...scope.found],
-    level,
-    crawled,
-    failed,
-    errors,
-    scheduled: state.scheduled + level.length,
-    unchanged,
-    gone,
-  };
-  await reportCrawl(ctx, advanced, discovery ? scope.found.size : seeds.length, unreported);
-  if (level.length === 0) return commitCrawl(deps, job, advanced, ctx);
-  return { state: advanced, wait: pageJobs(job, advanced) };
+  if (summary && summary.late > 0 && deps.maxDurationMs !== undefined) {
+    errors.push(`crawl time limit of ${Math.round(deps.maxDurationMs / 1000)} s reached: ${summary.late} more pages were not crawled`);
+  }
+  const discovered = summary?.found ?? seedsOf(job).seeds.length;
+  const crawledState: CrawlState = { ...state, discovered, crawled, failed, errors, unchanged, gone };
+  await reportCrawl(ctx, { discovered, crawled: crawled.length, failed, scheduled: order.length }, unreported);
+  return commitCrawl(deps, job, crawledState, ctx);
+}
+
+/**
+ * The pages handed out, in the order a breadth-first crawl would have taken them: the seeds, then each page's links
+ * (a seed's sitemap URLs first) as far as they were handed out, level by level. Pages fan out in whatever order
+ * their jobs finish; this keeps the library's chunk order the same from one crawl to the next.
+ */
+function breadthFirstOrder(seeds: string[], summary: FrontierSummary | null, pages: Map<string, JobResult<'crawl-page'>>): string[] {
+  if (!summary) return seeds;
+  const handedOut = new Set(summary.scheduled.map((s) => s.url));
+  const order = [...seeds];
+  const depth = new Map(seeds.map((url) => [url, 0]));
+  for (let i = 0; i < order.length; i++) {
+    const url = order[i]!;
+    const d = depth.get(url)!;
+    // A seed's sitemap URLs are taken whatever maxDepth says; other pages lead on only above maxDepth.
+    if (d > 0 && d >= summary.maxDepth) continue;
+    for (const link of pages.get(url)?.links ?? []) {
+      if (!handedOut.has(link) || depth.has(link)) continue;
+      depth.set(link, d + 1);
+      order.push(link);
+    }
+  }
+  // Handed out along a path this order does not retrace (a retried page whose links changed): last, as handed out.
+  return [...order, ...summary.scheduled.map((s) => s.url).filter((url) => !depth.has(url))];
 }
 
 async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, ctx: JobContext): Promise<CrawlStep> {
@@ -214,7 +248,7 @@ async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
     ...(job.replace && state.unchanged > 0 ? { reuseVectorsOf: job.libraryId } : {}),
     ...(pages.removeChunkIds.length > 0 ? { dropChunkIds: pages.removeChunkIds } : {}),
   });
-  return { state: { ...state, phase: 'indexing', level: [], chunksIngested, finishing }, wait };
+  return { state: { ...state, phase: 'indexing', chunksIngested, finishing }, wait };
 }
 
 interface CrawlCommit {
@@ -296,41 +330,24 @@ function toChunkInput(chunk: StoredChunk): ChunkInput {
   return { id, content, tokenCount, ...(title === undefined ? {} : { title }), ...(url === undefined ? {} : { url }) };
 }
 
-const pageKey = (depth: number, index: number) => `d${depth}.p${index}`;
-
-function pageJobs(job: CrawlJob, state: CrawlState): ChildJob[] {
-  const discover = job.urls.length === 1 && state.depth < job.options.maxDepth;
-  const delaySeconds = robotsRulesOf(state.robotsTxt).crawlDelaySeconds;
-  const crawlDelayMs = delaySeconds === undefined ? undefined : Math.round(delaySeconds * 1000);
-  return state.level.map((url, i) => ({
-    key: pageKey(state.depth, i),
-    name: 'crawl-page' as const,
-    payload: { crawlId: job.crawlId, url, discover, renderer: job.options.renderer, libraryId: job.libraryId, ...(crawlDelayMs === undefined ? {} : { crawlDelayMs }) },
-  }));
-}
-
-/** The coordinator knows the exact counts at each level; page jobs add to them live in between. */
-function reportCrawl(ctx: JobContext, state: CrawlState, pagesDiscovered: number, errors: string[] = []): Promise<void> {
+/** Exact counts once the pages are done; page jobs add to them live before. */
+function reportCrawl(ctx: JobContext, counts: { discovered: number; crawled: number; failed: number; scheduled: number }, errors: string[] = []): Promise<void> {
   return ctx.reportProgress({
     ...(errors.length > 0 ? { errors } : {}),
     phase: 'crawling',
     set: {
-      pagesDiscovered,
-      pagesCrawled: state.crawled.length,
-      pagesFailed: state.failed,
-      done: state.crawled.length + state.failed,
-      total: state.scheduled,
+      pagesDiscovered: counts.discovered,
+      pagesCrawled: counts.crawled,
+      pagesFailed: counts.failed,
+      done: counts.crawled + counts.failed,
+      total: counts.scheduled,
     },
   });
 }
 
-async function loadSitemap(loader: PageLoader, origin: string, signal: AbortSignal): Promise<string[]> {
-  const fetchXml = (url: string) => loader.fetchSiteFile(url, { maxBytes: SITEMAP_MAX_BYTES, signal });
-  return (await readSitemapUrls(fetchXml, `${origin}/sitemap.xml`)).flatMap((u) => normalizePageUrl(u, origin) ?? []);
-}
-
-/** Also drops staging left behind by crawls that crashed long ago. */
+/** Also drops staging left behind by crawls that crashed long ago, and the crawl's frontier. */
 async function discardStaging(deps: CrawlSiteDeps, job: CrawlJob): Promise<void> {
   const now = (deps.now ?? (() => new Date()))();
   await deps.records.discardStaging(job.crawlId, new Date(now.getTime() - STALE_STAGING_MS));
+  await deps.frontier.drop(job.crawlId);
 }

@@ -1,0 +1,90 @@
+/**
+ * Where the worker's time goes in a whole crawl: the API and the worker in this process (the test harness: real
+ * Redis, SQLite and Chromium), one crawl of a site in browser mode at concurrency 4 (`maxDepth` 2, as the benchmark
+ * crawls), its crawling phase timed, with the process's CPU time per page (Chromium's not included). Run it under `--cpu-prof` for a profile of the Node side:
+ * `npx tsx --cpu-prof --cpu-prof-dir=/tmp/prof bench/crawl-profile-worker.ts [generated|nodejs-doc|git-doc]`.
+ */
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import request from 'supertest';
+import { generateDocsSite } from '../test/fixtures/generated-docs-site';
+import { serveFixtures } from '../test/support/fixture-server';
+import { REDIS_URL, startHarness } from '../test/support/harness';
+
+const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
+
+async function main() {
+  const which = process.argv[2] ?? 'nodejs-doc';
+  const generated = generateDocsSite();
+  const server =
+    which === 'generated'
+      ? await serveFixtures({ routes: generated.route })
+      : await serveFixtures({ root: which === 'git-doc' ? path.join(DOCS, 'git-doc') : path.join(DOCS, 'nodejs/api') });
+  const seed = `${server.origin}${which === 'generated' ? generated.indexPath : which === 'git-doc' ? '/git.html' : '/index.html'}`;
+  const h = await startHarness({
+    PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+    WORKER_CONCURRENCY_CRAWL: '4',
+    CRAWL_HOST_PAGES_PER_SECOND: '0',
+    JOB_WAIT_TIMEOUT_MS: '600000',
+    CRAWL_WAIT_TIMEOUT_MS: '600000',
+  });
+  try {
+    const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const accepted = await request(h.app)
+      .post('/api/crawl')
+      .set(auth)
+      .set('Prefer', 'respond-async')
+      .send({ libraryId: `profile/${which}`, name: which, urls: [seed], maxDepth: 2, renderer: 'browser', excludePaths: ['/all.html'] });
+    let crawledMs = 0;
+    let crawlCpu = 0;
+    for (;;) {
+      const job = (await request(h.app).get(`/api/jobs/${accepted.body.jobId}`).set(auth)).body;
+      if (!crawledMs && job.progress.phase !== 'crawling' && job.progress.phase !== 'queued') {
+        crawledMs = performance.now() - started;
+        const used = process.cpuUsage(cpu);
+        crawlCpu = (used.user + used.system) / 1000;
+      }
+      if (job.state === 'completed' || job.state === 'failed') {
+        const pages = job.result?.pagesCrawled as number;
+        console.log(
+          `${which}: ${pages} pages crawled in ${(crawledMs / 1000).toFixed(1)} s = ${(pages / (crawledMs / 1000)).toFixed(2)} pages/s; Node (API + worker) CPU while crawling ${(crawlCpu / pages).toFixed(0)} ms/page; errors: ${JSON.stringify(job.result?.errors ?? job.error)}`,
+        );
+        await printSlotUse(h.prefix, crawledMs);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await h.close();
+    await server.close();
+  }
+}
+
+/** How busy the crawl's 4 worker slots were: time inside page jobs against the time between them. */
+async function printSlotUse(prefix: string, crawledMs: number): Promise<void> {
+  const queue = new Queue('crawl', { connection: { url: REDIS_URL }, prefix });
+  try {
+    const jobs = await queue.getJobs(['completed', 'failed'], 0, 1000);
+    const spans = jobs.map((j) => ({ start: j.processedOn!, end: j.finishedOn!, added: j.timestamp })).sort((a, b) => a.start - b.start);
+    const inside = spans.reduce((sum, s) => sum + (s.end - s.start), 0);
+    const waited = spans.reduce((sum, s) => sum + (s.start - s.added), 0);
+    const first = spans[0]!.start;
+    const last = Math.max(...spans.map((s) => s.end));
+    console.log(
+      `  ${spans.length} page jobs over ${((last - first) / 1000).toFixed(1)} s (crawl phase ${(crawledMs / 1000).toFixed(1)} s): inside jobs ${(inside / spans.length).toFixed(0)} ms/page, ` +
+        `slots busy ${((100 * inside) / (4 * (last - first))).toFixed(0)}%, queued before a worker took them ${(waited / spans.length).toFixed(0)} ms/page`,
+    );
+  } finally {
+    await queue.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

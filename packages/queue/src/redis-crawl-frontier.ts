@@ -1,0 +1,199 @@
+import type { Admission, CrawlFrontier, FrontierScope, FrontierStart, FrontierSummary, PageLinks } from '@docshelf/core';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { consumerConnection } from './connections';
+
+/** A crawl's frontier outlives the crawl only if its coordinator dies for good; it then expires. */
+const FRONTIER_TTL_MS = 7 * 24 * 3600_000;
+const SCOPE_CACHE_SIZE = 32;
+
+// KEYS: meta, depth, order, by, links. ARGV[1]: the PageLinks as JSON. One page's admission, atomically: the same
+// rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared contract holds both to.
+// 'x' marks a URL found but never to be crawled.
+const ADMIT = `
+local meta, depths, order, by, stored = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+if redis.call('EXISTS', meta) == 0 then return '{"admitted":[],"found":0}' end
+local input = cjson.decode(ARGV[1])
+local earlier = redis.call('HGET', by, input.page)
+if earlier then return '{"admitted":' .. earlier .. ',"found":0}' end
+local budget = tonumber(redis.call('HGET', meta, 'budget'))
+local deadline = tonumber(redis.call('HGET', meta, 'deadline'))
+local maxDepth = tonumber(redis.call('HGET', meta, 'maxDepth'))
+local late, found, admitted, work = 0, 0, {}, {}
+local function consider(link, depth)
+  local url, allowed = link[1], link[2]
+  local known = redis.call('HGET', depths, url)
+  if not known then
+    found = found + 1
+    if allowed ~= 1 or budget <= 0 then redis.call('HSET', depths, url, 'x') return end
+    budget = budget - 1
+    if deadline >= 0 and input.now >= deadline then
+      late = late + 1
+      redis.call('HSET', depths, url, 'x')
+      return
+    end
+    redis.call('HSET', depths, url, depth)
+    redis.call('RPUSH', order, url)
+    admitted[#admitted + 1] = url
+  elseif known ~= 'x' and tonumber(known) > depth then
+    redis.call('HSET', depths, url, depth)
+    if depth < maxDepth and redis.call('HEXISTS', stored, url) == 1 then work[#work + 1] = { url, depth } end
+  end
+end
+if input.finalOrigin then
+  local origins = cjson.decode(redis.call('HGET', meta, 'origins'))
+  local present = false
+  for _, o in ipairs(origins) do if o == input.finalOrigin then present = true end end
+  if not present then
+    origins[#origins + 1] = input.finalOrigin
+    redis.call('HSET', meta, 'origins', cjson.encode(origins))
+  end
+end
+local depth = tonumber(redis.call('HGET', depths, input.page)) or 0
+if input.finalUrl and redis.call('HEXISTS', depths, input.finalUrl) == 0 then
+  redis.call('HSET', depths, input.finalUrl, 'x')
+  found = found + 1
+end
+for _, link in ipairs(input.sitemap) do consider(link, 1) end
+if depth < maxDepth then
+  for _, link in ipairs(input.links) do consider(link, depth + 1) end
+end
+if maxDepth >= 3 then redis.call('HSET', stored, input.page, cjson.encode(input.links)) end
+local i = 1
+while i <= #work do
+  local page, from = work[i][1], work[i][2]
+  for _, link in ipairs(cjson.decode(redis.call('HGET', stored, page))) do consider(link, from + 1) end
+  i = i + 1
+end
+redis.call('HSET', meta, 'budget', budget)
+redis.call('HINCRBY', meta, 'late', late)
+local list = #admitted == 0 and '[]' or cjson.encode(admitted)
+redis.call('HSET', by, input.page, list)
+local ttl = tonumber(redis.call('HGET', meta, 'ttl'))
+for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ttl) end
+return '{"admitted":' .. list .. ',"found":' .. found .. '}'`;
+
+const admissionSchema = z.object({ admitted: z.array(z.string()), found: z.number().int().min(0) });
+const scopeSchema = z.object({
+  origins: z.array(z.string()),
+  includePaths: z.array(z.string()),
+  excludePaths: z.array(z.string()),
+  robotsTxt: z.string().nullable(),
+  useSitemap: z.boolean(),
+});
+const urlsSchema = z.array(z.string());
+
+/**
+ * CrawlFrontier over Redis, shared by the page jobs of a crawl on every worker process: one hash of known URLs and
+ * their depths, the order pages were handed out, what each page admitted, and the crawl's budget and deadline. An
+ * admission is one Lua script, so two pages that find the same link at once hand it out once.
+ */
+export class RedisCrawlFrontier implements CrawlFrontier {
+  private connection: Redis | undefined;
+  /** A crawl's scope but its origins (which the seed's page may still add to) does not change: read once. */
+  private readonly fixedScope = new Map<string, Omit<FrontierScope, 'origins'>>();
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+  ) {}
+
+  private redis(): Redis {
+    const { url: _url, ...options } = consumerConnection(this.redisUrl);
+    this.connection ??= new Redis(this.redisUrl, options);
+    return this.connection;
+  }
+
+  close(): void {
+    this.connection?.disconnect();
+    this.connection = undefined;
+  }
+
+  private keys(crawlId: string) {
+    const base = `${this.prefix}:crawl-frontier:${crawlId}`;
+    return { meta: `${base}:meta`, depth: `${base}:depth`, order: `${base}:order`, by: `${base}:by`, links: `${base}:links` };
+  }
+
+  async open(crawlId: string, start: FrontierStart): Promise<void> {
+    const keys = this.keys(crawlId);
+    const depths: string[] = [];
+    const scheduled = new Set(start.scheduled);
+    for (const url of new Set([...start.found, ...start.scheduled])) depths.push(url, scheduled.has(url) ? '0' : 'x');
+    const tx = this.redis().multi().del(...Object.values(keys));
+    tx.hset(keys.meta, {
+      budget: start.budget,
+      deadline: start.deadline ?? -1,
+      maxDepth: start.maxDepth,
+      late: 0,
+      ttl: FRONTIER_TTL_MS,
+      origins: JSON.stringify(start.origins),
+      includePaths: JSON.stringify(start.includePaths),
+      excludePaths: JSON.stringify(start.excludePaths),
+      robotsTxt: JSON.stringify(start.robotsTxt),
+      useSitemap: JSON.stringify(start.useSitemap),
+    });
+    if (depths.length > 0) tx.hset(keys.depth, ...depths);
+    if (start.scheduled.length > 0) tx.rpush(keys.order, ...start.scheduled);
+    for (const key of [keys.meta, keys.depth, keys.order]) tx.pexpire(key, FRONTIER_TTL_MS);
+    await tx.exec();
+    this.fixedScope.delete(crawlId);
+  }
+
+  async scope(crawlId: string): Promise<FrontierScope | null> {
+    const { meta } = this.keys(crawlId);
+    const fixed = this.fixedScope.get(crawlId);
+    if (fixed) {
+      const origins = await this.redis().hget(meta, 'origins');
+      return origins === null ? null : { ...fixed, origins: urlsSchema.parse(JSON.parse(origins)) };
+    }
+    const fields = ['origins', 'includePaths', 'excludePaths', 'robotsTxt', 'useSitemap'] as const;
+    const values = await this.redis().hmget(meta, ...fields);
+    if (values.some((v) => v === null)) return null;
+    const scope = scopeSchema.parse(Object.fromEntries(fields.map((f, i) => [f, JSON.parse(values[i]!)])));
+    const { origins: _origins, ...rest } = scope;
+    if (this.fixedScope.size >= SCOPE_CACHE_SIZE) this.fixedScope.delete(this.fixedScope.keys().next().value!);
+    this.fixedScope.set(crawlId, rest);
+    return scope;
+  }
+
+  async admit(crawlId: string, links: PageLinks): Promise<Admission> {
+    const keys = this.keys(crawlId);
+    const input = {
+      ...links,
+      sitemap: (links.sitemap ?? []).map((l) => [l.url, l.allowed ? 1 : 0]),
+      links: links.links.map((l) => [l.url, l.allowed ? 1 : 0]),
+    };
+    const answer = await this.redis().eval(ADMIT, 5, keys.meta, keys.depth, keys.order, keys.by, keys.links, JSON.stringify(input));
+    return admissionSchema.parse(JSON.parse(String(answer)));
+  }
+
+  async admittedBy(crawlId: string, page: string): Promise<string[] | null> {
+    const earlier = await this.redis().hget(this.keys(crawlId).by, page);
+    return earlier === null ? null : urlsSchema.parse(JSON.parse(earlier));
+  }
+
+  async summary(crawlId: string): Promise<FrontierSummary | null> {
+    const keys = this.keys(crawlId);
+    const [meta, found, order] = ((await this.redis().multi().hmget(keys.meta, 'late', 'maxDepth').hlen(keys.depth).lrange(keys.order, 0, -1).exec()) ?? []).map(
+      ([error, value]) => {
+        if (error) throw error;
+        return value;
+      },
+    );
+    const [late, maxDepth] = (meta ?? [null, null]) as Array<string | null>;
+    if (late === null || maxDepth === null) return null;
+    const urls = order as string[];
+    const depths = urls.length > 0 ? await this.redis().hmget(keys.depth, ...urls) : [];
+    return {
+      found: Number(found),
+      scheduled: urls.map((url, i) => ({ url, depth: Number(depths[i]) })),
+      late: Number(late),
+      maxDepth: Number(maxDepth),
+    };
+  }
+
+  async drop(crawlId: string): Promise<void> {
+    this.fixedScope.delete(crawlId);
+    await this.redis().del(...Object.values(this.keys(crawlId)));
+  }
+}
