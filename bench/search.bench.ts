@@ -1,7 +1,7 @@
 /**
  * Search latency over a 10,000-chunk library: GET /api/search (hybrid) and the search use case in-process, against a
- * bare FTS5 BM25 query on the same SQLite file, the same questions, one run. The variants are timed question by
- * question in turn, so a change of the machine's load during the run falls on all of them alike.
+ * bare FTS5 BM25 query on the same SQLite file, the same questions, one run. The variants take turns every ten
+ * questions, so a change of the machine's load during the run falls on all of them alike.
  */
 import path from 'node:path';
 import { openSqliteDatabase } from '@docshelf/adapters';
@@ -55,20 +55,25 @@ function percentile(sorted: number[], p: number): number {
 
 type Variant = (q: string) => Promise<unknown> | unknown;
 
+/** Questions each variant runs in one turn: enough that SQLite's page cache no longer holds the previous variant's pages. */
+const TURN = 10;
+
 /**
- * p50 and p99 of each variant over the questions (after 20 warm-up questions), all variants timed on one question
- * before the next question, their order rotating from question to question.
+ * p50 and p99 of each variant over the questions (after 20 warm-up questions). The variants take turns: each runs
+ * the next ten questions, then the next variant the same ten, the order of the variants rotating from turn to turn.
  */
 async function latencies<K extends string>(questions: string[], variants: Record<K, Variant>): Promise<Record<K, { p50: number; p99: number }>> {
   const names = Object.keys(variants) as K[];
   for (const q of questions.slice(0, 20)) for (const name of names) await variants[name](q);
   const times = new Map<K, number[]>(names.map((name) => [name, []]));
-  for (const [i, q] of questions.entries()) {
+  for (let start = 0, turn = 0; start < questions.length; start += TURN, turn++) {
     for (let j = 0; j < names.length; j++) {
-      const name = names[(i + j) % names.length]!;
-      const started = process.hrtime.bigint();
-      await variants[name](q);
-      times.get(name)!.push(Number(process.hrtime.bigint() - started) / 1e6);
+      const name = names[(turn + j) % names.length]!;
+      for (const q of questions.slice(start, start + TURN)) {
+        const started = process.hrtime.bigint();
+        await variants[name](q);
+        times.get(name)!.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
     }
   }
   const figures = {} as Record<K, { p50: number; p99: number }>;
