@@ -1,7 +1,8 @@
 /**
  * Where the time of a browser render goes: renders every page of a site through BrowserPool at concurrency 4 and
  * prints the time spent per stage (context, network guard, document fetch, new page, goto, settle, read, close), then
- * a bare Playwright loop (one browser, one context, 4 tabs, goto + content()) over the same pages, for the ratio.
+ * a bare Playwright loop (one browser, one context, 4 tabs, goto + content()) over the same pages, for the ratio,
+ * and the same loop extracting each page (Docshelf's extractor on the loop's thread): what extraction alone costs.
  * `npx tsx bench/crawl-profile.ts [generated|nodejs-doc|git-doc]`.
  */
 import fs from 'node:fs';
@@ -52,12 +53,15 @@ async function main() {
     console.log(`  ${stage.padEnd(8)} ${(total / urls.length).toFixed(1).padStart(7)} ms/page  ${((100 * total) / sum).toFixed(0).padStart(3)}%`);
   }
   await pool.close();
-  const bareMs = await bareLoop(urls, chromiumPath);
+  const bareMs = await bareLoop(urls, chromiumPath, false);
   console.log(`bare Playwright loop: ${(urls.length / (bareMs / 1000)).toFixed(2)} pages/s; pool / bare = ${(bareMs / ms).toFixed(2)}`);
+  const extractingMs = await bareLoop(urls, chromiumPath, true);
+  console.log(`bare loop + extractPage of each page: ${(urls.length / (extractingMs / 1000)).toFixed(2)} pages/s; / bare = ${(bareMs / extractingMs).toFixed(2)}`);
   await server.close();
 }
 
-async function bareLoop(urls: string[], executablePath: string): Promise<number> {
+/** The bare loop of the benchmark; with `extract`, each page's HTML also goes through Docshelf's extractor. */
+async function bareLoop(urls: string[], executablePath: string, extract: boolean): Promise<number> {
   const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const context = await browser.newContext();
   const tabs = await Promise.all(Array.from({ length: 4 }, () => context.newPage()));
@@ -67,8 +71,10 @@ async function bareLoop(urls: string[], executablePath: string): Promise<number>
   await Promise.all(
     tabs.map(async (tab) => {
       while (next < urls.length) {
-        await tab.goto(urls[next++]!, { waitUntil: 'load' });
-        await tab.content();
+        const url = urls[next++]!;
+        await tab.goto(url, { waitUntil: 'load' });
+        const html = await tab.content();
+        if (extract) extractPage(html, url);
       }
     }),
   );

@@ -22,6 +22,15 @@
 /** Floats per turn of the inner loop: rows and the query are padded with zeros to a multiple of this. */
 export const KERNEL_LANES = 8;
 
+/**
+ * Each kernel holds a WebAssembly memory, and a process can reserve only some thousands of them (Node's own fetch
+ * needs one too): smaller matrices, where SIMD saves little, and any beyond this many at once are left to JavaScript.
+ */
+const MIN_ROWS = 1_024;
+const MAX_LIVE_KERNELS = 256;
+let liveKernels = 0;
+const released = new FinalizationRegistry<undefined>(() => liveKernels--);
+
 export interface DotProductKernel {
   /** The matrix's rows, `stride` floats each (a multiple of KERNEL_LANES); write them once, after creating. */
   readonly rows: Float32Array;
@@ -128,21 +137,30 @@ function kernelModule(): object | null {
   return compiled;
 }
 
-/** A kernel for `rows` rows of `stride` floats, with memory of its own; null where WebAssembly SIMD is missing. */
+/**
+ * A kernel for `rows` rows of `stride` floats, with memory of its own; null where WebAssembly SIMD is missing, for
+ * fewer than MIN_ROWS rows, or when MAX_LIVE_KERNELS exist.
+ */
 export function createDotProductKernel(rows: number, stride: number): DotProductKernel | null {
   const module = kernelModule();
-  if (!wasm || !module || stride % KERNEL_LANES !== 0) return null;
+  if (!wasm || !module || stride % KERNEL_LANES !== 0 || rows < MIN_ROWS || liveKernels >= MAX_LIVE_KERNELS) return null;
   const matrixBytes = rows * stride * 4;
   const bytes = matrixBytes + stride * 4 + rows * 4;
   // A WebAssembly memory addresses at most 4 GiB.
   if (bytes > 2 ** 32 - 65_536) return null;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65_536)) });
-  const instance = new wasm.Instance(module, { env: { memory } });
+  let memory: { buffer: ArrayBuffer };
+  let instance: { exports: Record<string, unknown> };
+  try {
+    memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65_536)) });
+    instance = new wasm.Instance(module, { env: { memory } });
+  } catch {
+    return null;
+  }
   const dots = instance.exports.dots as (m: number, q: number, n: number, rowBytes: number, out: number) => void;
   const matrix = new Float32Array(memory.buffer, 0, rows * stride);
   const query = new Float32Array(memory.buffer, matrixBytes, stride);
   const out = new Float32Array(memory.buffer, matrixBytes + stride * 4, rows);
-  return {
+  const kernel = {
     rows: matrix,
     dots(values: Float32Array): Float32Array {
       query.fill(0);
@@ -151,6 +169,9 @@ export function createDotProductKernel(rows: number, stride: number): DotProduct
       return out;
     },
   };
+  liveKernels++;
+  released.register(kernel, undefined);
+  return kernel;
 }
 
 function unsignedLeb(value: number): number[] {

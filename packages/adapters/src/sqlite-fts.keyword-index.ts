@@ -26,9 +26,9 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
   }
 
   /**
-   * One library: its chunks' keys form one range, which FTS5 applies while it reads the index. Only the library's
-   * marker token could match in the `lib` column, and it never scores (weight 0), so no column filter is needed
-   * once a term equal to it is left out.
+   * One library: its chunks' keys form one range, which FTS5 applies while it reads the index. In that range the
+   * `lib` column holds only the library's own marker, left out of the terms, so no column filter is needed (a term
+   * equal to another library's 15-19 digit marker would only count that library's chunks in its idf).
    */
   private searchOne(query: KeywordQuery, libraryId: string): ChunkHit[] {
     const library = statement(this.db, 'SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number } | undefined;

@@ -18,15 +18,17 @@ const cosine = (a: number[], b: number[]) => {
 };
 
 describe.each([
-  ['WebAssembly SIMD', {}],
+  ['WebAssembly SIMD', { simd: true }],
   ['JavaScript', { simd: false }],
 ])('VectorMatrix (%s)', (_label, options) => {
   it('finds the nearest vectors by cosine similarity, as a direct computation does, for any dimension count', () => {
     for (const dimensions of [8, 13, 256]) {
       const next = seeded(dimensions);
       const vector = () => Array.from({ length: dimensions }, () => next() * 2 - 1);
-      const stored = Array.from({ length: 300 }, (_, i) => ({ chunkId: `c${i}`, values: vector() }));
+      // Enough rows for the SIMD kernel, which leaves small matrices to JavaScript.
+      const stored = Array.from({ length: 1_500 }, (_, i) => ({ chunkId: `c${i}`, values: vector() }));
       const matrix = VectorMatrix.fromRows(stored.map((s) => ({ chunkId: s.chunkId, embedding: blob(s.values) })), dimensions, options);
+      expect(matrix.simd).toBe(options.simd);
       for (let q = 0; q < 10; q++) {
         const query = vector();
         const expected = stored

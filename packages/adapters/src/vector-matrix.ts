@@ -9,6 +9,8 @@ import { createDotProductKernel, KERNEL_LANES, type DotProductKernel } from './d
 export class VectorMatrix {
   /** Bytes held, for the cache's budget. */
   readonly bytes: number;
+  /** Whether the scan runs with WebAssembly SIMD (see dot-product-kernel.ts for when it does not). */
+  readonly simd: boolean;
   private readonly rowOf: Map<string, number>;
 
   private constructor(
@@ -19,6 +21,7 @@ export class VectorMatrix {
     private readonly kernel: DotProductKernel | null,
   ) {
     this.rowOf = new Map(chunkIds.map((id, i) => [id, i]));
+    this.simd = kernel !== null;
     // Each id is held twice (list and map), two bytes per UTF-16 code unit, plus about 100 bytes of entry overhead.
     this.bytes = values.byteLength + 4 * chunkIds.length + chunkIds.reduce((sum, id) => sum + 4 * id.length + 100, 0);
   }

@@ -90,8 +90,11 @@ const urlsSchema = z.array(z.string());
  */
 export class RedisCrawlFrontier implements CrawlFrontier {
   private connection: Redis | undefined;
-  /** A crawl's scope but its origins (which the seed's page may still add to) does not change: read once. */
-  private readonly fixedScope = new Map<string, Omit<FrontierScope, 'origins'>>();
+  /**
+   * A crawl's scope, read once per process: only the seed's admission changes it (adding the seed's final origin),
+   * and every other page of the crawl runs after that admission (the seed's retry reads it afresh).
+   */
+  private readonly scopes = new Map<string, FrontierScope>();
 
   constructor(
     private readonly redisUrl: string,
@@ -136,24 +139,20 @@ export class RedisCrawlFrontier implements CrawlFrontier {
     if (start.scheduled.length > 0) tx.rpush(keys.order, ...start.scheduled);
     for (const key of [keys.meta, keys.depth, keys.order]) tx.pexpire(key, FRONTIER_TTL_MS);
     await tx.exec();
-    this.fixedScope.delete(crawlId);
+    this.scopes.delete(crawlId);
   }
 
   async scope(crawlId: string): Promise<FrontierScope | null> {
+    const known = this.scopes.get(crawlId);
+    if (known) return { ...known, origins: [...known.origins] };
     const { meta } = this.keys(crawlId);
-    const fixed = this.fixedScope.get(crawlId);
-    if (fixed) {
-      const origins = await this.redis().hget(meta, 'origins');
-      return origins === null ? null : { ...fixed, origins: urlsSchema.parse(JSON.parse(origins)) };
-    }
     const fields = ['origins', 'includePaths', 'excludePaths', 'robotsTxt', 'useSitemap'] as const;
     const values = await this.redis().hmget(meta, ...fields);
     if (values.some((v) => v === null)) return null;
     const scope = scopeSchema.parse(Object.fromEntries(fields.map((f, i) => [f, JSON.parse(values[i]!)])));
-    const { origins: _origins, ...rest } = scope;
-    if (this.fixedScope.size >= SCOPE_CACHE_SIZE) this.fixedScope.delete(this.fixedScope.keys().next().value!);
-    this.fixedScope.set(crawlId, rest);
-    return scope;
+    if (this.scopes.size >= SCOPE_CACHE_SIZE) this.scopes.delete(this.scopes.keys().next().value!);
+    this.scopes.set(crawlId, scope);
+    return { ...scope, origins: [...scope.origins] };
   }
 
   async admit(crawlId: string, links: PageLinks): Promise<Admission> {
@@ -164,6 +163,8 @@ export class RedisCrawlFrontier implements CrawlFrontier {
       links: links.links.map((l) => [l.url, l.allowed ? 1 : 0]),
     };
     const answer = await this.redis().eval(ADMIT, 5, keys.meta, keys.depth, keys.order, keys.by, keys.links, JSON.stringify(input));
+    const known = this.scopes.get(crawlId);
+    if (links.finalOrigin && known && !known.origins.includes(links.finalOrigin)) known.origins.push(links.finalOrigin);
     return admissionSchema.parse(JSON.parse(String(answer)));
   }
 
@@ -193,7 +194,7 @@ export class RedisCrawlFrontier implements CrawlFrontier {
   }
 
   async drop(crawlId: string): Promise<void> {
-    this.fixedScope.delete(crawlId);
+    this.scopes.delete(crawlId);
     await this.redis().del(...Object.values(this.keys(crawlId)));
   }
 }

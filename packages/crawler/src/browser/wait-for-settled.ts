@@ -45,10 +45,15 @@ export interface PageSnapshot {
   title: string;
 }
 
+// Nothing can start a request or change the DOM after `load` in a page without these: it is read at once.
+const SCRIPTED = 'script, iframe, frame, object, embed, [onload]';
+
 // The document as page.content() serialises it, with its title, read in the same round trip as the settle check.
-const snapshotWhenSettled = (quietMs: number, networkBusy: number) => `(() => {
+const snapshotWhenSettled = (quietMs: number, networkBusy: number, networkQuiet: boolean) => `(() => {
+  if (${networkBusy} > 0) return null;
+  const scripted = document.querySelector(${JSON.stringify(SCRIPTED)}) !== null;
   const state = globalThis.__docshelfSettle ? globalThis.__docshelfSettle() : [0, Infinity];
-  if (${networkBusy} > 0 || state[0] > 0 || state[1] < ${quietMs}) return null;
+  if (scripted && (${!networkQuiet} || state[0] > 0 || state[1] < ${quietMs})) return null;
   let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
   if (document.documentElement) html += document.documentElement.outerHTML;
   return { html, title: document.title };
@@ -56,27 +61,32 @@ const snapshotWhenSettled = (quietMs: number, networkBusy: number) => `(() => {
 
 /**
  * Waits after `load` only while the page is still changing: a request in flight, a short timer pending or a DOM change
- * within the last `quietMs`. Returns the page's HTML and title as soon as it is settled (a static page costs one round
- * trip), or null when it did not settle within `maxMs` or navigated meanwhile, for the caller to read it as it is.
+ * within the last `quietMs`, or a request that ended less than `networkQuietMs` ago (a script may start another).
+ * Returns the page's HTML and title as soon as it is settled (a page without scripts at once, in one round trip), or
+ * null when it did not settle within `maxMs` or navigated meanwhile, for the caller to read it as it is.
  */
 export async function waitForPageToSettle(page: Page, options: SettleOptions = {}): Promise<PageSnapshot | null> {
   const { quietMs = 50, maxMs = 2_000, inFlight = () => 0, sinceNetworkMs = () => Infinity, networkQuietMs = 100 } = options;
   const deadline = Date.now() + maxMs;
+  // The first look does not wait for the network's quiet period: a page without scripts is taken then.
+  let first = true;
   while (Date.now() < deadline) {
     // A script navigating the page destroys the evaluation context; the new document is read as it is.
     // Waiting out the network's quiet period here costs no round trip to the page.
     const networkWaitMs = inFlight() > 0 ? POLL_MS : networkQuietMs - sinceNetworkMs();
-    if (networkWaitMs > 0) {
+    if (networkWaitMs > 0 && !(first && inFlight() === 0)) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(networkWaitMs, Math.max(0, deadline - Date.now()))));
       continue;
     }
+    first = false;
     let snapshot: PageSnapshot | null;
     try {
-      snapshot = (await page.evaluate(snapshotWhenSettled(quietMs, inFlight()))) as PageSnapshot | null;
+      snapshot = (await page.evaluate(snapshotWhenSettled(quietMs, inFlight(), networkWaitMs <= 0))) as PageSnapshot | null;
     } catch {
       return null;
     }
     if (snapshot) return snapshot;
+    if (networkQuietMs - sinceNetworkMs() > 0) continue;
     await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
   }
   return null;

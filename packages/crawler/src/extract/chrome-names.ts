@@ -45,13 +45,28 @@ export function splitNameWords(token: string): string[] {
 /** True when any of the id/class tokens names a chrome region. */
 export function hasChromeName(id: string | undefined, className: string | undefined): boolean {
   const tokens = [id ?? '', ...(className ?? '').split(/\s+/)].filter((token) => token !== '');
-  return tokens.some((token) => isChromeToken(splitNameWords(token)));
+  return tokens.some((token) => verdictOf(token).chrome);
 }
 
 /** True when the id/class tokens name a header region (see HEADER_WORDS). */
 export function hasHeaderName(id: string | undefined, className: string | undefined): boolean {
   const tokens = [id ?? '', ...(className ?? '').split(/\s+/)].filter((token) => token !== '');
-  return tokens.some((token) => isHeaderToken(splitNameWords(token)));
+  return tokens.some((token) => verdictOf(token).header);
+}
+
+// A page repeats a few class names thousands of times (a highlighter's `n`, `o`, `p` on every token of its code).
+const verdicts = new Map<string, { chrome: boolean; header: boolean }>();
+const MAX_REMEMBERED_TOKENS = 10_000;
+
+function verdictOf(token: string): { chrome: boolean; header: boolean } {
+  let verdict = verdicts.get(token);
+  if (!verdict) {
+    const words = splitNameWords(token);
+    verdict = { chrome: isChromeToken(words), header: isHeaderToken(words) };
+    if (verdicts.size >= MAX_REMEMBERED_TOKENS) verdicts.clear();
+    verdicts.set(token, verdict);
+  }
+  return verdict;
 }
 
 function isChromeToken(words: string[]): boolean {

@@ -34,11 +34,14 @@ const SINGLE_MATCH_ROOTS = new Set(['main article', 'article']);
 
 /** Picks the element holding the page's documentation content; falls back to `<body>`. */
 export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
-  const asciidoc = selectAsciidocRoot($);
+  const names = namesIn($);
+  const asciidoc = selectAsciidocRoot($, names);
   if (asciidoc) return asciidoc;
   // Measured only when a weak root needs it: the whole body's text is a pass over the largest pages.
   let bodyLength: number | undefined;
   for (const selector of [...GENERATOR_ROOTS, ...GENERIC_ROOTS]) {
+    // Each selector is a pass over the document (10 ms on a large page): skip those naming what the page lacks.
+    if (!mayMatch(selector, names)) continue;
     if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
     const root = selectLongestMatch($, selector);
     if (!root) continue;
@@ -53,7 +56,8 @@ export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
  * Asciidoc keeps the page title and the man page NAME line in `#header`, a sibling of `#content`;
  * their common parent is the root so both survive (chrome removal keeps a header holding an h1).
  */
-function selectAsciidocRoot($: CheerioAPI): Cheerio<Element> | null {
+function selectAsciidocRoot($: CheerioAPI, names: Set<string>): Cheerio<Element> | null {
+  if (!mayMatch('#header ~ #content', names)) return null;
   const content = $('#header ~ #content').first();
   if (content.length === 0 || $('#apicontent').length > 0) return null;
   const parent = content.parent();
@@ -84,4 +88,36 @@ function measureText(element: Cheerio<Element>): number {
 function holdsText(node: AnyNode): boolean {
   if (node.type === 'text') return /\S/.test((node as Text).data);
   return 'children' in node && (node.children as AnyNode[]).some(holdsText);
+}
+
+/** The ids, classes, tag names and attribute names a document uses, gathered in one pass. */
+function namesIn($: CheerioAPI): Set<string> {
+  const names = new Set<string>();
+  const visit = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+      const element = node as Element;
+      names.add(`tag:${element.tagName}`);
+      for (const [name, value] of Object.entries(element.attribs)) {
+        names.add(`attr:${name}`);
+        if (name === 'id') names.add(`#${value}`);
+        if (name === 'class') value.split(/\s+/).forEach((token) => token && names.add(`.${token}`));
+      }
+      visit(element.children);
+    }
+  };
+  visit($.root().children().toArray());
+  return names;
+}
+
+/** False when the selector (of the simple kinds above) names an id, class, tag or attribute the document does not use. */
+function mayMatch(selector: string, names: Set<string>): boolean {
+  return selector.split(',').some((alternative) => {
+    const required = [
+      ...[...alternative.matchAll(/[#.][\w-]+/g)].map((m) => m[0]),
+      ...[...alternative.matchAll(/\[([\w-]+)/g)].map((m) => `attr:${m[1]}`),
+      ...[...alternative.matchAll(/(?:^|[\s>+~])([a-z][a-z0-9]*)/g)].map((m) => `tag:${m[1]}`),
+    ];
+    return required.every((name) => names.has(name));
+  });
 }

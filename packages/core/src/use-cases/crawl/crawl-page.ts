@@ -26,11 +26,11 @@ export interface CrawlPageDeps {
  * Load one page (conditionally, when the library's last crawl kept the page's validators), extract it and stage the
  * content. The commit drops lines repeated across the crawl's pages and chunks it; an unchanged page is staged as
  * such and keeps its chunks (and its kept links lead the crawl on). In a crawl that follows links, the pages this
- * one found are handed out as soon as it is staged.
+ * one found are handed out as soon as it is staged; a retried page that gets that far hands out what its first
+ * attempt admitted (the frontier answers the same), one that fails first hands it out as it fails.
  */
 export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, ctx: JobContext): Promise<JobResult<'crawl-page'>> {
   try {
-    if (job.fanOut) await handOutAgain(deps, job, ctx);
     const known = job.libraryId ? await deps.records.getCrawledPage(job.libraryId, job.url) : null;
     const owed = await takeTurn(deps, job, Boolean(known?.etag || known?.lastModified), ctx.signal);
     const page = await deps.loader.load(job.url, { renderer: job.renderer, signal: ctx.signal, ...(known ? { known } : {}) });
@@ -56,6 +56,8 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
     return { ...base, title: page.title, links: job.discover ? links : [] };
   } catch (error) {
+    // An earlier attempt may have admitted links and stopped (its worker died) before adding the pages: added now.
+    if (job.fanOut && !ctx.signal.aborted) await handOutAgain(deps, job, ctx).catch(() => undefined);
     // A page that fails for good counts now; the coordinator recounts exactly once every page is done anyway.
     if (error instanceof AppError && !error.retryable && error.code !== 'JOB_CANCELLED') {
       await ctx.reportProgress({ add: { done: 1, pagesFailed: 1 }, errors: [`${job.url}: ${error.message}`] });
