@@ -53,7 +53,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type Variant = (q: string) => Promise<unknown> | unknown;
+/** A search variant: synchronous or not, its answer is awaited. */
+type Variant = (q: string) => unknown;
 
 /** Questions each variant runs in one turn: enough that SQLite's page cache no longer holds the previous variant's pages. */
 const TURN = 10;

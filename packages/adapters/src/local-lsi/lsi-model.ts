@@ -73,7 +73,7 @@ export class LsiModel {
     const vocabulary = JSON.parse(data.toString('utf8', at, (at += termBytes))) as string[];
     const idf = new Float32Array(copy(data, at, (at += count * 4)));
     const scales = new Float32Array(copy(data, at, (at += count * 4)));
-    const quantized = new Int8Array(copy(data, at, (at += count * dimensions)));
+    const quantized = new Int8Array(copy(data, at, at + count * dimensions));
     const termVectors = new Float32Array(count * dimensions);
     for (let i = 0; i < termVectors.length; i++) termVectors[i] = quantized[i]! * scales[Math.floor(i / dimensions)]!;
     return new LsiModel(vocabulary, idf, termVectors, dimensions);

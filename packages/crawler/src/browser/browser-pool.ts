@@ -369,7 +369,7 @@ export class BrowserPool {
       lap('goto');
       // Bounded so that a page that never settles still leaves time to read it.
       const settleMs = Math.max(0, Math.min(SETTLE_MAX_MS, (remainingMs() - 500) / 2));
-      const settled = settleMs > 0 ? await waitForPageToSettle(page, { maxMs: settleMs, inFlight: guard.inFlight, sinceNetworkMs: guard.sinceNetworkMs }) : null;
+      const settled = settleMs > 0 ? await waitForPageToSettle(page, { maxMs: settleMs, inFlight: () => guard.inFlight(), sinceNetworkMs: () => guard.sinceNetworkMs() }) : null;
       lap('settle');
       const { html, title } = settled ?? (await this.readPage(page));
       lap('read');

@@ -81,7 +81,7 @@ export async function waitForPageToSettle(page: Page, options: SettleOptions = {
     first = false;
     let snapshot: PageSnapshot | null;
     try {
-      snapshot = (await page.evaluate(snapshotWhenSettled(quietMs, inFlight(), networkWaitMs <= 0))) as PageSnapshot | null;
+      snapshot = await page.evaluate<PageSnapshot | null>(snapshotWhenSettled(quietMs, inFlight(), networkWaitMs <= 0));
     } catch {
       return null;
     }
