@@ -30,7 +30,14 @@ export async function startService(env: Record<string, string>, cwd: string): Pr
   const healthPort = env.WORKER_HEALTH_PORT ?? String(await freePort());
   const child = spawn(process.execPath, [path.join(REPO, 'scripts/start.mjs')], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env, PORT: port, WORKER_HEALTH_PORT: healthPort },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      ...env,
+      PORT: port,
+      WORKER_HEALTH_PORT: healthPort,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -102,7 +102,8 @@ export const api = {
   deleteLibrary: (id: string) => call<SuccessResponse>('DELETE', `/api/libraries/${libraryPath(id)}`),
   chunks: (libraryId: string, offset: number, limit: number) =>
     call<ChunksResponse>('GET', `/api/chunks?${query({ libraryId, offset, limit })}`),
-  search: (libraryId: string, q: string) => call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
+  search: (libraryId: string, q: string) =>
+    call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
   embed: (libraryId: string, offset: number, limit: number) =>
     call<EmbedResponse>('POST', '/api/embed', { libraryId, offset, limit }),
 

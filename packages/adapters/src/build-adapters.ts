@@ -1,6 +1,14 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, JobStore, KeywordIndex, LibrarySwap, RecordStore, VectorIndex } from '@docshelf/core';
+import type {
+  BackupStorage,
+  Embedder,
+  JobStore,
+  KeywordIndex,
+  LibrarySwap,
+  RecordStore,
+  VectorIndex,
+} from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
@@ -39,11 +47,13 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   let db: Database | undefined;
   const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
 
-  const mongo = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
+  const mongo =
+    choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
   const records = mongo ?? new SqliteRecordStore(sqlite());
   const embedders = buildEmbedders(config, records);
   const embedder = embedders[0]!;
-  const mongoJobs = choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
+  const mongoJobs =
+    choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
   const jobStore = mongoJobs ?? new SqliteJobStore(sqlite());
   const keywords =
     mongo && choice.records.kind === 'mongo'

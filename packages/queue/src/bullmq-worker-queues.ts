@@ -1,4 +1,12 @@
-import { jobRegistry, QUEUE_NAMES, type JobName, type JobNotifier, type JobPayload, type JobRunner, type QueueName } from '@docshelf/core';
+import {
+  jobRegistry,
+  QUEUE_NAMES,
+  type JobName,
+  type JobNotifier,
+  type JobPayload,
+  type JobRunner,
+  type QueueName,
+} from '@docshelf/core';
 import { Queue, QueueEventsProducer } from 'bullmq';
 import { Redis } from 'ioredis';
 import { consumerConnection } from './connections';
@@ -38,7 +46,11 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
   queueOf = (name: JobName): Queue => this.queues.get(jobRegistry[name].queue)!;
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId: string }): Promise<void> {
-    await this.queueOf(name).add(name, jobRegistry[name].payload.parse(payload), jobOptionsFor(name, { jobId: options.jobId }));
+    await this.queueOf(name).add(
+      name,
+      jobRegistry[name].payload.parse(payload),
+      jobOptionsFor(name, { jobId: options.jobId }),
+    );
   }
 
   /**

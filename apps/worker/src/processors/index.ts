@@ -27,8 +27,21 @@ export type ProcessorMap = {
 };
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap, frontier: deps.frontier, maxDurationMs: deps.crawlLimits?.maxDurationMs, ...(deps.repetition ? { repetition: deps.repetition } : {}) };
-  const pageDeps = { records: deps.records, loader: deps.pages, frontier: deps.frontier, throttle: deps.throttle, politeness: deps.crawlLimits };
+  const pages = {
+    records: deps.records,
+    loader: deps.pages,
+    swap: deps.swap,
+    frontier: deps.frontier,
+    maxDurationMs: deps.crawlLimits?.maxDurationMs,
+    ...(deps.repetition ? { repetition: deps.repetition } : {}),
+  };
+  const pageDeps = {
+    records: deps.records,
+    loader: deps.pages,
+    frontier: deps.frontier,
+    throttle: deps.throttle,
+    politeness: deps.crawlLimits,
+  };
   return {
     'ingest-library': ingestLibraryWorkflow(deps),
     'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),

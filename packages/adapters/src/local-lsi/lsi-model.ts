@@ -55,10 +55,12 @@ export class LsiModel {
     const quantized = new Int8Array(count * this.dimensions);
     for (let t = 0; t < count; t++) {
       let max = 0;
-      for (let d = 0; d < this.dimensions; d++) max = Math.max(max, Math.abs(this.termVectors[t * this.dimensions + d]!));
+      for (let d = 0; d < this.dimensions; d++)
+        max = Math.max(max, Math.abs(this.termVectors[t * this.dimensions + d]!));
       scales[t] = max / 127;
       for (let d = 0; d < this.dimensions; d++) {
-        quantized[t * this.dimensions + d] = max === 0 ? 0 : Math.round((this.termVectors[t * this.dimensions + d]! / max) * 127);
+        quantized[t * this.dimensions + d] =
+          max === 0 ? 0 : Math.round((this.termVectors[t * this.dimensions + d]! / max) * 127);
       }
     }
     return Buffer.concat([header, terms, bytesOf(this.idf), bytesOf(scales), bytesOf(quantized)]);

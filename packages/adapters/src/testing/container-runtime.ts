@@ -19,5 +19,8 @@ export function detectContainerRuntimeSync(): { available: true } | { available:
   const script = `require('testcontainers').getContainerRuntimeClient().then(() => process.exit(0), (e) => { console.error(String(e.message).split('\\n')[0]); process.exit(3); })`;
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
   if (result.status === 0) return { available: true };
-  return { available: false, reason: `no container runtime (${result.stderr.trim().split('\n').pop() || `exit ${result.status}`})` };
+  return {
+    available: false,
+    reason: `no container runtime (${result.stderr.trim().split('\n').pop() || `exit ${result.status}`})`,
+  };
 }

@@ -44,7 +44,12 @@ export type Step<S, R> = { wait: ChildJob[]; state: S } | { done: R };
  */
 export interface Workflow<N extends JobName, S> {
   readonly state: z.ZodType<S>;
-  step(payload: JobPayload<N>, state: S | undefined, children: ChildOutcome[], ctx: JobContext): Promise<Step<S, JobResult<N>>>;
+  step(
+    payload: JobPayload<N>,
+    state: S | undefined,
+    children: ChildOutcome[],
+    ctx: JobContext,
+  ): Promise<Step<S, JobResult<N>>>;
   /** Drops what a run that will not finish left staged (never the library itself). */
   discard?(payload: JobPayload<N>): Promise<void>;
 }
@@ -67,6 +72,10 @@ export function standaloneJobContext(signal: AbortSignal = new AbortController()
     reportProgress: () => Promise.resolve(),
     beginCommit: () => Promise.resolve(),
     addToWorkflow: () =>
-      Promise.reject(new AppError('NO_WORKFLOW', 'This job belongs to no workflow: it cannot add jobs to one', 500, { retryable: false })),
+      Promise.reject(
+        new AppError('NO_WORKFLOW', 'This job belongs to no workflow: it cannot add jobs to one', 500, {
+          retryable: false,
+        }),
+      ),
   };
 }

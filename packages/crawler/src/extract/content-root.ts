@@ -45,7 +45,11 @@ export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
     if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
     const root = selectLongestMatch($, selector);
     if (!root) continue;
-    if (WEAK_ROOTS.has(selector) && measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE) continue;
+    if (
+      WEAK_ROOTS.has(selector) &&
+      measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE
+    )
+      continue;
     return root;
   }
   const body = $('body').first();

@@ -110,7 +110,5 @@ export function classifyAddress(ip: string): string | null {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(bare)) return 'not an IP address';
   const address = ipaddr.parse(bare);
-  return address.kind() === 'ipv4'
-    ? classifyIPv4(address as ipaddr.IPv4)
-    : classifyIPv6(address as ipaddr.IPv6);
+  return address.kind() === 'ipv4' ? classifyIPv4(address as ipaddr.IPv4) : classifyIPv6(address as ipaddr.IPv6);
 }
