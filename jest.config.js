@@ -35,7 +35,11 @@ const config = {
   testTimeout: 60_000,
   // Suites share one Redis and one machine; each uses its own queue prefix and data dir.
   maxWorkers: 2,
-  reporters: ['default', '<rootDir>/test/reliability/figures-reporter.cjs', '<rootDir>/test/support/summary-reporter.cjs'],
+  reporters: [
+    'default',
+    '<rootDir>/test/reliability/figures-reporter.cjs',
+    '<rootDir>/test/support/summary-reporter.cjs',
+  ],
 };
 
 module.exports = config;

@@ -16,7 +16,11 @@ interface Outcome {
 
 /** A bare Playwright loop: one browser, `concurrency` tabs, goto + content() for each URL. */
 async function playwrightLoop(urls: string[], concurrency: number, executablePath: string): Promise<Outcome> {
-  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const context = await browser.newContext();
   const tabs = await Promise.all(Array.from({ length: concurrency }, () => context.newPage()));
   let next = 0;
@@ -52,7 +56,13 @@ async function crawleeCrawler(urls: string[], concurrency: number, executablePat
       minConcurrency: concurrency,
       maxConcurrency: concurrency,
       maxRequestRetries: 0,
-      launchContext: { launchOptions: { executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] } },
+      launchContext: {
+        launchOptions: {
+          executablePath,
+          headless: true,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+        },
+      },
       async requestHandler({ page }) {
         if ((await page.content()).length > 0) pages += 1;
       },

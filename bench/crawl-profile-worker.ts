@@ -36,7 +36,14 @@ async function main() {
       .post('/api/crawl')
       .set(auth)
       .set('Prefer', 'respond-async')
-      .send({ libraryId: `profile/${which}`, name: which, urls: [seed], maxDepth: 2, renderer: 'browser', excludePaths: ['/all.html'] });
+      .send({
+        libraryId: `profile/${which}`,
+        name: which,
+        urls: [seed],
+        maxDepth: 2,
+        renderer: 'browser',
+        excludePaths: ['/all.html'],
+      });
     let crawledMs = 0;
     let crawlCpu = 0;
     for (;;) {
@@ -67,7 +74,9 @@ async function printSlotUse(prefix: string, crawledMs: number): Promise<void> {
   const queue = new Queue('crawl', { connection: { url: REDIS_URL }, prefix });
   try {
     const jobs = await queue.getJobs(['completed', 'failed'], 0, 1000);
-    const spans = jobs.map((j) => ({ start: j.processedOn!, end: j.finishedOn!, added: j.timestamp })).sort((a, b) => a.start - b.start);
+    const spans = jobs
+      .map((j) => ({ start: j.processedOn!, end: j.finishedOn!, added: j.timestamp }))
+      .sort((a, b) => a.start - b.start);
     const inside = spans.reduce((sum, s) => sum + (s.end - s.start), 0);
     const waited = spans.reduce((sum, s) => sum + (s.start - s.added), 0);
     const first = spans[0]!.start;

@@ -30,7 +30,10 @@ async function main() {
   // The pool as it was before this work, with the same stage timers, for comparison (not part of the product).
   // PROFILE_LEGACY=1 loads a copy of an earlier pool, placed (uncommitted) beside the current one with the same timers.
   const legacyPath = path.join(__dirname, '../packages/crawler/src/browser/old-browser-pool.profile.ts');
-  const legacyModule = legacy && fs.existsSync(legacyPath) ? ((await import(legacyPath)) as { BrowserPool: unknown; stageTotals: Record<string, number> }) : undefined;
+  const legacyModule =
+    legacy && fs.existsSync(legacyPath)
+      ? ((await import(legacyPath)) as { BrowserPool: unknown; stageTotals: Record<string, number> })
+      : undefined;
   const Pool = (legacyModule?.BrowserPool ?? BrowserPool) as typeof BrowserPool;
   const pool = new Pool({ chromiumPath, maxPages: 4, policy, pageMaxMb: 512 });
   await pool.render(urls[0]!);
@@ -47,22 +50,34 @@ async function main() {
   );
   const ms = performance.now() - started;
   const stages = legacyModule ? legacyModule.stageTotals : totals;
-  console.log(`${legacy ? 'legacy' : 'current'} pool, ${which}: ${urls.length} pages in ${(ms / 1000).toFixed(1)} s = ${(urls.length / (ms / 1000)).toFixed(2)} pages/s`);
+  console.log(
+    `${legacy ? 'legacy' : 'current'} pool, ${which}: ${urls.length} pages in ${(ms / 1000).toFixed(1)} s = ${(urls.length / (ms / 1000)).toFixed(2)} pages/s`,
+  );
   const sum = Object.values(stages).reduce((a, b) => a + b, 0);
   for (const [stage, total] of Object.entries(stages)) {
-    console.log(`  ${stage.padEnd(8)} ${(total / urls.length).toFixed(1).padStart(7)} ms/page  ${((100 * total) / sum).toFixed(0).padStart(3)}%`);
+    console.log(
+      `  ${stage.padEnd(8)} ${(total / urls.length).toFixed(1).padStart(7)} ms/page  ${((100 * total) / sum).toFixed(0).padStart(3)}%`,
+    );
   }
   await pool.close();
   const bareMs = await bareLoop(urls, chromiumPath, false);
-  console.log(`bare Playwright loop: ${(urls.length / (bareMs / 1000)).toFixed(2)} pages/s; pool / bare = ${(bareMs / ms).toFixed(2)}`);
+  console.log(
+    `bare Playwright loop: ${(urls.length / (bareMs / 1000)).toFixed(2)} pages/s; pool / bare = ${(bareMs / ms).toFixed(2)}`,
+  );
   const extractingMs = await bareLoop(urls, chromiumPath, true);
-  console.log(`bare loop + extractPage of each page: ${(urls.length / (extractingMs / 1000)).toFixed(2)} pages/s; / bare = ${(bareMs / extractingMs).toFixed(2)}`);
+  console.log(
+    `bare loop + extractPage of each page: ${(urls.length / (extractingMs / 1000)).toFixed(2)} pages/s; / bare = ${(bareMs / extractingMs).toFixed(2)}`,
+  );
   await server.close();
 }
 
 /** The bare loop of the benchmark; with `extract`, each page's HTML also goes through Docshelf's extractor. */
 async function bareLoop(urls: string[], executablePath: string, extract: boolean): Promise<number> {
-  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   const context = await browser.newContext();
   const tabs = await Promise.all(Array.from({ length: 4 }, () => context.newPage()));
   await tabs[0]!.goto(urls[0]!);

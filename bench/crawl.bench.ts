@@ -194,14 +194,22 @@ async function listUrls(seed: string, excludePaths: string[]): Promise<string[]>
 
 // --------------------------------------------------------------------------------------------------------- baselines
 
-async function runBaseline(mode: 'playwright' | 'crawlee' | 'http', urls: string[], chromiumPath: string): Promise<Run> {
+async function runBaseline(
+  mode: 'playwright' | 'crawlee' | 'http',
+  urls: string[],
+  chromiumPath: string,
+): Promise<Run> {
   const file = path.join(os.tmpdir(), `crawl-bench-urls-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(urls));
   const tsx = require.resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsx, path.join(__dirname, 'crawl-baselines.ts'), mode, file, String(CONCURRENCY), chromiumPath], {
-    cwd: REPO,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [tsx, path.join(__dirname, 'crawl-baselines.ts'), mode, file, String(CONCURRENCY), chromiumPath],
+    {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Joined at once: Node is still starting, Chromium is not launched yet.
   const cgroup = cgroupFor(mode);
   cgroup?.add(child.pid!);
@@ -249,7 +257,11 @@ async function startDocshelf(env: Record<string, string> = {}): Promise<Docshelf
     },
     dataDir,
   );
-  const login = await fetch(`${service.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const login = await fetch(`${service.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
   const cookie = cookieHeaderOf(login.headers.get('set-cookie'));
   const keyResponse = await fetch(`${service.baseUrl}/api/keys`, {
     method: 'POST',
@@ -286,10 +298,13 @@ async function metric(d: Docshelf, name: string): Promise<number> {
 
 async function allChunks(d: Docshelf, libraryId: string): Promise<string[]> {
   const texts: string[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const response = await fetch(`${d.service.baseUrl}/api/chunks?libraryId=${encodeURIComponent(libraryId)}&offset=${offset}&limit=500`, {
-      headers: { authorization: `Bearer ${d.key}` },
-    });
+  for (let offset: number | null = 0; offset !== null;) {
+    const response = await fetch(
+      `${d.service.baseUrl}/api/chunks?libraryId=${encodeURIComponent(libraryId)}&offset=${offset}&limit=500`,
+      {
+        headers: { authorization: `Bearer ${d.key}` },
+      },
+    );
     const body = (await response.json()) as { chunks: Array<{ content: string }>; nextOffset: number | null };
     texts.push(...body.chunks.map((c) => c.content));
     offset = body.nextOffset;
@@ -301,7 +316,11 @@ async function allChunks(d: Docshelf, libraryId: string): Promise<string[]> {
  * One crawl through the API (asynchronous mode), timed from the request to the end of its crawling phase: the commit,
  * embedding and backup that follow are not page loading, and none of the baselines does them.
  */
-async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Record<string, string> = {}): Promise<Run> {
+async function runDocshelf(
+  site: Site,
+  renderer: 'browser' | 'default',
+  env: Record<string, string> = {},
+): Promise<Run> {
   const d = await startDocshelf(env);
   let cgroup: MemoryCgroup | undefined;
   try {
@@ -331,14 +350,18 @@ async function runDocshelf(site: Site, renderer: 'browser' | 'default', env: Rec
     const { jobId } = (await accepted.json()) as { jobId: string };
     let crawledMs = 0;
     for (;;) {
-      const job = (await (await fetch(`${d.service.baseUrl}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${d.key}` } })).json()) as {
+      const job = (await (
+        await fetch(`${d.service.baseUrl}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${d.key}` } })
+      ).json()) as {
         state: string;
         progress: { phase: string };
         result?: { pagesCrawled: number; errors: string[] };
         error?: unknown;
       };
-      if (!crawledMs && job.progress.phase !== 'crawling' && job.progress.phase !== 'queued') crawledMs = performance.now() - started;
-      if (job.state === 'failed' || job.state === 'cancelled') throw new Error(`crawl of ${site.name} failed: ${JSON.stringify(job.error)}`);
+      if (!crawledMs && job.progress.phase !== 'crawling' && job.progress.phase !== 'queued')
+        crawledMs = performance.now() - started;
+      if (job.state === 'failed' || job.state === 'cancelled')
+        throw new Error(`crawl of ${site.name} failed: ${JSON.stringify(job.error)}`);
       if (job.state === 'completed') {
         const peak = sampler.stop();
         const result = job.result!;
@@ -402,12 +425,21 @@ function report(site: Site, runs: Run[]): void {
   const crawlee = runs.find((r) => r.mode === 'crawlee');
   const browser = runs.find((r) => r.mode === 'browser');
   const auto = runs.find((r) => r.mode === 'default');
-  console.log(`\ncrawl ${site.name}: ${site.urls.length} URLs, concurrency ${CONCURRENCY} (Docshelf through npm start's processes, CRAWL_HOST_PAGES_PER_SECOND=0)`);
+  console.log(
+    `\ncrawl ${site.name}: ${site.urls.length} URLs, concurrency ${CONCURRENCY} (Docshelf through npm start's processes, CRAWL_HOST_PAGES_PER_SECOND=0)`,
+  );
   console.log(
     `${'mode'.padEnd(22)} ${'pages'.padStart(5)} ${'failed'.padStart(6)} ${'s'.padStart(7)} ${'pages/s'.padStart(8)} ${'x bare'.padStart(7)} ${'x crawlee'.padStart(9)} ${'CPU ms/page'.padStart(11)} ${'cgroup peak MB'.padStart(14)} ${'working set MB'.padStart(14)} ${'peak PSS MB'.padStart(11)} ${'RSS sum MB'.padStart(10)} ${'rendered'.padStart(8)}`,
   );
   for (const r of runs) {
-    const name = { browser: 'Docshelf browser', default: 'Docshelf auto', playwright: 'bare Playwright loop', crawlee: 'Crawlee Playwright', http: 'plain HTTP fetch' }[r.mode] ?? r.mode;
+    const name =
+      {
+        browser: 'Docshelf browser',
+        default: 'Docshelf auto',
+        playwright: 'bare Playwright loop',
+        crawlee: 'Crawlee Playwright',
+        http: 'plain HTTP fetch',
+      }[r.mode] ?? r.mode;
     const rendered = r.rendered === undefined ? '' : `${((100 * r.rendered) / Math.max(r.pages, 1)).toFixed(0)}%`;
     console.log(
       `${name.padEnd(22)} ${String(r.pages).padStart(5)} ${String(r.failed).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(7)} ${rate(r).toFixed(2).padStart(8)} ${(rate(r) / rate(bare)).toFixed(2).padStart(7)} ${(rate(r) / rate(crawlee)).toFixed(2).padStart(9)} ${((1000 * r.cpuS) / Math.max(r.pages, 1)).toFixed(0).padStart(11)} ${(r.cgroupPeakMb?.toFixed(0) ?? 'n/a').padStart(14)} ${(r.workingSetPeakMb?.toFixed(0) ?? 'n/a').padStart(14)} ${r.peakPssMb.toFixed(0).padStart(11)} ${r.peakRssMb.toFixed(0).padStart(10)} ${rendered.padStart(8)}`,
@@ -415,14 +447,21 @@ function report(site: Site, runs: Run[]): void {
   }
   if (!auto || !browser) return;
   const share = identicalShare(auto.chunks ?? [], browser.chunks ?? []);
-  console.log(`chunk texts identical, auto vs browser: ${(100 * share).toFixed(1)}% (${auto.chunks?.length} vs ${browser.chunks?.length} chunks)`);
+  console.log(
+    `chunk texts identical, auto vs browser: ${(100 * share).toFixed(1)}% (${auto.chunks?.length} vs ${browser.chunks?.length} chunks)`,
+  );
 }
 
 async function serveSites(): Promise<Site[]> {
   const generated = generateDocsSite();
   const sites: Array<Omit<Site, 'urls'>> = [];
   const generatedServer = await serveFixtures({ routes: generated.route });
-  sites.push({ name: 'generated-150', server: generatedServer, seed: `${generatedServer.origin}${generated.indexPath}`, excludePaths: [] });
+  sites.push({
+    name: 'generated-150',
+    server: generatedServer,
+    seed: `${generatedServer.origin}${generated.indexPath}`,
+    excludePaths: [],
+  });
   const nodeApi = path.join(DOCS, 'nodejs/api');
   const gitDoc = path.join(DOCS, 'git-doc');
   if (fs.existsSync(path.join(nodeApi, 'index.html'))) {

@@ -62,7 +62,8 @@ function firstDifference(a: string, b: string): string {
   const al = a.split('\n');
   const bl = b.split('\n');
   for (let i = 0; i < Math.max(al.length, bl.length); i++) {
-    if (al[i] !== bl[i]) return `    line ${i + 1}\n    http:    ${JSON.stringify(al[i]?.slice(0, 200))}\n    browser: ${JSON.stringify(bl[i]?.slice(0, 200))}`;
+    if (al[i] !== bl[i])
+      return `    line ${i + 1}\n    http:    ${JSON.stringify(al[i]?.slice(0, 200))}\n    browser: ${JSON.stringify(bl[i]?.slice(0, 200))}`;
   }
   return '    (same lines)';
 }
@@ -72,7 +73,11 @@ async function main(): Promise<void> {
   const max = Number(process.argv[3] ?? 150);
   const { server, seed, exclude } = await serve(which);
   const urls = await listUrls(seed, exclude, max);
-  const pool = new BrowserPool({ chromiumPath: findChromium(process.env.CHROMIUM_PATH)!, maxPages: 2, policy: createAddressPolicy({ allowlist: ['127.0.0.1'] }) });
+  const pool = new BrowserPool({
+    chromiumPath: findChromium(process.env.CHROMIUM_PATH)!,
+    maxPages: 2,
+    policy: createAddressPolicy({ allowlist: ['127.0.0.1'] }),
+  });
   let same = 0;
   let total = 0;
   let pagesDiffering = 0;
@@ -97,7 +102,9 @@ async function main(): Promise<void> {
       total += Math.max(http.texts.length, browser.texts.length);
       if (pageSame !== Math.max(http.texts.length, browser.texts.length)) {
         pagesDiffering++;
-        console.log(`${new URL(url).pathname}: ${pageSame} of ${http.texts.length} (http) / ${browser.texts.length} (browser) chunks identical`);
+        console.log(
+          `${new URL(url).pathname}: ${pageSame} of ${http.texts.length} (http) / ${browser.texts.length} (browser) chunks identical`,
+        );
         console.log(firstDifference(http.markdown, browser.markdown));
       }
     }
@@ -105,7 +112,9 @@ async function main(): Promise<void> {
     await pool.close();
     await server.close();
   }
-  console.log(`${which}: ${urls.length} pages, ${pagesDiffering} differ; chunk texts identical ${((100 * same) / Math.max(total, 1)).toFixed(1)}% (${same} of ${total})`);
+  console.log(
+    `${which}: ${urls.length} pages, ${pagesDiffering} differ; chunk texts identical ${((100 * same) / Math.max(total, 1)).toFixed(1)}% (${same} of ${total})`,
+  );
 }
 
 main().then(

@@ -23,7 +23,11 @@ function percentiles(samples: number[]): Percentiles {
 }
 
 /** Runs `a` and `b` alternately, so a noisy neighbour slows both alike and their difference stays meaningful. */
-async function sampleInterleaved(runs: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[Percentiles, Percentiles]> {
+async function sampleInterleaved(
+  runs: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[Percentiles, Percentiles]> {
   const time = async (fn: () => Promise<unknown>) => {
     const started = process.hrtime.bigint();
     await fn();
@@ -51,15 +55,26 @@ async function sampleReported(runs: number, fn: () => Promise<number>): Promise<
 }
 
 /** Milliseconds until the status line and headers arrive. */
-function timeToFirstByte(url: string, headers: Record<string, string>, body: string): Promise<{ ms: number; status: number; text: Promise<string> }> {
+function timeToFirstByte(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ ms: number; status: number; text: Promise<string> }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      resolve({ ms, status: res.statusCode ?? 0, text: new Promise((done) => res.on('end', () => done(text))) });
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        resolve({ ms, status: res.statusCode ?? 0, text: new Promise((done) => res.on('end', () => done(text))) });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -84,12 +99,16 @@ async function measure(h: Harness, auth: Record<string, string>): Promise<string
   };
 
   // 1. A minimal job: embed one one-chunk page, through the queue and inline.
-  await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'bench/tiny', name: 'Tiny', chunks: [{ id: 'a', content: 'one small chunk' }] }).expect(200);
+  await request(h.app)
+    .post('/api/ingest')
+    .set(auth)
+    .send({ libraryId: 'bench/tiny', name: 'Tiny', chunks: [{ id: 'a', content: 'one small chunk' }] })
+    .expect(200);
   const submit: SubmitDeps & { records: typeof h.adapters.records } = {
     jobStore: h.adapters.jobStore,
     jobs: h.jobs,
     jobRetentionMs: h.config.jobs.retentionMs,
-    callbacks: { sender: { assertAllowed: async () => undefined, post: async () => 200 } },
+    callbacks: { sender: { assertAllowed: () => Promise.resolve(), post: () => Promise.resolve(200) } },
     records: h.adapters.records,
   };
   const payload = { libraryId: 'bench/tiny', offset: 0, limit: 1 };
@@ -98,13 +117,23 @@ async function measure(h: Harness, auth: Record<string, string>): Promise<string
     () => requestEmbedding(submit, payload, { async: false }),
     () => embedLibraryPage(h.adapters, payload, standaloneJobContext()),
   );
-  print(`minimal job via enqueue + worker + await  ${fmt(viaQueue)} | baseline same work inline  ${fmt(inline)} | overhead p50 +${(viaQueue.p50 - inline.p50).toFixed(2)} ms (target <= 3 ms), p99 +${(viaQueue.p99 - inline.p99).toFixed(2)} ms`);
+  print(
+    `minimal job via enqueue + worker + await  ${fmt(viaQueue)} | baseline same work inline  ${fmt(inline)} | overhead p50 +${(viaQueue.p50 - inline.p50).toFixed(2)} ms (target <= 3 ms), p99 +${(viaQueue.p99 - inline.p99).toFixed(2)} ms`,
+  );
   const bare = await bareBullmqRoundTrip(h);
   print(`  of which BullMQ alone (add, a worker returning at once, waitUntilFinished): ${fmt(bare)}`);
 
   // 2. Time to first byte of a 202, against the same request answered when its job is done.
   const baseUrl = await h.baseUrl();
-  const body = (n: number) => JSON.stringify({ libraryId: `bench/ttfb-${n % 20}`, name: 'TTFB', chunks: [{ id: 'a', content: `chunk ${n}` }, { id: 'b', content: 'second chunk' }] });
+  const body = (n: number) =>
+    JSON.stringify({
+      libraryId: `bench/ttfb-${n % 20}`,
+      name: 'TTFB',
+      chunks: [
+        { id: 'a', content: `chunk ${n}` },
+        { id: 'b', content: 'second chunk' },
+      ],
+    });
   let n = 0;
   const post = (headers: Record<string, string>) => timeToFirstByte(`${baseUrl}/api/ingest`, headers, body(n++));
   const accepted = await sampleReported(RUNS, async () => {
@@ -118,7 +147,9 @@ async function measure(h: Harness, auth: Record<string, string>): Promise<string
     await res.text;
     return res.ms;
   });
-  print(`time to first byte of a 202 (2 chunks)    ${fmt(accepted)} | baseline same request sync  ${fmt(synchronous)} | target p50 <= 20 ms`);
+  print(
+    `time to first byte of a 202 (2 chunks)    ${fmt(accepted)} | baseline same request sync  ${fmt(synchronous)} | target p50 <= 20 ms`,
+  );
   return lines;
 }
 
@@ -127,13 +158,17 @@ async function bareBullmqRoundTrip(h: Harness): Promise<Percentiles> {
   const connection = { url: h.config.redis.url };
   const queue = new Queue('bench-bare', { connection, prefix: h.prefix });
   const events = new QueueEvents('bench-bare', { connection, prefix: h.prefix });
-  const worker = new Worker('bench-bare', async () => ({ ok: true }), { connection: { ...connection, maxRetriesPerRequest: null }, prefix: h.prefix });
+  const worker = new Worker('bench-bare', () => Promise.resolve({ ok: true }), {
+    connection: { ...connection, maxRetriesPerRequest: null },
+    prefix: h.prefix,
+  });
   try {
     await Promise.all([events.waitUntilReady(), worker.waitUntilReady()]);
     const [bare] = await sampleInterleaved(
       RUNS,
-      async () => (await queue.add('noop', {}, { removeOnComplete: { count: 1_000 } })).waitUntilFinished(events, 10_000),
-      async () => undefined,
+      async () =>
+        (await queue.add('noop', {}, { removeOnComplete: { count: 1_000 } })).waitUntilFinished(events, 10_000),
+      () => Promise.resolve(),
     );
     return bare;
   } finally {

@@ -55,20 +55,37 @@ export async function benchRecrawl(): Promise<void> {
         calls = 0;
         texts = 0;
         const started = performance.now();
-        const body = { libraryId: `bench/recrawl-${renderer}`, name: 'Widgetry', urls: [`${site.origin}${docs.indexPath}`], replace: true, renderer };
-        const accepted = await request(h.app).post('/api/crawl').set(auth).set('Prefer', 'respond-async').send(body).expect(202);
+        const body = {
+          libraryId: `bench/recrawl-${renderer}`,
+          name: 'Widgetry',
+          urls: [`${site.origin}${docs.indexPath}`],
+          replace: true,
+          renderer,
+        };
+        const accepted = await request(h.app)
+          .post('/api/crawl')
+          .set(auth)
+          .set('Prefer', 'respond-async')
+          .send(body)
+          .expect(202);
         const phases: Array<[string, number]> = [];
         for (;;) {
           const job = (await request(h.app).get(`/api/jobs/${accepted.body.jobId}`).set(auth).expect(200)).body;
           const at = performance.now() - started;
           if (phases.at(-1)?.[0] !== job.progress.phase) phases.push([job.progress.phase, at]);
           if (job.state === 'completed') return { ms: at, body: job.result, calls, texts, phases };
-          if (job.state !== 'queued' && job.state !== 'running') throw new Error(`crawl ${job.state}: ${JSON.stringify(job.error)}`);
+          if (job.state !== 'queued' && job.state !== 'running')
+            throw new Error(`crawl ${job.state}: ${JSON.stringify(job.error)}`);
           await new Promise((resolve) => setTimeout(resolve, PHASE_POLL_MS));
         }
       };
       // Not timed: starts what a running worker already has (Chromium, the extraction threads).
-      const warmUp = { libraryId: `bench/recrawl-warm-up-${renderer}`, name: 'Warm-up', urls: [`${site.origin}${docs.paths[1]}`], renderer };
+      const warmUp = {
+        libraryId: `bench/recrawl-warm-up-${renderer}`,
+        name: 'Warm-up',
+        urls: [`${site.origin}${docs.paths[1]}`],
+        renderer,
+      };
       await request(h.app).post('/api/crawl').set(auth).send(warmUp).expect(200);
       const first = await crawl();
       const again = await crawl();
@@ -79,7 +96,9 @@ export async function benchRecrawl(): Promise<void> {
         `${''.padEnd(36)}phases: ${r.phases.map(([phase, at], i) => `${phase} ${(((r.phases[i + 1]?.[1] ?? r.ms) - at) / 1000).toFixed(2)} s`).join(', ')}`;
       console.log(line(`renderer ${renderer}: first crawl`, first));
       console.log(phaseLine(first));
-      console.log(`${line(`renderer ${renderer}: unchanged re-crawl`, again)} | ${(first.ms / again.ms).toFixed(1)}x faster (target ≥ 5x)`);
+      console.log(
+        `${line(`renderer ${renderer}: unchanged re-crawl`, again)} | ${(first.ms / again.ms).toFixed(1)}x faster (target ≥ 5x)`,
+      );
       console.log(phaseLine(again));
     }
   } finally {

@@ -12,7 +12,9 @@ import { benchColdStart } from './cold-start.bench';
 import { benchCrawl } from './crawl.bench';
 import { benchRecrawl } from './recrawl.bench';
 
-const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(' ');
+const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
+  ' ',
+);
 
 function makeChunks(count: number, words: number) {
   return Array.from({ length: count }, (_, i) => ({
@@ -72,20 +74,34 @@ async function benchIngestAndSearch() {
         now: new Date(),
       }),
     );
-    console.log(`payload: ${(bytes / 2 ** 20).toFixed(1)} MiB JSON (BODY_LIMIT 50mb); API process RSS grew ${rssGrowth.toFixed(0)} MiB`);
+    console.log(
+      `payload: ${(bytes / 2 ** 20).toFixed(1)} MiB JSON (BODY_LIMIT 50mb); API process RSS grew ${rssGrowth.toFixed(0)} MiB`,
+    );
     row('POST /api/ingest 10,000 x 500 words', api.ms, 'commitIngestion of the same chunks', direct.ms);
 
     // 2. The embed walk: 2,000 chunks through the queue and the worker, 200 per call.
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'bench/embed', name: 'Embed', chunks: makeChunks(2_000, 300), skipEmbeddings: true }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'bench/embed', name: 'Embed', chunks: makeChunks(2_000, 300), skipEmbeddings: true })
+      .expect(200);
     const walk = await time(async () => {
       let offset: number | null = 0;
       while (offset !== null) {
-        const res: request.Response = await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'bench/embed', offset }).expect(200);
+        const res: request.Response = await request(h.app)
+          .post('/api/embed')
+          .set(auth)
+          .send({ libraryId: 'bench/embed', offset })
+          .expect(200);
         offset = res.body.nextOffset;
       }
     });
     // The same chunks in a library of their own, so the inline run learns it too, as the walk's first call did.
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'bench/embed-inline', name: 'Inline', chunks: makeChunks(2_000, 300), skipEmbeddings: true }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'bench/embed-inline', name: 'Inline', chunks: makeChunks(2_000, 300), skipEmbeddings: true })
+      .expect(200);
     const inline = await time(async () => {
       const stored = await h.adapters.records.listChunks('bench/embed-inline', { offset: 0, limit: 2_000 });
       await embedChunks(h.adapters, 'bench/embed-inline', stored);

@@ -53,7 +53,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type Variant = (q: string) => Promise<unknown> | unknown;
+/** A search variant: synchronous or not, its answer is awaited. */
+type Variant = (q: string) => unknown;
 
 /** Questions each variant runs in one turn: enough that SQLite's page cache no longer holds the previous variant's pages. */
 const TURN = 10;
@@ -62,7 +63,10 @@ const TURN = 10;
  * p50 and p99 of each variant over the questions (after 20 warm-up questions). The variants take turns: each runs
  * the next ten questions, then the next variant the same ten, the order of the variants rotating from turn to turn.
  */
-async function latencies<K extends string>(questions: string[], variants: Record<K, Variant>): Promise<Record<K, { p50: number; p99: number }>> {
+async function latencies<K extends string>(
+  questions: string[],
+  variants: Record<K, Variant>,
+): Promise<Record<K, { p50: number; p99: number }>> {
   const names = Object.keys(variants) as K[];
   for (const q of questions.slice(0, 20)) for (const name of names) await variants[name](q);
   const times = new Map<K, number[]>(names.map((name) => [name, []]));
@@ -95,7 +99,11 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
   }));
   let embedSeconds = NaN;
   if (!(await h.adapters.records.getLibrary(LIBRARY))) {
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true })
+      .expect(200);
     const stored = await h.adapters.records.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
     const fitStarted = Date.now();
     await embedChunks(h.adapters, LIBRARY, stored);
@@ -114,8 +122,13 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
 
   // The bare query: BM25 over the FTS5 table alone, same terms, top 10, no library filter, no join, no text.
   const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
-  const bare = db.prepare('SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10');
-  const matchOf = (q: string) => queryTerms(q).map((t) => `"${t}"`).join(' OR ');
+  const bare = db.prepare(
+    'SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10',
+  );
+  const matchOf = (q: string) =>
+    queryTerms(q)
+      .map((t) => `"${t}"`)
+      .join(' OR ');
   const { bareTimes, useCase, keywordOnly, http } = await latencies(questions, {
     bareTimes: (q) => bare.all(matchOf(q)),
     useCase: (q) => searchDocs(h.adapters, { query: q, libraryIds: [LIBRARY], limit: 10 }),

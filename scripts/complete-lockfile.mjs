@@ -44,6 +44,8 @@ if (process.argv.includes('--check')) {
   }
   process.exit(0);
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(added.length ? `complete-lockfile: added ${added.join(', ')}` : 'complete-lockfile: nothing missing');

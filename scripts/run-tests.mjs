@@ -1,4 +1,4 @@
-// `npm test`: types and the build, then jest (service and reliability suites), then the dashboard in Chromium (Playwright).
+// `npm test`: lint (ESLint and Prettier), types and the build, then jest (service and reliability suites), then the dashboard in Chromium (Playwright).
 // Ends with one line adding both runs, `N passed, N failed, N skipped`, and exits non-zero if either failed.
 // Arguments are passed to jest (`npm test -- test/libraries.e2e.test.ts` runs that file, and no browser tests).
 import { spawnSync } from 'node:child_process';
@@ -20,10 +20,15 @@ const readCounts = (file, exitCode) => {
   }
 };
 
-// Process-based tests run the compiled API and worker (apps/*/dist).
-if (run('npm', ['run', 'typecheck']) !== 0 || run('npm', ['run', 'build']) !== 0) process.exit(1);
-
 const jestArgs = process.argv.slice(2);
+// Process-based tests run the compiled API and worker (apps/*/dist). Lint runs with the whole suite, not for one file.
+for (const step of [...(jestArgs.length === 0 ? ['lint'] : []), 'typecheck', 'build']) {
+  if (run('npm', ['run', step]) !== 0) {
+    process.stdout.write(`\nnpm run ${step} failed\n0 passed, 1 failed, 0 skipped\n`);
+    process.exit(1);
+  }
+}
+
 const jestFile = path.join(countsDir, 'jest.json');
 const jestCode = run(bin('jest'), jestArgs, { DOCSHELF_TEST_COUNTS: jestFile });
 const runs = [{ code: jestCode, counts: readCounts(jestFile, jestCode) }];

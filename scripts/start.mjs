@@ -16,7 +16,13 @@ let command;
 if (dev) {
   // Workspace packages resolve to their sources under this condition (see their package.json "exports").
   const tsxCli = fileURLToPath(import.meta.resolve('tsx/cli'));
-  command = (app) => [tsxCli, 'watch', '--clear-screen=false', '--conditions=@docshelf/source', root(`apps/${app}/src/main.ts`)];
+  command = (app) => [
+    tsxCli,
+    'watch',
+    '--clear-screen=false',
+    '--conditions=@docshelf/source',
+    root(`apps/${app}/src/main.ts`),
+  ];
 } else {
   // Incremental: a no-op when dist/ is up to date, a rebuild of what changed when it is stale.
   const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
@@ -57,5 +63,7 @@ function stop(signal) {
 process.on('SIGINT', () => stop('SIGTERM'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 
-await Promise.all(children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.on('exit', resolve)))));
+await Promise.all(
+  children.map((c) => new Promise((resolve) => (c.exitCode !== null ? resolve() : c.on('exit', resolve)))),
+);
 process.exit(exitCode);

@@ -15,7 +15,12 @@ describe('dashboard sessions and API keys', () => {
     expect(res.body).toEqual({ user: { id: expect.any(String), email: ADMIN.email } });
     const setCookie = (res.headers['set-cookie'] as unknown as string[])[0]!;
     const cookie = parseSetCookie(setCookie);
-    expect(cookie).toMatchObject({ name: 'docshelf_session', value: expect.stringMatching(/^.{20,}$/), httpOnly: true, sameSite: 'lax' });
+    expect(cookie).toMatchObject({
+      name: 'docshelf_session',
+      value: expect.stringMatching(/^.{20,}$/),
+      httpOnly: true,
+      sameSite: 'lax',
+    });
     expect(cookie.expires!.getTime()).toBeGreaterThan(Date.now());
     expect(cookie.secure).toBeUndefined();
 
@@ -24,8 +29,14 @@ describe('dashboard sessions and API keys', () => {
   });
 
   it('refuses a wrong password or unknown email with the same 401', async () => {
-    const wrong = await request(h.app).post('/api/auth/login').send({ ...ADMIN, password: 'nope-nope' }).expect(401);
-    const unknown = await request(h.app).post('/api/auth/login').send({ email: 'who@x.test', password: 'x' }).expect(401);
+    const wrong = await request(h.app)
+      .post('/api/auth/login')
+      .send({ ...ADMIN, password: 'nope-nope' })
+      .expect(401);
+    const unknown = await request(h.app)
+      .post('/api/auth/login')
+      .send({ email: 'who@x.test', password: 'x' })
+      .expect(401);
     expect(wrong.body).toEqual({ error: 'Invalid email or password', code: 'UNAUTHORIZED' });
     expect(unknown.body).toEqual(wrong.body);
     await request(h.app).post('/api/auth/login').send({ email: ADMIN.email }).expect(400);
@@ -41,7 +52,11 @@ describe('dashboard sessions and API keys', () => {
 
   it('runs the key lifecycle: create shows the key once, list never does, revoke makes it stop working', async () => {
     const cookie = await h.login();
-    const created = await request(h.app).post('/api/keys').set('Cookie', cookie).send({ name: 'ci uploader', permissions: 'admin' }).expect(200);
+    const created = await request(h.app)
+      .post('/api/keys')
+      .set('Cookie', cookie)
+      .send({ name: 'ci uploader', permissions: 'admin' })
+      .expect(200);
     expect(created.body).toEqual({
       id: expect.any(String),
       name: 'ci uploader',
@@ -105,7 +120,11 @@ describe('dashboard sessions and API keys', () => {
     await request(h.app).get('/api/libraries').set(auth).expect(200);
 
     await request(h.app).post('/api/ingest').send(body).expect(401);
-    await request(h.app).post('/api/ingest').set('Authorization', 'Bearer dsk_' + '0'.repeat(64)).send(body).expect(401);
+    await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', 'Bearer dsk_' + '0'.repeat(64))
+      .send(body)
+      .expect(401);
     await request(h.app).post('/api/ingest').set('Authorization', 'Basic abc').send(body).expect(401);
     await request(h.app).post('/api/embed').send({ libraryId: 'r' }).expect(401);
   });
@@ -113,7 +132,10 @@ describe('dashboard sessions and API keys', () => {
   it('key management errors: name missing 400, id missing 400, unknown id 404, no session 401', async () => {
     const cookie = await h.login();
     const noName = await request(h.app).post('/api/keys').set('Cookie', cookie).send({}).expect(400);
-    expect(noName.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'name' })] });
+    expect(noName.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [expect.objectContaining({ path: 'name' })],
+    });
     await request(h.app).post('/api/keys').set('Cookie', cookie).send({ name: 'x', permissions: 'owner' }).expect(400);
     const noId = await request(h.app).delete('/api/keys').set('Cookie', cookie).expect(400);
     expect(noId.body.details[0].path).toBe('id');

@@ -19,7 +19,10 @@ function descendants(pid: number): { pid: number; command: string }[] {
   const visit = (parent: number) => {
     for (const child of children.get(parent) ?? []) {
       try {
-        found.push({ pid: child, command: fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+        found.push({
+          pid: child,
+          command: fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+        });
       } catch {
         /* ended */
       }

@@ -25,7 +25,9 @@ describe('docker-compose.yml', () => {
   it('has the scaled deployment: noeviction Redis, separate workers, a scalable crawl-worker, healthchecks', () => {
     const { redis, api, worker, 'crawl-worker': crawl } = compose.services;
     expect(redis?.command).toEqual(expect.arrayContaining(['--maxmemory-policy', 'noeviction', '--appendonly', 'yes']));
-    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['mongo', 'fake-gcs-server', 'api', 'worker', 'crawl-worker']));
+    expect(Object.keys(compose.services)).toEqual(
+      expect.arrayContaining(['mongo', 'fake-gcs-server', 'api', 'worker', 'crawl-worker']),
+    );
     expect((worker?.environment as Record<string, string>).WORKER_QUEUES).toBe('embed,backup,delete,ingest');
     expect((crawl?.environment as Record<string, string>).WORKER_QUEUES).toBe('crawl');
     expect(crawl).not.toHaveProperty('container_name');
@@ -55,6 +57,8 @@ describe('docker-compose.yml', () => {
 function toAjvSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toAjvSchema);
   if (node === null || typeof node !== 'object') return node;
-  const entries = Object.entries(node).filter(([key, value]) => key !== '$schema' && !(key === 'id' && typeof value === 'string'));
+  const entries = Object.entries(node).filter(
+    ([key, value]) => key !== '$schema' && !(key === 'id' && typeof value === 'string'),
+  );
   return Object.fromEntries(entries.map(([key, value]) => [key, toAjvSchema(value)]));
 }

@@ -8,8 +8,10 @@ import { measureRepeatedChrome, type RepeatedChrome } from './support/repeated-c
 
 const FIXTURES = path.resolve(__dirname, 'fixtures');
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
-const debianDocs = fs.existsSync(path.join(DOCS, 'nodejs/api/fs.html')) && fs.existsSync(path.join(DOCS, 'git-doc/git-commit.html'));
-if (!debianDocs) console.warn(`Debian doc sites skipped: ${DOCS} is missing; run \`bash scripts/fetch-debian-docs.sh\` first`);
+const debianDocs =
+  fs.existsSync(path.join(DOCS, 'nodejs/api/fs.html')) && fs.existsSync(path.join(DOCS, 'git-doc/git-commit.html'));
+if (!debianDocs)
+  console.warn(`Debian doc sites skipped: ${DOCS} is missing; run \`bash scripts/fetch-debian-docs.sh\` first`);
 
 /**
  * Boilerplate by repetition: lines standing on most pages of one crawl are chrome even without semantic markup.
@@ -46,16 +48,23 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
   };
 
   const pct = (m: RepeatedChrome) => `${(m.share * 100).toFixed(1)}% (${m.withChrome}/${m.chunks})`;
-  const chunksOf = (harness: Harness, libraryId: string) => harness.adapters.records.listChunks(libraryId, { offset: 0, limit: 100_000 });
+  const chunksOf = (harness: Harness, libraryId: string) =>
+    harness.adapters.records.listChunks(libraryId, { offset: 0, limit: 100_000 });
   const crawl = (harness: Harness, headers: Record<string, string>, site: string, body: Record<string, unknown>) =>
-    request(harness.app).post('/api/crawl').set(headers).send({ libraryId: `sites/${site}`, name: site, renderer: 'http', ...body }).expect(200);
+    request(harness.app)
+      .post('/api/crawl')
+      .set(headers)
+      .send({ libraryId: `sites/${site}`, name: site, renderer: 'http', ...body })
+      .expect(200);
 
   /** Crawls `body` with the default rule; returns the chunks kept and their measurement. */
   async function crawlWithRule(site: string, body: Record<string, unknown>) {
     const res = await crawl(h, auth, site, body);
     const chunks = await chunksOf(h, `sites/${site}`);
     const measured = measureRepeatedChrome(chunks);
-    figures.push(`${site.padEnd(16)} pages ${String(res.body.pagesCrawled).padStart(3)}  with the rule ${pct(measured)}`);
+    figures.push(
+      `${site.padEnd(16)} pages ${String(res.body.pagesCrawled).padStart(3)}  with the rule ${pct(measured)}`,
+    );
     return { chunks, measured };
   }
 
@@ -65,7 +74,9 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
     const [chunks, offChunks] = await Promise.all([chunksOf(h, `sites/${site}`), chunksOf(off, `sites/${site}`)]);
     const measured = measureRepeatedChrome(chunks);
     const before = measureRepeatedChrome(offChunks);
-    figures.push(`${site.padEnd(16)} pages ${String(on.body.pagesCrawled).padStart(3)}  rule off ${pct(before)} → rule on ${pct(measured)}`);
+    figures.push(
+      `${site.padEnd(16)} pages ${String(on.body.pagesCrawled).padStart(3)}  rule off ${pct(before)} → rule on ${pct(measured)}`,
+    );
     expect(without.body.pagesCrawled).toBe(on.body.pagesCrawled);
     return { chunks, measured, before };
   }
@@ -76,7 +87,8 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
     expect(before.share).toBeGreaterThan(0.5);
     expect(measured.share).toBeLessThanOrEqual(0.02);
     const text = chunks.map((c) => c.content).join('\n');
-    for (const chrome of ['the job queue that fits in a shell script', 'Page last modified', 'Copyright 2019-2024']) expect(text).not.toContain(chrome);
+    for (const chrome of ['the job queue that fits in a shell script', 'Page last modified', 'Copyright 2019-2024'])
+      expect(text).not.toContain(chrome);
     expect(text).toContain('Tinyqueue is a small job queue for shell scripts');
     expect(text).toContain('Exit status zero marks the job done');
     expect(new Set(chunks.map((c) => c.url)).size).toBe(8);
@@ -88,8 +100,11 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
     const pages = new Set(chunks.map((c) => c.url));
     expect(pages.size).toBe(6);
     for (const url of pages) {
-      const text = chunks.filter((c) => c.url === url).map((c) => c.content).join('\n');
-      expect(text).toContain("const client = new Client({ url: process.env.RELAY_URL });");
+      const text = chunks
+        .filter((c) => c.url === url)
+        .map((c) => c.content)
+        .join('\n');
+      expect(text).toContain('const client = new Client({ url: process.env.RELAY_URL });');
     }
   });
 
@@ -101,14 +116,21 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
     expect(measured.share).toBeLessThanOrEqual(0.02);
   }, 300_000);
 
-  (debianDocs ? it : it.skip)('holds at most 2% of chunks with repeated chrome on the Debian nodejs-doc and git-doc sites', async () => {
-    const [node, git] = await Promise.all([serve({ root: path.join(DOCS, 'nodejs/api') }), serve({ root: path.join(DOCS, 'git-doc') })]);
-    const [nodeSite, gitSite] = await Promise.all([
-      crawlWithRule('nodejs-doc', { urls: [`${node.origin}/index.html`], excludePaths: ['/all.html'] }),
-      crawlWithRule('git-doc', { urls: [`${git.origin}/index.html`] }),
-    ]);
-    expect(nodeSite.measured.share).toBeLessThanOrEqual(0.02);
-    expect(gitSite.measured.share).toBeLessThanOrEqual(0.02);
-    expect(gitSite.measured.chunks).toBeGreaterThan(100);
-  }, 600_000);
+  (debianDocs ? it : it.skip)(
+    'holds at most 2% of chunks with repeated chrome on the Debian nodejs-doc and git-doc sites',
+    async () => {
+      const [node, git] = await Promise.all([
+        serve({ root: path.join(DOCS, 'nodejs/api') }),
+        serve({ root: path.join(DOCS, 'git-doc') }),
+      ]);
+      const [nodeSite, gitSite] = await Promise.all([
+        crawlWithRule('nodejs-doc', { urls: [`${node.origin}/index.html`], excludePaths: ['/all.html'] }),
+        crawlWithRule('git-doc', { urls: [`${git.origin}/index.html`] }),
+      ]);
+      expect(nodeSite.measured.share).toBeLessThanOrEqual(0.02);
+      expect(gitSite.measured.share).toBeLessThanOrEqual(0.02);
+      expect(gitSite.measured.chunks).toBeGreaterThan(100);
+    },
+    600_000,
+  );
 });

@@ -4,7 +4,8 @@ import request from 'supertest';
 import { serveFixtures, type FixtureServer } from './support/fixture-server';
 import { startHarness, type Harness } from './support/harness';
 
-const WORDS = 'queue worker retry backoff lock lease schedule cron payload handler timeout priority batch ack nack'.split(' ');
+const WORDS =
+  'queue worker retry backoff lock lease schedule cron payload handler timeout priority batch ack nack'.split(' ');
 const prose = (seed: number, words: number) =>
   Array.from({ length: words }, (_, i) => WORDS[(seed * 5 + i * 7 + ((seed * i) % 3)) % WORDS.length]).join(' ');
 
@@ -15,8 +16,11 @@ function mutableSite(pages: number) {
     `<!DOCTYPE html><html><head><title>Page ${n}</title></head><body><nav><a href="/docs/index.html">Home</a></nav><main>
 <h1>Page ${n}: ${revision}</h1><p>Keyword page${n}${revision}. ${prose(n, 120)}.</p><h2>More</h2><p>${prose(n + 50, 80)}.</p></main></body></html>`;
   const paths = Array.from({ length: pages }, (_, i) => `/docs/p${i + 1}.html`);
-  html.set('/docs/index.html', `<!DOCTYPE html><html><head><title>Index</title></head><body><main><h1>Docs</h1><p>${prose(0, 60)}.</p>
-<ul>${paths.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`);
+  html.set(
+    '/docs/index.html',
+    `<!DOCTYPE html><html><head><title>Index</title></head><body><main><h1>Docs</h1><p>${prose(0, 60)}.</p>
+<ul>${paths.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`,
+  );
   paths.forEach((p, i) => html.set(p, page(i + 1, 'first')));
   const statuses: number[] = [];
   const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
@@ -48,79 +52,89 @@ describe.each([
   { replace: true, renderer: 'http' },
   { replace: false, renderer: 'http' },
   { replace: true, renderer: 'browser' },
-] as const)('re-crawling a library (replace: $replace, renderer: $renderer; real worker, site on 127.0.0.1)', ({ replace, renderer }) => {
-  let h: Harness;
-  let server: FixtureServer;
-  let site: ReturnType<typeof mutableSite>;
-  let auth: { Authorization: string };
-  let embedded: string[];
-  const libraryId = `refresh/${replace ? 'replace' : 'update'}-${renderer}`;
+] as const)(
+  're-crawling a library (replace: $replace, renderer: $renderer; real worker, site on 127.0.0.1)',
+  ({ replace, renderer }) => {
+    let h: Harness;
+    let server: FixtureServer;
+    let site: ReturnType<typeof mutableSite>;
+    let auth: { Authorization: string };
+    let embedded: string[];
+    const libraryId = `refresh/${replace ? 'replace' : 'update'}-${renderer}`;
 
-  beforeAll(async () => {
-    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
-    auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
-    site = mutableSite(6);
-    server = await serveFixtures({ routes: site.route });
-    // Every text the worker's embedder is asked for (the worker shares this embedder object).
-    const embed = h.adapters.embedder.embed.bind(h.adapters.embedder);
-    h.adapters.embedder.embed = async (texts, scope) => {
-      if (scope?.kind === 'document') embedded.push(...texts);
-      return embed(texts, scope);
+    beforeAll(async () => {
+      h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
+      auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
+      site = mutableSite(6);
+      server = await serveFixtures({ routes: site.route });
+      // Every text the worker's embedder is asked for (the worker shares this embedder object).
+      const embed = h.adapters.embedder.embed.bind(h.adapters.embedder);
+      h.adapters.embedder.embed = async (texts, scope) => {
+        if (scope?.kind === 'document') embedded.push(...texts);
+        return embed(texts, scope);
+      };
+    });
+    afterAll(async () => {
+      await server?.close();
+      await h?.close();
+    });
+
+    const crawl = async () => {
+      embedded = [];
+      site.statuses.length = 0;
+      const body = { libraryId, name: 'Refresh', urls: [`${server.origin}/docs/index.html`], replace, renderer };
+      return (await request(h.app).post('/api/crawl').set(auth).send(body).expect(200)).body;
     };
-  });
-  afterAll(async () => {
-    await server?.close();
-    await h?.close();
-  });
+    const chunks = async () =>
+      (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1_000 })).map(
+        ({ id, title, content, url }) => ({ id, title, content, url }),
+      );
+    const expectEveryChunkEmbedded = async () =>
+      expect(await h.adapters.vectors.count(libraryId)).toBe((await chunks()).length);
 
-  const crawl = async () => {
-    embedded = [];
-    site.statuses.length = 0;
-    const body = { libraryId, name: 'Refresh', urls: [`${server.origin}/docs/index.html`], replace, renderer };
-    return (await request(h.app).post('/api/crawl').set(auth).send(body).expect(200)).body;
-  };
-  const chunks = async () =>
-    (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1_000 })).map(({ id, title, content, url }) => ({ id, title, content, url }));
-  const expectEveryChunkEmbedded = async () => expect(await h.adapters.vectors.count(libraryId)).toBe((await chunks()).length);
+    it('keeps unchanged pages without extracting or embedding them again, and says so', async () => {
+      const first = await crawl();
+      expect(first).toMatchObject({ success: true, pagesCrawled: 7, pagesUnchanged: 0, vectorized: true });
+      expect(embedded.length).toBe(first.chunksIngested);
+      const before = await chunks();
 
-  it('keeps unchanged pages without extracting or embedding them again, and says so', async () => {
-    const first = await crawl();
-    expect(first).toMatchObject({ success: true, pagesCrawled: 7, pagesUnchanged: 0, vectorized: true });
-    expect(embedded.length).toBe(first.chunksIngested);
-    const before = await chunks();
+      const again = await crawl();
+      expect(again).toEqual({ ...first, pagesUnchanged: 7 });
+      expect(embedded).toEqual([]);
+      expect(site.statuses.filter((s) => s === 304)).toHaveLength(7);
+      expect(await chunks()).toEqual(before);
+      await expectEveryChunkEmbedded();
+      // The kept vectors still find their pages.
+      const hits = await request(h.app).get('/api/search').set(auth).query({ q: 'page3first', libraryId }).expect(200);
+      expect(JSON.stringify(hits.body)).toContain('/docs/p3.html');
+    }, 180_000);
 
-    const again = await crawl();
-    expect(again).toEqual({ ...first, pagesUnchanged: 7 });
-    expect(embedded).toEqual([]);
-    expect(site.statuses.filter((s) => s === 304)).toHaveLength(7);
-    expect(await chunks()).toEqual(before);
-    await expectEveryChunkEmbedded();
-    // The kept vectors still find their pages.
-    const hits = await request(h.app).get('/api/search').set(auth).query({ q: 'page3first', libraryId }).expect(200);
-    expect(JSON.stringify(hits.body)).toContain('/docs/p3.html');
-  }, 180_000);
+    it('re-extracts and re-embeds only a page that changed', async () => {
+      site.change(2);
+      const result = await crawl();
+      expect(result).toMatchObject({ pagesCrawled: 7, pagesUnchanged: 6 });
+      expect(embedded.length).toBeGreaterThan(0);
+      expect(embedded.every((text) => text.includes('Page 2'))).toBe(true);
+      const text = (await chunks()).map((c) => c.content).join('\n');
+      expect(text).toContain('page2second');
+      expect(text).not.toContain('page2first');
+      expect(text).toContain('page3first');
+      await expectEveryChunkEmbedded();
+    }, 180_000);
 
-  it('re-extracts and re-embeds only a page that changed', async () => {
-    site.change(2);
-    const result = await crawl();
-    expect(result).toMatchObject({ pagesCrawled: 7, pagesUnchanged: 6 });
-    expect(embedded.length).toBeGreaterThan(0);
-    expect(embedded.every((text) => text.includes('Page 2'))).toBe(true);
-    const text = (await chunks()).map((c) => c.content).join('\n');
-    expect(text).toContain('page2second');
-    expect(text).not.toContain('page2first');
-    expect(text).toContain('page3first');
-    await expectEveryChunkEmbedded();
-  }, 180_000);
-
-  it('drops the chunks of a page that is gone (404), keeping the rest', async () => {
-    site.remove(4);
-    const result = await crawl();
-    expect(result).toMatchObject({ pagesCrawled: 6, pagesUnchanged: 6, errors: [`${server.origin}/docs/p4.html: HTTP 404`] });
-    expect(embedded).toEqual([]);
-    const all = await chunks();
-    expect(all.some((c) => c.url?.endsWith('/docs/p4.html'))).toBe(false);
-    expect(new Set(all.map((c) => c.url)).size).toBe(6);
-    await expectEveryChunkEmbedded();
-  }, 180_000);
-});
+    it('drops the chunks of a page that is gone (404), keeping the rest', async () => {
+      site.remove(4);
+      const result = await crawl();
+      expect(result).toMatchObject({
+        pagesCrawled: 6,
+        pagesUnchanged: 6,
+        errors: [`${server.origin}/docs/p4.html: HTTP 404`],
+      });
+      expect(embedded).toEqual([]);
+      const all = await chunks();
+      expect(all.some((c) => c.url?.endsWith('/docs/p4.html'))).toBe(false);
+      expect(new Set(all.map((c) => c.url)).size).toBe(6);
+      await expectEveryChunkEmbedded();
+    }, 180_000);
+  },
+);

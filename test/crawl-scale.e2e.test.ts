@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
@@ -16,7 +17,11 @@ describe('the 500-chunk embedding threshold of crawls', () => {
   let site: FixtureServer;
   beforeAll(async () => {
     // 501 pages of one local host: politeness (10 pages/s by default) would make this a test of waiting.
-    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WORKER_CONCURRENCY_CRAWL: '8', CRAWL_HOST_PAGES_PER_SECOND: '0' });
+    h = await startHarness({
+      PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
+      WORKER_CONCURRENCY_CRAWL: '8',
+      CRAWL_HOST_PAGES_PER_SECOND: '0',
+    });
     site = await serveFixtures({
       routes: (req, res) => {
         const match = /^\/gen\/(\d+)\.html$/.exec(req.url ?? '');
@@ -45,9 +50,19 @@ describe('the 500-chunk embedding threshold of crawls', () => {
         })
         .expect(200);
 
-    for (const [from, to] of [[0, 150], [150, 300], [300, 450], [450, 500]] as const) {
+    for (const [from, to] of [
+      [0, 150],
+      [150, 300],
+      [300, 450],
+      [450, 500],
+    ] as const) {
       const res = await crawlPages(from, to);
-      expect(res.body).toMatchObject({ pagesCrawled: to - from, chunksIngested: to - from, vectorized: true, errors: [] });
+      expect(res.body).toMatchObject({
+        pagesCrawled: to - from,
+        chunksIngested: to - from,
+        vectorized: true,
+        errors: [],
+      });
     }
     expect(await h.adapters.records.countChunks('threshold')).toBe(500);
     expect(await h.adapters.vectors.count('threshold')).toBe(500);
@@ -103,7 +118,7 @@ describe('two crawl worker processes share one crawl', () => {
     const processors = new Set(jobs.map((job) => job.processedBy));
     expect(jobs).toHaveLength(6);
     expect(processors.size).toBe(2);
-    expect(processors).not.toContain(`${require('node:os').hostname()}:${process.pid}`);
+    expect(processors).not.toContain(`${os.hostname()}:${process.pid}`);
 
     const single = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
     try {
@@ -119,4 +134,3 @@ describe('two crawl worker processes share one crawl', () => {
     }
   });
 });
-

@@ -25,7 +25,11 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
   const chunksOf = (libraryId: string) => h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 });
 
   it('discovers the seed page links, crawls them, and reports what happened', async () => {
-    const res = await crawl({ libraryId: 'fixture/docs', name: 'Widgetry', urls: [`${site.origin}/index.html`] }).expect(200);
+    const res = await crawl({
+      libraryId: 'fixture/docs',
+      name: 'Widgetry',
+      urls: [`${site.origin}/index.html`],
+    }).expect(200);
 
     expect(res.body).toEqual({
       success: true,
@@ -58,7 +62,9 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     for (const marker of CHROME_MARKERS) expect(all).not.toContain(marker);
     expect(all).toContain('SCRIPTRENDERED');
     expect(all).toContain('Widgetry builds dashboards');
-    expect(all).toMatch(/```python\nfrom widgetry import Gauge\n\ngauge = Gauge\(label="cpu", max=100\)\ngauge.render\(\)\n```/);
+    expect(all).toMatch(
+      /```python\nfrom widgetry import Gauge\n\ngauge = Gauge\(label="cpu", max=100\)\ngauge.render\(\)\n```/,
+    );
     expect(all).toMatch(/\|\s*refreshInterval\s*\|\s*number\s*\|\s*5000\s*\|/);
     for (const chunk of chunks) {
       expect(chunk.url).toMatch(new RegExp(`^${site.origin}/`));
@@ -71,7 +77,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
   });
 
   it('chunks a long page into ~500-word segments with 50-word overlaps and keeps its code block whole', async () => {
-    await crawl({ libraryId: 'fixture/long', name: 'Long', urls: [`${site.origin}/api/reference.html`], maxDepth: 0 }).expect(200);
+    await crawl({
+      libraryId: 'fixture/long',
+      name: 'Long',
+      urls: [`${site.origin}/api/reference.html`],
+      maxDepth: 0,
+    }).expect(200);
     expect(site.pagesFetched()).toEqual(['/api/reference.html']);
     const chunks = await chunksOf('fixture/long');
     expect(chunks.length).toBeGreaterThanOrEqual(4);
@@ -81,13 +92,19 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       expect(n).toBeLessThan(700);
     }
     for (let i = 1; i < chunks.length; i++) {
-      const tail = wordsOf(chunks[i - 1]!.content).slice(-20).join(' ');
+      const tail = wordsOf(chunks[i - 1]!.content)
+        .slice(-20)
+        .join(' ');
       expect(chunks[i]!.content.replace(/\s+/g, ' ')).toContain(tail.replace(/\s+/g, ' '));
     }
     // One chunk holds the whole block; an overlap that repeats its tail re-opens the fence with the language.
-    const whole = chunks.filter((c) => c.content.includes('createWidget({ id: 0,') && c.content.includes('createWidget({ id: 39,'));
+    const whole = chunks.filter(
+      (c) => c.content.includes('createWidget({ id: 0,') && c.content.includes('createWidget({ id: 39,'),
+    );
     expect(whole).toHaveLength(1);
-    expect(whole[0]!.content).toMatch(/```typescript\nconst widget0 = [\s\S]*const widget39 = createWidget\(\{ id: 39, kind: 'gauge' \}\);\n```/);
+    expect(whole[0]!.content).toMatch(
+      /```typescript\nconst widget0 = [\s\S]*const widget39 = createWidget\(\{ id: 39, kind: 'gauge' \}\);\n```/,
+    );
     for (const chunk of chunks) {
       expect((chunk.content.match(/```/g) ?? []).length % 2).toBe(0);
       if (chunk.content.includes('createWidget')) expect(chunk.content).toContain('```typescript\n');
@@ -116,11 +133,17 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     expect(site.requests).toContain('/guide/advanced.html');
     expect(deep.body.pagesDiscovered).toBe(8);
 
-    const capped = await crawl({ libraryId: 'fixture/capped', name: 'Capped', urls: [`${site.origin}/index.html`], maxPages: 3, renderer: 'http' }).expect(200);
+    const capped = await crawl({
+      libraryId: 'fixture/capped',
+      name: 'Capped',
+      urls: [`${site.origin}/index.html`],
+      maxPages: 3,
+      renderer: 'http',
+    }).expect(200);
     expect(capped.body.pagesCrawled).toBe(3);
   });
 
-  it("crawls the pages a page links to as soon as that page is done, not after the rest of its level", async () => {
+  it('crawls the pages a page links to as soon as that page is done, not after the rest of its level', async () => {
     const events: string[] = [];
     let releaseSlow: () => void = () => undefined;
     const fastChildAsked = new Promise<void>((resolve) => (releaseSlow = resolve));
@@ -130,7 +153,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     const fanning = await serveFixtures({
       routes: (req, res) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
-        const pages: Record<string, string[]> = { '/start': ['/slow', '/fast'], '/slow': [], '/fast': ['/fast/child'], '/fast/child': [] };
+        const pages: Record<string, string[]> = {
+          '/start': ['/slow', '/fast'],
+          '/slow': [],
+          '/fast': ['/fast/child'],
+          '/fast/child': [],
+        };
         if (!(path in pages)) return false;
         events.push(`asked ${path}`);
         if (path === '/fast/child') releaseSlow();
@@ -139,18 +167,30 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
           res.writeHead(200, { 'content-type': 'text/html' }).end(page(path, pages[path]!));
         };
         // The slow page answers once the fast page's own link was asked for, or after 10 s if the crawl waits for it.
-        if (path === '/slow') void Promise.race([fastChildAsked, new Promise((r) => (giveUp = setTimeout(r, 10_000)))]).then(answer);
+        if (path === '/slow')
+          void Promise.race([fastChildAsked, new Promise((r) => (giveUp = setTimeout(r, 10_000)))]).then(answer);
         else answer();
         return true;
       },
     });
     try {
-      const res = await crawl({ libraryId: 'fixture/fan-out', name: 'Fan-out', urls: [`${fanning.origin}/start`], maxDepth: 2, renderer: 'http' }).expect(200);
+      const res = await crawl({
+        libraryId: 'fixture/fan-out',
+        name: 'Fan-out',
+        urls: [`${fanning.origin}/start`],
+        maxDepth: 2,
+        renderer: 'http',
+      }).expect(200);
       expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
       expect(events.indexOf('asked /fast/child')).toBeGreaterThan(-1);
       expect(events.indexOf('asked /fast/child')).toBeLessThan(events.indexOf('answered /slow'));
       // The library's chunks still come in breadth-first order, whatever order the pages finished in.
-      expect((await chunksOf('fixture/fan-out')).map((c) => new URL(c.url!).pathname)).toEqual(['/start', '/slow', '/fast', '/fast/child']);
+      expect((await chunksOf('fixture/fan-out')).map((c) => new URL(c.url!).pathname)).toEqual([
+        '/start',
+        '/slow',
+        '/fast',
+        '/fast/child',
+      ]);
     } finally {
       clearTimeout(giveUp);
       await fanning.close();
@@ -163,9 +203,11 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       routes: (req, res) => {
         if (req.url !== '/sitemap.xml') return false;
         const origin = `http://${req.headers.host}`;
-        res.writeHead(200, { 'content-type': 'application/xml' }).end(
-          `<?xml version="1.0"?><urlset><url><loc>${origin}/guide/advanced.html</loc></url><url><loc>${origin}/api/reference.html</loc></url></urlset>`,
-        );
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0"?><urlset><url><loc>${origin}/guide/advanced.html</loc></url><url><loc>${origin}/api/reference.html</loc></url></urlset>`,
+          );
         return true;
       },
     });
@@ -178,7 +220,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
         includePaths: ['/guide/**'],
         renderer: 'http',
       }).expect(200);
-      expect(mapped.pagesFetched()).toEqual(['/guide/advanced.html', '/guide/configuration.html', '/guide/getting-started.html', '/index.html']);
+      expect(mapped.pagesFetched()).toEqual([
+        '/guide/advanced.html',
+        '/guide/configuration.html',
+        '/guide/getting-started.html',
+        '/index.html',
+      ]);
       expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
     } finally {
       await mapped.close();
@@ -191,11 +238,13 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       routes: (req, res) => {
         const origin = `http://${req.headers.host}`;
         if (req.url === '/sitemap.xml') {
-          res.writeHead(200, { 'content-type': 'application/xml' }).end(
-            `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-              `<sitemap><loc>${origin}/sitemaps/guide.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemaps/gone.xml.gz</loc></sitemap>` +
-              `</sitemapindex>`,
-          );
+          res
+            .writeHead(200, { 'content-type': 'application/xml' })
+            .end(
+              `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+                `<sitemap><loc>${origin}/sitemaps/guide.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemaps/gone.xml.gz</loc></sitemap>` +
+                `</sitemapindex>`,
+            );
           return true;
         }
         if (req.url === '/sitemaps/guide.xml.gz') {
@@ -216,9 +265,16 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
         includePaths: ['/guide/**'],
         renderer: 'http',
       }).expect(200);
-      expect(indexed.requests).toEqual(expect.arrayContaining(['/sitemap.xml', '/sitemaps/guide.xml.gz', '/sitemaps/gone.xml.gz']));
+      expect(indexed.requests).toEqual(
+        expect.arrayContaining(['/sitemap.xml', '/sitemaps/guide.xml.gz', '/sitemaps/gone.xml.gz']),
+      );
       // advanced.html is linked only two levels down: the gzipped sitemap is how the crawl found it.
-      expect(indexed.pagesFetched()).toEqual(['/guide/advanced.html', '/guide/configuration.html', '/guide/getting-started.html', '/index.html']);
+      expect(indexed.pagesFetched()).toEqual([
+        '/guide/advanced.html',
+        '/guide/configuration.html',
+        '/guide/getting-started.html',
+        '/index.html',
+      ]);
       expect(res.body).toMatchObject({ pagesDiscovered: 4, pagesCrawled: 4, errors: [] });
       const pageUrls = (await chunksOf('fixture/sitemap-index')).map((c) => c.url);
       expect(pageUrls).toContain(`${indexed.origin}/guide/advanced.html`);
@@ -237,7 +293,12 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       },
     });
     try {
-      const res = await crawl({ libraryId: 'fixture/redirect', name: 'Redirect', urls: [`${redirecting.origin}/start`], renderer: 'http' }).expect(200);
+      const res = await crawl({
+        libraryId: 'fixture/redirect',
+        name: 'Redirect',
+        urls: [`${redirecting.origin}/start`],
+        renderer: 'http',
+      }).expect(200);
       expect(res.body).toMatchObject({ pagesCrawled: 5, errors: [`${redirecting.origin}/missing.html: HTTP 404`] });
       expect(redirecting.requests.filter((r) => r === '/index.html')).toHaveLength(1);
     } finally {
@@ -256,17 +317,24 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
   });
 
   it('renderer auto extracts the same chunks as the browser, using it only for the script-rendered page', async () => {
-    const urls = [`${site.origin}/guide/getting-started.html`, `${site.origin}/guide/configuration.html`, `${site.origin}/rendered.html`];
+    const urls = [
+      `${site.origin}/guide/getting-started.html`,
+      `${site.origin}/guide/configuration.html`,
+      `${site.origin}/rendered.html`,
+    ];
     await crawl({ libraryId: 'fixture/browser', name: 'B', urls }).expect(200);
     await crawl({ libraryId: 'fixture/auto', name: 'A', urls, renderer: 'auto' }).expect(200);
-    const strip = (chunks: { id: string; content: string; title?: string }[]) => chunks.map(({ id, content, title }) => ({ id, content, title }));
+    const strip = (chunks: { id: string; content: string; title?: string }[]) =>
+      chunks.map(({ id, content, title }) => ({ id, content, title }));
     const browser = strip(await chunksOf('fixture/browser'));
     expect(strip(await chunksOf('fixture/auto'))).toEqual(browser);
     expect(browser.map((c) => c.content).join('\n')).toContain('SCRIPTRENDERED');
   });
 
   it('answers 400 when no content could be extracted, and validates the request', async () => {
-    const none = await crawl({ libraryId: 'fixture/none', name: 'None', urls: [`${site.origin}/missing.html`] }).expect(400);
+    const none = await crawl({ libraryId: 'fixture/none', name: 'None', urls: [`${site.origin}/missing.html`] }).expect(
+      400,
+    );
     expect(none.body).toMatchObject({ code: 'NO_CONTENT', details: [`${site.origin}/missing.html: HTTP 404`] });
     await request(h.app).get('/api/libraries/fixture/none').expect(404);
 
@@ -274,14 +342,37 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     expect(bad.body.details[0].path).toBe('urls.0');
     await crawl({ libraryId: 'x', name: 'X', urls: [] }).expect(400);
     // A pattern whose matching could take seconds per path is refused before any work starts.
-    const slow = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], includePaths: ['/*a*a*a*b'] }).expect(400);
-    expect(slow.body.details[0]).toMatchObject({ path: 'includePaths.0', message: expect.stringMatching(/at most 2 '\*' wildcards/) });
-    const deep = await crawl({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`], excludePaths: ['/**/a*/**/a*/**/a*/c'] }).expect(400);
-    expect(deep.body.details[0]).toMatchObject({ path: 'excludePaths.0', message: expect.stringMatching(/at most 2 '\*\*' segments/) });
+    const slow = await crawl({
+      libraryId: 'x',
+      name: 'X',
+      urls: [`${site.origin}/`],
+      includePaths: ['/*a*a*a*b'],
+    }).expect(400);
+    expect(slow.body.details[0]).toMatchObject({
+      path: 'includePaths.0',
+      message: expect.stringMatching(/at most 2 '\*' wildcards/),
+    });
+    const deep = await crawl({
+      libraryId: 'x',
+      name: 'X',
+      urls: [`${site.origin}/`],
+      excludePaths: ['/**/a*/**/a*/**/a*/c'],
+    }).expect(400);
+    expect(deep.body.details[0]).toMatchObject({
+      path: 'excludePaths.0',
+      message: expect.stringMatching(/at most 2 '\*\*' segments/),
+    });
     await request(h.app).get('/api/libraries/x').expect(404);
     await crawl({ name: 'X', urls: [`${site.origin}/`] }).expect(400);
-    await request(h.app).post('/api/crawl').send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] }).expect(401);
+    await request(h.app)
+      .post('/api/crawl')
+      .send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] })
+      .expect(401);
     const read = await h.createKey('read');
-    await request(h.app).post('/api/crawl').set('Authorization', `Bearer ${read}`).send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] }).expect(403);
+    await request(h.app)
+      .post('/api/crawl')
+      .set('Authorization', `Bearer ${read}`)
+      .send({ libraryId: 'x', name: 'X', urls: [`${site.origin}/`] })
+      .expect(403);
   });
 });

@@ -10,7 +10,9 @@ const NODE_API = path.join(DOCS, 'nodejs/api');
 const GIT_DOC = path.join(DOCS, 'git-doc');
 const SPHINX_DOC = path.join(DOCS, 'sphinx-doc/html');
 const available =
-  fs.existsSync(path.join(NODE_API, 'fs.html')) && fs.existsSync(path.join(GIT_DOC, 'git-commit.html')) && fs.existsSync(path.join(SPHINX_DOC, 'usage/quickstart.html'));
+  fs.existsSync(path.join(NODE_API, 'fs.html')) &&
+  fs.existsSync(path.join(GIT_DOC, 'git-commit.html')) &&
+  fs.existsSync(path.join(SPHINX_DOC, 'usage/quickstart.html'));
 if (!available) {
   console.warn(`debian-docs tests skipped: ${DOCS} is missing; run \`bash scripts/fetch-debian-docs.sh\` first`);
 }
@@ -40,12 +42,22 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc, git-doc an
     (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 })).map((c) => c.content).join('\n');
 
   it('keeps the Node.js API reference and drops its menus, version picker and table of contents', async () => {
-    await crawl({ libraryId: 'debian/node', name: 'Node.js', urls: [`${nodeSite.origin}/fs.html`, `${nodeSite.origin}/path.html`] });
+    await crawl({
+      libraryId: 'debian/node',
+      name: 'Node.js',
+      urls: [`${nodeSite.origin}/fs.html`, `${nodeSite.origin}/path.html`],
+    });
     const text = await contentOf('debian/node');
     expect(text).toContain('path.join([...paths])');
     expect(text).toMatch(/fsPromises\.unlink\(path\)|fs\.unlink\(path, callback\)/);
     expect(text).toMatch(/```(js|mjs|cjs)\n/);
-    for (const chrome of ['View on single page', 'Edit on GitHub', 'Table of contents', 'Asynchronous context tracking', 'View another version']) {
+    for (const chrome of [
+      'View on single page',
+      'Edit on GitHub',
+      'Table of contents',
+      'Asynchronous context tracking',
+      'View another version',
+    ]) {
       expect(text).not.toContain(chrome);
     }
   });
@@ -68,7 +80,11 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc, git-doc an
   });
 
   it('keeps a git manual page and drops its footer', async () => {
-    await crawl({ libraryId: 'debian/git', name: 'git', urls: [`${gitSite.origin}/git-commit.html`, `${gitSite.origin}/git-status.html`] });
+    await crawl({
+      libraryId: 'debian/git',
+      name: 'git',
+      urls: [`${gitSite.origin}/git-commit.html`, `${gitSite.origin}/git-status.html`],
+    });
     const text = await contentOf('debian/git');
     expect(text).toContain('git commit');
     expect(text).toContain('[--dry-run]');
@@ -77,7 +93,10 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc, git-doc an
   });
 
   it('keeps a Sphinx guide and its examples and drops the related bar, sidebar and footer, rendered or not', async () => {
-    const urls = [`${sphinxSite.origin}/usage/quickstart.html`, `${sphinxSite.origin}/usage/restructuredtext/basics.html`];
+    const urls = [
+      `${sphinxSite.origin}/usage/quickstart.html`,
+      `${sphinxSite.origin}/usage/restructuredtext/basics.html`,
+    ];
     const texts: string[] = [];
     for (const renderer of ['browser', 'auto']) {
       const libraryId = `debian/sphinx-${renderer}`;

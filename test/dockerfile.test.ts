@@ -72,7 +72,11 @@ describe('Dockerfile', () => {
   });
 
   it.each(['api', 'worker'])('the %s image holds no TypeScript source, test, fixture or dev dependency', (target) => {
-    expect(lineage(stages, target).flatMap((s) => s.instructions).some((l) => l.startsWith('COPY'))).toBe(true);
+    expect(
+      lineage(stages, target)
+        .flatMap((s) => s.instructions)
+        .some((l) => l.startsWith('COPY')),
+    ).toBe(true);
     expect(leaks(stages, target)).toEqual([]);
   });
 
@@ -83,8 +87,10 @@ describe('Dockerfile', () => {
     expect(build).toContain('RUN npm run build');
   });
 
-  it('installs from a lock file that `npm ci` accepts on every platform (other platforms\' native builds listed)', () => {
-    const check = spawnSync(process.execPath, [path.join(root, 'scripts/complete-lockfile.mjs'), '--check'], { encoding: 'utf8' });
+  it("installs from a lock file that `npm ci` accepts on every platform (other platforms' native builds listed)", () => {
+    const check = spawnSync(process.execPath, [path.join(root, 'scripts/complete-lockfile.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
     expect(check.stderr).toBe('');
     expect(check.status).toBe(0);
   });
@@ -103,10 +109,14 @@ describe('Dockerfile', () => {
   });
 
   it('sees a leak when there is one', () => {
-    const withSources = parseStages(text.replace('FROM runtime AS api\n', 'FROM runtime AS api\nCOPY apps/api/src apps/api/src\n'));
+    const withSources = parseStages(
+      text.replace('FROM runtime AS api\n', 'FROM runtime AS api\nCOPY apps/api/src apps/api/src\n'),
+    );
     expect(leaks(withSources, 'api')).toEqual(['COPY apps/api/src apps/api/src']);
     const withDevDependencies = parseStages(text.replace('npm ci --omit=dev', 'npm ci'));
-    expect(leaks(withDevDependencies, 'worker')).toEqual(['COPY --from=production-dependencies /app/node_modules node_modules']);
+    expect(leaks(withDevDependencies, 'worker')).toEqual([
+      'COPY --from=production-dependencies /app/node_modules node_modules',
+    ]);
     const withContext = parseStages(text.replace('FROM runtime AS worker\n', 'FROM runtime AS worker\nCOPY . .\n'));
     expect(leaks(withContext, 'worker')).toEqual(['COPY . .']);
   });

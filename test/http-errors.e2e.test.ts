@@ -33,11 +33,24 @@ describe('bad input gets a clear JSON error and writes nothing', () => {
     const duplicate = await request(h.app)
       .post('/api/ingest')
       .set(auth)
-      .send({ libraryId: 'ok', name: 'N', chunks: [{ id: 'a', content: 'x' }, { id: 'a', content: 'y' }] })
+      .send({
+        libraryId: 'ok',
+        name: 'N',
+        chunks: [
+          { id: 'a', content: 'x' },
+          { id: 'a', content: 'y' },
+        ],
+      })
       .expect(400);
-    expect(duplicate.body.details).toEqual([expect.objectContaining({ path: 'chunks.1.id', message: "duplicate chunk id 'a'" })]);
+    expect(duplicate.body.details).toEqual([
+      expect.objectContaining({ path: 'chunks.1.id', message: "duplicate chunk id 'a'" }),
+    ]);
     for (const libraryId of ['../etc', '/lead', 'trail/', 'a//b', 'sp ace', 'x'.repeat(129), 'a/../b']) {
-      await request(h.app).post('/api/ingest').set(auth).send({ libraryId, name: 'N', chunks: makeChunks(1) }).expect(400);
+      await request(h.app)
+        .post('/api/ingest')
+        .set(auth)
+        .send({ libraryId, name: 'N', chunks: makeChunks(1) })
+        .expect(400);
     }
     expect((await request(h.app).get('/api/libraries').expect(200)).body.libraries).toEqual([]);
   });
@@ -51,7 +64,12 @@ describe('bad input gets a clear JSON error and writes nothing', () => {
       .expect(400);
     expect(malformed.body).toEqual({ error: 'Request body is not valid JSON', code: 'MALFORMED_JSON' });
 
-    const text = await request(h.app).post('/api/ingest').set(auth).set('Content-Type', 'text/plain').send('hello').expect(415);
+    const text = await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .set('Content-Type', 'text/plain')
+      .send('hello')
+      .expect(415);
     expect(text.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
 
     const big = await request(h.app)
@@ -69,7 +87,11 @@ describe('bad input gets a clear JSON error and writes nothing', () => {
   });
 
   it('a failure inside the worker reaches the client as a 500 with an errorId', async () => {
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'broken', name: 'B', chunks: makeChunks(2) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'broken', name: 'B', chunks: makeChunks(2) })
+      .expect(200);
     // Break the vector index underneath the worker, as a corrupted disk would.
     const db = new Database(path.join(h.dataDir, 'docshelf.sqlite'));
     const vectorTables = db
@@ -79,8 +101,15 @@ describe('bad input gets a clear JSON error and writes nothing', () => {
     db.exec('DROP TABLE vector_keys');
     db.close();
 
-    const ingest = await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'broken', name: 'B', chunks: makeChunks(2) }).expect(500);
-    expect(ingest.body).toEqual({ error: expect.stringMatching(/^Internal error \(errorId [0-9a-f-]{36}\)$/), code: 'INTERNAL' });
+    const ingest = await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'broken', name: 'B', chunks: makeChunks(2) })
+      .expect(500);
+    expect(ingest.body).toEqual({
+      error: expect.stringMatching(/^Internal error \(errorId [0-9a-f-]{36}\)$/),
+      code: 'INTERNAL',
+    });
     const embed = await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'broken' }).expect(500);
     expect(embed.body.code).toBe('INTERNAL');
   });

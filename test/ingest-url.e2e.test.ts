@@ -22,7 +22,12 @@ describe('POST /api/ingest-url (session only)', () => {
   const chunksOf = (libraryId: string) => h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1_000 });
 
   it('parses an llms.txt by its structure: header, one chunk per section, the Optional section marked', async () => {
-    const res = await ingestUrl({ libraryId: 'llms/widgetry', name: 'Widgetry', sourceUrl: `${site.origin}/llms.txt`, sourceType: 'llms_txt' }).expect(200);
+    const res = await ingestUrl({
+      libraryId: 'llms/widgetry',
+      name: 'Widgetry',
+      sourceUrl: `${site.origin}/llms.txt`,
+      sourceType: 'llms_txt',
+    }).expect(200);
     expect(res.body).toEqual({ success: true, libraryId: 'llms/widgetry', chunksIngested: 4, vectorized: true });
     const chunks = await chunksOf('llms/widgetry');
     expect(chunks.map((c) => c.title)).toEqual([
@@ -38,8 +43,18 @@ describe('POST /api/ingest-url (session only)', () => {
   });
 
   it('extracts a plain page without its chrome, and replaces the chunks of an existing library', async () => {
-    await ingestUrl({ libraryId: 'page/config', name: 'Config', sourceUrl: `${site.origin}/guide/getting-started.html`, sourceType: 'html' }).expect(200);
-    const res = await ingestUrl({ libraryId: 'page/config', name: 'Config', sourceUrl: `${site.origin}/guide/configuration.html`, sourceType: 'html' }).expect(200);
+    await ingestUrl({
+      libraryId: 'page/config',
+      name: 'Config',
+      sourceUrl: `${site.origin}/guide/getting-started.html`,
+      sourceType: 'html',
+    }).expect(200);
+    const res = await ingestUrl({
+      libraryId: 'page/config',
+      name: 'Config',
+      sourceUrl: `${site.origin}/guide/configuration.html`,
+      sourceType: 'html',
+    }).expect(200);
     expect(res.body).toMatchObject({ chunksIngested: 1, vectorized: true });
     const chunks = await chunksOf('page/config');
     expect(chunks).toHaveLength(1);
@@ -49,18 +64,38 @@ describe('POST /api/ingest-url (session only)', () => {
   });
 
   it('renders a script-shell page in the browser', async () => {
-    await ingestUrl({ libraryId: 'page/shell', name: 'Shell', sourceUrl: `${site.origin}/shell.html`, sourceType: 'page' }).expect(200);
+    await ingestUrl({
+      libraryId: 'page/shell',
+      name: 'Shell',
+      sourceUrl: `${site.origin}/shell.html`,
+      sourceType: 'page',
+    }).expect(200);
     const chunks = await chunksOf('page/shell');
     expect(chunks.map((c) => c.content).join('\n')).toContain('SHELLRENDERED');
   });
 
   it('answers 400 for an unreachable URL, an HTTP error and a blocked address', async () => {
     const port = await freePort();
-    const refused = await ingestUrl({ libraryId: 'bad/a', name: 'A', sourceUrl: `http://127.0.0.1:${port}/llms.txt`, sourceType: 'llms_txt' }).expect(400);
+    const refused = await ingestUrl({
+      libraryId: 'bad/a',
+      name: 'A',
+      sourceUrl: `http://127.0.0.1:${port}/llms.txt`,
+      sourceType: 'llms_txt',
+    }).expect(400);
     expect(refused.body.code).toBe('URL_UNREACHABLE');
-    const missing = await ingestUrl({ libraryId: 'bad/b', name: 'B', sourceUrl: `${site.origin}/nope.txt`, sourceType: 'llms_txt' }).expect(400);
+    const missing = await ingestUrl({
+      libraryId: 'bad/b',
+      name: 'B',
+      sourceUrl: `${site.origin}/nope.txt`,
+      sourceType: 'llms_txt',
+    }).expect(400);
     expect(missing.body).toMatchObject({ code: 'URL_UNREACHABLE', error: expect.stringContaining('HTTP 404') });
-    const blocked = await ingestUrl({ libraryId: 'bad/c', name: 'C', sourceUrl: 'http://[::ffff:127.0.0.2]:9/latest/meta-data/', sourceType: 'page' }).expect(400);
+    const blocked = await ingestUrl({
+      libraryId: 'bad/c',
+      name: 'C',
+      sourceUrl: 'http://[::ffff:127.0.0.2]:9/latest/meta-data/',
+      sourceType: 'page',
+    }).expect(400);
     expect(blocked.body.code).toBe('URL_BLOCKED');
     await request(h.app).get('/api/libraries/bad/a').expect(404);
   });

@@ -23,7 +23,13 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
       sourceUrl: 'https://acme.example/docs',
       version: '2.1',
       chunks: [
-        { id: 'intro', title: 'Intro', content: 'Widgets are small reusable parts.', url: 'https://acme.example/intro', tokenCount: 7 },
+        {
+          id: 'intro',
+          title: 'Intro',
+          content: 'Widgets are small reusable parts.',
+          url: 'https://acme.example/intro',
+          tokenCount: 7,
+        },
         { id: 'install', content: 'Install widgets with npm install widgets.' },
       ],
     }).expect(200);
@@ -55,13 +61,20 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
     expect(fifty.body).toMatchObject({ chunksIngested: 50, vectorized: true });
     expect(await h.adapters.vectors.count('edge/fifty')).toBe(50);
 
-    const fiftyOne = await ingest({ libraryId: 'edge/fifty-one', name: 'Fifty-one', chunks: makeChunks(51) }).expect(200);
+    const fiftyOne = await ingest({ libraryId: 'edge/fifty-one', name: 'Fifty-one', chunks: makeChunks(51) }).expect(
+      200,
+    );
     expect(fiftyOne.body).toMatchObject({ chunksIngested: 51, vectorized: false });
     expect(await h.adapters.vectors.count('edge/fifty-one')).toBe(0);
   });
 
   it('skipEmbeddings leaves a small payload without vectors', async () => {
-    const res = await ingest({ libraryId: 'edge/skip', name: 'Skip', chunks: makeChunks(3), skipEmbeddings: true }).expect(200);
+    const res = await ingest({
+      libraryId: 'edge/skip',
+      name: 'Skip',
+      chunks: makeChunks(3),
+      skipEmbeddings: true,
+    }).expect(200);
     expect(res.body.vectorized).toBe(false);
     expect(await h.adapters.vectors.count('edge/skip')).toBe(0);
   });
@@ -110,7 +123,9 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
 
   it('backs up the library with every chunk as stored, gzipped, one object per ingestion', async () => {
     await ingest({ libraryId: 'lib/backup', name: 'Backup', chunks: makeChunks(3) }).expect(200);
-    await ingest({ libraryId: 'lib/backup', name: 'Backup', chunks: [{ id: 'later', content: 'added later' }] }).expect(200);
+    await ingest({ libraryId: 'lib/backup', name: 'Backup', chunks: [{ id: 'later', content: 'added later' }] }).expect(
+      200,
+    );
     const names = await h.adapters.backups.list('lib/backup');
     expect(names).toHaveLength(2);
     const latest = JSON.parse(gunzipSync(await h.adapters.backups.read('lib/backup', names[1]!)).toString('utf8'));
@@ -147,10 +162,32 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
   it('honours a custom limit and an offset past the end', async () => {
     await ingest({ libraryId: 'big/limit', name: 'Limit', chunks: makeChunks(60), skipEmbeddings: true }).expect(200);
     const auth = { Authorization: `Bearer ${adminKey}` };
-    const first = await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'big/limit', limit: 25 }).expect(200);
-    expect(first.body).toEqual({ libraryId: 'big/limit', processed: 25, total: 60, offset: 0, nextOffset: 25, done: false });
-    const past = await request(h.app).post('/api/embed').set(auth).send({ libraryId: 'big/limit', offset: 100 }).expect(200);
-    expect(past.body).toEqual({ libraryId: 'big/limit', processed: 0, total: 60, offset: 100, nextOffset: null, done: true });
+    const first = await request(h.app)
+      .post('/api/embed')
+      .set(auth)
+      .send({ libraryId: 'big/limit', limit: 25 })
+      .expect(200);
+    expect(first.body).toEqual({
+      libraryId: 'big/limit',
+      processed: 25,
+      total: 60,
+      offset: 0,
+      nextOffset: 25,
+      done: false,
+    });
+    const past = await request(h.app)
+      .post('/api/embed')
+      .set(auth)
+      .send({ libraryId: 'big/limit', offset: 100 })
+      .expect(200);
+    expect(past.body).toEqual({
+      libraryId: 'big/limit',
+      processed: 0,
+      total: 60,
+      offset: 100,
+      nextOffset: null,
+      done: true,
+    });
   });
 
   it('embed of an unknown library is 404 and of a missing libraryId is 400', async () => {

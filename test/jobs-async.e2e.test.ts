@@ -61,10 +61,21 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
   });
 
   it('gives a client that connects after the end the final event at once', async () => {
-    const { jobId } = (await request(h.app).post('/api/ingest').set(auth).set(ASYNC).send({ libraryId: 'late/one', name: 'Late', chunks: makeChunks(2) }).expect(202)).body;
-    await (await events(jobId)).ended;
+    const { jobId } = (
+      await request(h.app)
+        .post('/api/ingest')
+        .set(auth)
+        .set(ASYNC)
+        .send({ libraryId: 'late/one', name: 'Late', chunks: makeChunks(2) })
+        .expect(202)
+    ).body;
+    await (
+      await events(jobId)
+    ).ended;
     const late = await (await events(jobId)).ended;
-    expect(late).toEqual([{ event: 'completed', data: { success: true, libraryId: 'late/one', chunksIngested: 2, vectorized: true } }]);
+    expect(late).toEqual([
+      { event: 'completed', data: { success: true, libraryId: 'late/one', chunksIngested: 2, vectorized: true } },
+    ]);
   });
 
   it('keeps a failed job with the error the synchronous call answers', async () => {
@@ -73,22 +84,42 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
     const { jobId } = (await request(h.app).post('/api/crawl').set(auth).set(ASYNC).send(crawl).expect(202)).body;
     const all = await (await events(jobId)).ended;
     expect(all[all.length - 1]).toEqual({ event: 'failed', data: sync.body });
-    expect(await job(jobId)).toMatchObject({ type: 'crawl', state: 'failed', error: sync.body, progress: { pagesFailed: 1, pagesCrawled: 0 } });
+    expect(await job(jobId)).toMatchObject({
+      type: 'crawl',
+      state: 'failed',
+      error: sync.body,
+      progress: { pagesFailed: 1, pagesCrawled: 0 },
+    });
     expect((await job(jobId)).result).toBeUndefined();
     await request(h.app).get('/api/libraries/fail/none').expect(404);
   });
 
   it('runs embed and ingest-url asynchronously too', async () => {
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'embed/async', name: 'E', chunks: makeChunks(60) }).expect(200);
-    const embed = await request(h.app).post('/api/embed').set(auth).set(ASYNC).send({ libraryId: 'embed/async', limit: 40 }).expect(202);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'embed/async', name: 'E', chunks: makeChunks(60) })
+      .expect(200);
+    const embed = await request(h.app)
+      .post('/api/embed')
+      .set(auth)
+      .set(ASYNC)
+      .send({ libraryId: 'embed/async', limit: 40 })
+      .expect(202);
     // A short job may be over before the stream first reads it: then the final event is all there is.
     const embedded = await (await events(embed.body.jobId)).ended;
-    expect(embedded.slice(0, -1).every((e) => e.event === 'progress' && ['queued', 'embedding'].includes(e.data.phase))).toBe(true);
+    expect(
+      embedded.slice(0, -1).every((e) => e.event === 'progress' && ['queued', 'embedding'].includes(e.data.phase)),
+    ).toBe(true);
     expect(embedded[embedded.length - 1]).toEqual({
       event: 'completed',
       data: { libraryId: 'embed/async', processed: 40, total: 60, offset: 0, nextOffset: 40, done: false },
     });
-    expect(await job(embed.body.jobId)).toMatchObject({ type: 'embed', state: 'completed', progress: { done: 40, total: 40 } });
+    expect(await job(embed.body.jobId)).toMatchObject({
+      type: 'embed',
+      state: 'completed',
+      progress: { done: 40, total: 40 },
+    });
 
     const cookie = await h.login();
     const url = await request(h.app)
@@ -99,13 +130,26 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
       .expect(202);
     const fetched = await openEventStream(`${baseUrl}/api/jobs/${url.body.jobId}/events`, { cookie });
     const ended = await fetched.ended;
-    expect(ended[ended.length - 1]).toEqual({ event: 'completed', data: { success: true, libraryId: 'url/async', chunksIngested: 4, vectorized: true } });
-    expect(await job(url.body.jobId)).toMatchObject({ type: 'ingest-url', state: 'completed', progress: { phase: 'done', chunksIngested: 4 } });
+    expect(ended[ended.length - 1]).toEqual({
+      event: 'completed',
+      data: { success: true, libraryId: 'url/async', chunksIngested: 4, vectorized: true },
+    });
+    expect(await job(url.body.jobId)).toMatchObject({
+      type: 'ingest-url',
+      state: 'completed',
+      progress: { phase: 'done', chunksIngested: 4 },
+    });
   });
 
   it('lists jobs newest first, by library and by state', async () => {
     const start = async (libraryId: string) =>
-      (await request(h.app).post('/api/ingest').set(auth).send({ libraryId, name: 'L', chunks: makeChunks(1) }).expect(200)).body;
+      (
+        await request(h.app)
+          .post('/api/ingest')
+          .set(auth)
+          .send({ libraryId, name: 'L', chunks: makeChunks(1) })
+          .expect(200)
+      ).body;
     await start('list/a');
     await start('list/b');
     await start('list/a');
@@ -114,12 +158,19 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
     expect(createdAt).toEqual([...createdAt].sort().reverse());
     const listA = (await request(h.app).get('/api/jobs?libraryId=list/a').set(auth).expect(200)).body.jobs;
     expect(listA).toHaveLength(2);
-    expect(listA.every((j: { libraryId: string; state: string }) => j.libraryId === 'list/a' && j.state === 'completed')).toBe(true);
+    expect(
+      listA.every((j: { libraryId: string; state: string }) => j.libraryId === 'list/a' && j.state === 'completed'),
+    ).toBe(true);
     expect(listA[0].createdAt >= listA[1].createdAt).toBe(true);
-    expect((await request(h.app).get('/api/jobs?libraryId=list/a&state=failed').set(auth).expect(200)).body.jobs).toEqual([]);
+    expect(
+      (await request(h.app).get('/api/jobs?libraryId=list/a&state=failed').set(auth).expect(200)).body.jobs,
+    ).toEqual([]);
     expect((await request(h.app).get('/api/jobs?limit=1').set(auth).expect(200)).body.jobs).toHaveLength(1);
     const bad = await request(h.app).get('/api/jobs?state=sleeping').set(auth).expect(400);
-    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'state' })] });
+    expect(bad.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [expect.objectContaining({ path: 'state' })],
+    });
   });
 
   it('answers 404 JOB_NOT_FOUND for unknown and malformed ids, and needs an admin key or a session', async () => {
@@ -130,27 +181,56 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
     await request(h.app).delete('/api/jobs/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e').set(auth).expect(404);
     await request(h.app).get('/api/jobs/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e/events').set(auth).expect(404);
 
-    const { jobId } = (await request(h.app).post('/api/ingest').set(auth).set(ASYNC).send({ libraryId: 'auth/x', name: 'X', chunks: makeChunks(1) }).expect(202)).body;
+    const { jobId } = (
+      await request(h.app)
+        .post('/api/ingest')
+        .set(auth)
+        .set(ASYNC)
+        .send({ libraryId: 'auth/x', name: 'X', chunks: makeChunks(1) })
+        .expect(202)
+    ).body;
     await request(h.app).get(`/api/jobs/${jobId}`).expect(401);
     await request(h.app).get('/api/jobs').expect(401);
     const read = await h.createKey('read');
     await request(h.app).get(`/api/jobs/${jobId}`).set('Authorization', `Bearer ${read}`).expect(403);
     await request(h.app).delete(`/api/jobs/${jobId}`).set('Authorization', `Bearer ${read}`).expect(403);
-    await request(h.app).get(`/api/jobs/${jobId}`).set('Cookie', await h.login()).expect(200);
+    await request(h.app)
+      .get(`/api/jobs/${jobId}`)
+      .set('Cookie', await h.login())
+      .expect(200);
   });
 
   it('validates the Prefer header and ignores preferences it does not know', async () => {
     const body = { libraryId: 'prefer/x', name: 'X', chunks: makeChunks(1) };
-    const long = await request(h.app).post('/api/ingest').set(auth).set('Prefer', `respond-async, ${'x'.repeat(2_000)}`).send(body).expect(400);
+    const long = await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .set('Prefer', `respond-async, ${'x'.repeat(2_000)}`)
+      .send(body)
+      .expect(400);
     expect(long.body).toMatchObject({ code: 'VALIDATION_FAILED', error: expect.stringContaining('Prefer header') });
     expect((await request(h.app).get('/api/jobs?libraryId=prefer/x').set(auth)).body.jobs).toEqual([]);
     await request(h.app).post('/api/ingest').set(auth).set('Prefer', 'return=minimal, wait=5').send(body).expect(200);
-    await request(h.app).post('/api/ingest').set(auth).set('Prefer', 'wait=5; x=1, Respond-Async').send(body).expect(202);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .set('Prefer', 'wait=5; x=1, Respond-Async')
+      .send(body)
+      .expect(202);
   });
 
   it('keeps finished jobs readable after Redis no longer has them', async () => {
-    const { jobId } = (await request(h.app).post('/api/ingest').set(auth).set(ASYNC).send({ libraryId: 'keep/me', name: 'K', chunks: makeChunks(2) }).expect(202)).body;
-    await (await events(jobId)).ended;
+    const { jobId } = (
+      await request(h.app)
+        .post('/api/ingest')
+        .set(auth)
+        .set(ASYNC)
+        .send({ libraryId: 'keep/me', name: 'K', chunks: makeChunks(2) })
+        .expect(202)
+    ).body;
+    await (
+      await events(jobId)
+    ).ended;
     const queue = new Queue('ingest', { connection: { url: REDIS_URL }, prefix: h.prefix });
     try {
       expect(await queue.getJob(jobId)).toBeDefined();
@@ -159,14 +239,22 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
     } finally {
       await queue.close();
     }
-    expect(await job(jobId)).toMatchObject({ state: 'completed', result: { success: true, libraryId: 'keep/me', chunksIngested: 2 } });
+    expect(await job(jobId)).toMatchObject({
+      state: 'completed',
+      result: { success: true, libraryId: 'keep/me', chunksIngested: 2 },
+    });
   });
 
   it('refuses callbackUrl when this server has no WEBHOOK_SECRET to sign callbacks, and writes nothing', async () => {
     const res = await request(h.app)
       .post('/api/ingest')
       .set(auth)
-      .send({ libraryId: 'hook/off', name: 'H', chunks: makeChunks(1), callbackUrl: 'https://hooks.example.com/docshelf' })
+      .send({
+        libraryId: 'hook/off',
+        name: 'H',
+        chunks: makeChunks(1),
+        callbackUrl: 'https://hooks.example.com/docshelf',
+      })
       .expect(400);
     expect(res.body).toMatchObject({ code: 'CALLBACKS_DISABLED' });
     expect((await request(h.app).get('/api/jobs?libraryId=hook/off').set(auth)).body.jobs).toEqual([]);

@@ -12,7 +12,12 @@ interface Delivery {
 }
 
 /** A receiver that answers 503 to the first delivery and 200 afterwards, so a retry is needed. */
-async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; next(count: number): Promise<void>; close(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  url: string;
+  deliveries: Delivery[];
+  next(count: number): Promise<void>;
+  close(): Promise<void>;
+}> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = http.createServer((req, res) => {
@@ -52,7 +57,9 @@ describe('callbackUrl: the finished job is POSTed, signed, and retried with back
     const receiver = await startReceiver();
     try {
       const body = { libraryId: 'hook/on', name: 'Hooked', chunks: makeChunks(2), callbackUrl: receiver.url };
-      const { jobId } = (await request(h.app).post('/api/ingest').set(auth).set('Prefer', 'respond-async').send(body).expect(202)).body;
+      const { jobId } = (
+        await request(h.app).post('/api/ingest').set(auth).set('Prefer', 'respond-async').send(body).expect(202)
+      ).body;
       await receiver.next(2);
 
       const job = (await request(h.app).get(`/api/jobs/${jobId}`).set(auth).expect(200)).body;
@@ -61,9 +68,14 @@ describe('callbackUrl: the finished job is POSTed, signed, and retried with back
         expect(JSON.parse(delivery.body)).toEqual(job);
         expect(delivery.headers['content-type']).toBe('application/json');
         expect(delivery.headers['x-docshelf-job-id']).toBe(jobId);
-        expect(delivery.headers['x-docshelf-signature']).toBe(`sha256=${createHmac('sha256', SECRET).update(delivery.body).digest('hex')}`);
+        expect(delivery.headers['x-docshelf-signature']).toBe(
+          `sha256=${createHmac('sha256', SECRET).update(delivery.body).digest('hex')}`,
+        );
       }
-      expect(job).toMatchObject({ state: 'completed', result: { success: true, libraryId: 'hook/on', chunksIngested: 2 } });
+      expect(job).toMatchObject({
+        state: 'completed',
+        result: { success: true, libraryId: 'hook/on', chunksIngested: 2 },
+      });
       expect(receiver.deliveries).toHaveLength(2);
     } finally {
       await receiver.close();
@@ -77,7 +89,10 @@ describe('callbackUrl: the finished job is POSTed, signed, and retried with back
         .set(auth)
         .send({ libraryId: 'hook/blocked', name: 'B', urls: ['https://docs.example.com/'], callbackUrl })
         .expect(400);
-      expect(res.body).toMatchObject({ code: 'CALLBACK_URL_BLOCKED', details: [expect.objectContaining({ path: 'callbackUrl' })] });
+      expect(res.body).toMatchObject({
+        code: 'CALLBACK_URL_BLOCKED',
+        details: [expect.objectContaining({ path: 'callbackUrl' })],
+      });
     }
     const invalid = await request(h.app)
       .post('/api/embed')

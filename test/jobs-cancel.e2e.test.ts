@@ -20,7 +20,14 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
   const job = async (jobId: string) => (await request(h.app).get(`/api/jobs/${jobId}`).set(auth).expect(200)).body;
 
   it('cancels a queued job: nothing is written, a second cancel is refused, the worker only cleans up', async () => {
-    const { jobId } = (await request(h.app).post('/api/ingest').set(auth).set(ASYNC).send({ libraryId: 'cancel/queued', name: 'C', chunks: makeChunks(5) }).expect(202)).body;
+    const { jobId } = (
+      await request(h.app)
+        .post('/api/ingest')
+        .set(auth)
+        .set(ASYNC)
+        .send({ libraryId: 'cancel/queued', name: 'C', chunks: makeChunks(5) })
+        .expect(202)
+    ).body;
     expect(await job(jobId)).toMatchObject({ state: 'queued', progress: { phase: 'queued' } });
     expect((await h.adapters.records.listStagedPages(jobId)).length).toBe(1);
 
@@ -44,7 +51,10 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
   });
 
   it('a synchronous request whose job is cancelled answers 409 JOB_CANCELLED', async () => {
-    const pending = request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'cancel/sync', name: 'S', chunks: makeChunks(2) });
+    const pending = request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'cancel/sync', name: 'S', chunks: makeChunks(2) });
     const answered = pending.then((res) => res);
     let jobId: string | undefined;
     await waitFor(async () => {
@@ -63,14 +73,21 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
   });
 
   it('a synchronous wait that times out answers 504 with the job id; the job goes on and completes', async () => {
-    const res = await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'slow/sync', name: 'S', chunks: makeChunks(4) }).expect(504);
+    const res = await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'slow/sync', name: 'S', chunks: makeChunks(4) })
+      .expect(504);
     expect(res.body).toMatchObject({ code: 'JOB_TIMEOUT', jobId: expect.any(String) });
     expect(await job(res.body.jobId)).toMatchObject({ state: 'queued', libraryId: 'slow/sync' });
 
     const stop = h.startWorker(['ingest']);
     try {
       const ended = await (await openEventStream(`${baseUrl}/api/jobs/${res.body.jobId}/events`, auth)).ended;
-      expect(ended[ended.length - 1]).toEqual({ event: 'completed', data: { success: true, libraryId: 'slow/sync', chunksIngested: 4, vectorized: true } });
+      expect(ended[ended.length - 1]).toEqual({
+        event: 'completed',
+        data: { success: true, libraryId: 'slow/sync', chunksIngested: 4, vectorized: true },
+      });
       expect(await job(res.body.jobId)).toMatchObject({ state: 'completed' });
       expect(await h.adapters.records.countChunks('slow/sync')).toBe(4);
     } finally {

@@ -38,8 +38,16 @@ describe('four crawls and an ingest-url at worker concurrency 2', () => {
     const baseUrl = await h.baseUrl();
     const crawls = await Promise.all(
       [1, 2, 3, 4].map(async (n) => {
-        const body = { libraryId: `busy/crawl-${n}`, name: `Crawl ${n}`, urls: [`${site.origin}${SITE.indexPath}`], renderer: 'http', maxPages: 20 };
-        const { jobId } = (await request(h.app).post('/api/crawl').set(auth).set('Prefer', 'respond-async').send(body).expect(202)).body;
+        const body = {
+          libraryId: `busy/crawl-${n}`,
+          name: `Crawl ${n}`,
+          urls: [`${site.origin}${SITE.indexPath}`],
+          renderer: 'http',
+          maxPages: 20,
+        };
+        const { jobId } = (
+          await request(h.app).post('/api/crawl').set(auth).set('Prefer', 'respond-async').send(body).expect(202)
+        ).body;
         return { jobId, stream: await openEventStream(`${baseUrl}/api/jobs/${jobId}/events`, auth) };
       }),
     );
@@ -51,7 +59,10 @@ describe('four crawls and an ingest-url at worker concurrency 2', () => {
       .expect(200);
     expect(ingested.body).toMatchObject({ success: true, libraryId: 'busy/llms', vectorized: true });
     for (const { jobId } of crawls) {
-      expect((await request(h.app).get(`/api/jobs/${jobId}`).set(auth)).body).toMatchObject({ state: 'running', progress: { phase: 'crawling', pagesCrawled: 0 } });
+      expect((await request(h.app).get(`/api/jobs/${jobId}`).set(auth)).body).toMatchObject({
+        state: 'running',
+        progress: { phase: 'crawling', pagesCrawled: 0 },
+      });
     }
 
     release();

@@ -34,14 +34,28 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
   it('answers 202 at once; the event stream counts pages up to 150 and ends with the synchronous result', async () => {
     site = await serveFixtures({ routes: SITE.route });
     const sync = await request(h.app).post('/api/crawl').set(auth).send(crawlBody('site/sync')).expect(200);
-    expect(sync.body).toMatchObject({ success: true, pagesDiscovered: 150, pagesCrawled: 150, chunksIngested: 150, vectorized: true, errors: [] });
+    expect(sync.body).toMatchObject({
+      success: true,
+      pagesDiscovered: 150,
+      pagesCrawled: 150,
+      chunksIngested: 150,
+      vectorized: true,
+      errors: [],
+    });
 
-    const accepted = await request(h.app).post('/api/crawl').set(auth).set(ASYNC).send(crawlBody('site/async')).expect(202);
+    const accepted = await request(h.app)
+      .post('/api/crawl')
+      .set(auth)
+      .set(ASYNC)
+      .send(crawlBody('site/async'))
+      .expect(202);
     const stream = await openEventStream(`${baseUrl}${accepted.body.statusUrl}/events`, auth);
     const events = await stream.ended;
 
     const progress = events.filter((e) => e.event === 'progress').map((e) => e.data);
-    const crawled = progress.map((p) => p.pagesCrawled as number | undefined).filter((n): n is number => n !== undefined);
+    const crawled = progress
+      .map((p) => p.pagesCrawled as number | undefined)
+      .filter((n): n is number => n !== undefined);
     expect(crawled.length).toBeGreaterThan(3);
     expect(crawled).toEqual([...crawled].sort((a, b) => a - b));
     expect(crawled[crawled.length - 1]).toBe(150);
@@ -50,7 +64,11 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
     const phases = progress.map((p) => order.indexOf(p.phase));
     expect(phases).toEqual([...phases].sort((a, b) => a - b));
     expect(progress.map((p) => p.phase)).toEqual(expect.arrayContaining(['crawling', 'indexing']));
-    expect(progress.find((p) => p.phase === 'indexing')).toMatchObject({ chunksIngested: 150, pagesDiscovered: 150, pagesFailed: 0 });
+    expect(progress.find((p) => p.phase === 'indexing')).toMatchObject({
+      chunksIngested: 150,
+      pagesDiscovered: 150,
+      pagesFailed: 0,
+    });
     expect(events[events.length - 1]).toEqual({ event: 'completed', data: { ...sync.body, libraryId: 'site/async' } });
 
     const strip = (chunks: { id: string; content: string }[]) => chunks.map(({ id, content }) => ({ id, content }));
@@ -61,10 +79,21 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
 
   it('DELETE mid-crawl: cancelled, no page fetched after the answer, the library unchanged', async () => {
     site = await serveFixtures({ routes: SITE.route, delayMs: 40 });
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'site/kept', name: 'Kept', chunks: makeChunks(2) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'site/kept', name: 'Kept', chunks: makeChunks(2) })
+      .expect(200);
     const before = await h.adapters.records.listChunks('site/kept', { offset: 0, limit: 10 });
 
-    const { jobId } = (await request(h.app).post('/api/crawl').set(auth).set(ASYNC).send(crawlBody('site/kept', { replace: true, renderer: 'http' })).expect(202)).body;
+    const { jobId } = (
+      await request(h.app)
+        .post('/api/crawl')
+        .set(auth)
+        .set(ASYNC)
+        .send(crawlBody('site/kept', { replace: true, renderer: 'http' }))
+        .expect(202)
+    ).body;
     const stream = await openEventStream(`${baseUrl}/api/jobs/${jobId}/events`, auth);
     await stream.next((e) => e.event === 'progress' && e.data.pagesCrawled >= 10);
 

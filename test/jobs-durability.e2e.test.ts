@@ -39,11 +39,17 @@ describe('SIGKILL of the API during synchronous requests (real processes)', () =
   it('the ingest and the embedding complete anyway; a restarted API reports them completed with their results', async () => {
     const bearer = { authorization: `Bearer ${await createKeyVia(api!.baseUrl, await loginCookie(api!.baseUrl))}` };
     const jobsOf = async (base: string) =>
-      ((await (await fetch(`${base}/api/jobs?libraryId=durable/lib`, { headers: bearer })).json()) as { jobs: any[] }).jobs;
-    const readJob = async (base: string, id: string) => (await (await fetch(`${base}/api/jobs/${id}`, { headers: bearer })).json()) as any;
+      ((await (await fetch(`${base}/api/jobs?libraryId=durable/lib`, { headers: bearer })).json()) as { jobs: any[] })
+        .jobs;
+    const readJob = async (base: string, id: string) =>
+      (await (await fetch(`${base}/api/jobs/${id}`, { headers: bearer })).json()) as any;
 
     // 1. The ingest: killed as soon as the worker runs its job (committing, indexing, backing up).
-    const ingest = postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'durable/lib', name: 'Durable', chunks: makeChunks(CHUNKS, { words: 200 }) }, bearer);
+    const ingest = postJson(
+      `${api!.baseUrl}/api/ingest`,
+      { libraryId: 'durable/lib', name: 'Durable', chunks: makeChunks(CHUNKS, { words: 200 }) },
+      bearer,
+    );
     const ingestAnswer = ingest.catch((error: Error) => error);
     let ingestJob: any;
     await waitFor(async () => {
@@ -79,10 +85,21 @@ describe('SIGKILL of the API during synchronous requests (real processes)', () =
 
     api = await spawnApi(env);
     const embedEvents = await (await openEventStream(`${api.baseUrl}/api/jobs/${embedJob.id}/events`, bearer)).ended;
-    const embedResult = { libraryId: 'durable/lib', processed: CHUNKS, total: CHUNKS, offset: 0, nextOffset: null, done: true };
+    const embedResult = {
+      libraryId: 'durable/lib',
+      processed: CHUNKS,
+      total: CHUNKS,
+      offset: 0,
+      nextOffset: null,
+      done: true,
+    };
     expect(embedEvents[embedEvents.length - 1]).toEqual({ event: 'completed', data: embedResult });
     const embedded = await readJob(api.baseUrl, embedJob.id);
-    expect(embedded).toMatchObject({ state: 'completed', result: embedResult, progress: { phase: 'done', done: CHUNKS, total: CHUNKS } });
+    expect(embedded).toMatchObject({
+      state: 'completed',
+      result: embedResult,
+      progress: { phase: 'done', done: CHUNKS, total: CHUNKS },
+    });
     expect(Date.parse(embedded.finishedAt)).toBeGreaterThan(embedKilledAt);
 
     expect(await adapters.records.countChunks('durable/lib')).toBe(CHUNKS);
@@ -92,7 +109,11 @@ describe('SIGKILL of the API during synchronous requests (real processes)', () =
 
   it('SIGTERM ends open event streams, so the API stops at once while the job goes on', async () => {
     const bearer = { authorization: `Bearer ${await createKeyVia(api!.baseUrl, await loginCookie(api!.baseUrl))}` };
-    const accepted = await postJson(`${api!.baseUrl}/api/embed`, { libraryId: 'durable/lib', limit: CHUNKS }, { ...bearer, prefer: 'respond-async' });
+    const accepted = await postJson(
+      `${api!.baseUrl}/api/embed`,
+      { libraryId: 'durable/lib', limit: CHUNKS },
+      { ...bearer, prefer: 'respond-async' },
+    );
     expect(accepted.status).toBe(202);
     const stream = await openEventStream(`${api!.baseUrl}${accepted.body.statusUrl}/events`, bearer);
     await stream.next((e) => e.event === 'progress');

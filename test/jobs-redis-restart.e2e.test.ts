@@ -31,7 +31,9 @@ describe('a Redis restart in the middle of a crawl', () => {
   it('the crawl completes with every page', async () => {
     const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
     const body = { libraryId: 'blip/site', name: 'Blip', urls: [`${site.origin}${SITE.indexPath}`], renderer: 'http' };
-    const { jobId } = (await request(h.app).post('/api/crawl').set(auth).set('Prefer', 'respond-async').send(body).expect(202)).body;
+    const { jobId } = (
+      await request(h.app).post('/api/crawl').set(auth).set('Prefer', 'respond-async').send(body).expect(202)
+    ).body;
     // Job records live in SQLite, so they can be read while Redis is away.
     const job = async () => (await request(h.app).get(`/api/jobs/${jobId}`).set(auth).expect(200)).body;
 
@@ -45,7 +47,14 @@ describe('a Redis restart in the middle of a crawl', () => {
     expect(crawledAtStop).toBeLessThan(150);
     expect(ended).toMatchObject({
       state: 'completed',
-      result: { success: true, pagesDiscovered: 150, pagesCrawled: 150, chunksIngested: 150, vectorized: true, errors: [] },
+      result: {
+        success: true,
+        pagesDiscovered: 150,
+        pagesCrawled: 150,
+        chunksIngested: 150,
+        vectorized: true,
+        errors: [],
+      },
     });
     expect(await h.adapters.records.countChunks('blip/site')).toBe(150);
     expect(await h.adapters.vectors.count('blip/site')).toBe(150);

@@ -44,7 +44,11 @@ describe('two `npm run start:worker` on one host', () => {
     env = opsEnv({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', WORKER_HEALTH_PORT: String(await freePort()) });
     [api, rest] = await Promise.all([
       spawnApi(env),
-      spawnWorker({ ...env, WORKER_QUEUES: 'embed,backup,delete,ingest', WORKER_HEALTH_PORT: String(await freePort()) }),
+      spawnWorker({
+        ...env,
+        WORKER_QUEUES: 'embed,backup,delete,ingest',
+        WORKER_HEALTH_PORT: String(await freePort()),
+      }),
     ]);
   }, 60_000);
 
@@ -59,7 +63,9 @@ describe('two `npm run start:worker` on one host', () => {
     npmWorkers.push(spawnNpmScript('start:worker', crawlOnly));
     await npmWorkers[0]!.waitForOutput(/worker health endpoints listening/);
     npmWorkers.push(spawnNpmScript('start:worker', crawlOnly));
-    await npmWorkers[1]!.waitForOutput(/is in use \(another worker on this host\?\); worker health endpoints listening on port \d+ instead/);
+    await npmWorkers[1]!.waitForOutput(
+      /is in use \(another worker on this host\?\); worker health endpoints listening on port \d+ instead/,
+    );
 
     const fallback = npmWorkers[1]!
       .output()
@@ -76,7 +82,11 @@ describe('two `npm run start:worker` on one host', () => {
 
     const bearer = { authorization: `Bearer ${await createKeyVia(api!.baseUrl, await loginCookie(api!.baseUrl))}` };
     const urls = [1, 2].map((n) => `${site.origin}/docs/${topicSlug(n)}.html`);
-    const crawl = await postJson(`${api!.baseUrl}/api/crawl`, { libraryId: 'two/workers', name: 'Two', urls, renderer: 'http' }, bearer);
+    const crawl = await postJson(
+      `${api!.baseUrl}/api/crawl`,
+      { libraryId: 'two/workers', name: 'Two', urls, renderer: 'http' },
+      bearer,
+    );
     expect(crawl.body).toMatchObject({ success: true, pagesCrawled: 2, errors: [] });
     for (const worker of npmWorkers) {
       await worker.waitForOutput(/"job":"crawl-page".*"outcome":"completed"/, 10_000);

@@ -35,7 +35,11 @@ describe('libraries: list, get, delete, restart persistence', () => {
     expect(byId['share/embedded']).toMatchObject({ chunkCount: 4, vectorCount: 4 });
     // Over 50 chunks an ingestion is not embedded; /api/embed embeds the rest.
     expect(byId['share/later']).toMatchObject({ chunkCount: 60, vectorCount: 0 });
-    await request(h.app).post('/api/embed').set('Authorization', `Bearer ${adminKey}`).send({ libraryId: 'share/later', limit: 25 }).expect(200);
+    await request(h.app)
+      .post('/api/embed')
+      .set('Authorization', `Bearer ${adminKey}`)
+      .send({ libraryId: 'share/later', limit: 25 })
+      .expect(200);
     const one = await request(h.app).get('/api/libraries/share/later').expect(200);
     expect(one.body.library).toMatchObject({ chunkCount: 60, vectorCount: 25 });
     const filtered = await request(h.app).get('/api/libraries?q=later').expect(200);

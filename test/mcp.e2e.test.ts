@@ -8,9 +8,27 @@ import request from 'supertest';
 import { startHarness, type Harness } from './support/harness';
 
 const PAGES = [
-  { id: 'routing', title: 'Router › Defining routes', url: 'https://router.example/routes', content: 'Define a route with router.add(path, handler). Paths may hold :params, read from request.params inside the handler.' },
-  { id: 'middleware', title: 'Router › Middleware', url: 'https://router.example/middleware', content: 'Middleware runs before every handler. Register it with router.use(fn); call next() to continue or throw to stop the request.' },
-  { id: 'errors', title: 'Router › Error handling', url: 'https://router.example/errors', content: 'An error thrown by a handler reaches the error handler registered with router.onError, which picks the status code.' },
+  {
+    id: 'routing',
+    title: 'Router › Defining routes',
+    url: 'https://router.example/routes',
+    content:
+      'Define a route with router.add(path, handler). Paths may hold :params, read from request.params inside the handler.',
+  },
+  {
+    id: 'middleware',
+    title: 'Router › Middleware',
+    url: 'https://router.example/middleware',
+    content:
+      'Middleware runs before every handler. Register it with router.use(fn); call next() to continue or throw to stop the request.',
+  },
+  {
+    id: 'errors',
+    title: 'Router › Error handling',
+    url: 'https://router.example/errors',
+    content:
+      'An error thrown by a handler reaches the error handler registered with router.onError, which picks the status code.',
+  },
 ];
 
 describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + Redis + SQLite)', () => {
@@ -23,8 +41,16 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
     h = await startHarness();
     const admin = await h.createKey('admin');
     readKey = await h.createKey('read');
-    await request(h.app).post('/api/ingest').set('Authorization', `Bearer ${admin}`)
-      .send({ libraryId: 'acme/router', name: 'Acme Router', description: 'HTTP routing for Node', version: '3.2', chunks: PAGES })
+    await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({
+        libraryId: 'acme/router',
+        name: 'Acme Router',
+        description: 'HTTP routing for Node',
+        version: '3.2',
+        chunks: PAGES,
+      })
       .expect(200);
     server = h.app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -52,17 +78,26 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
     expect(Object.keys(query.inputSchema.properties ?? {}).sort()).toEqual(['libraryId', 'query', 'tokens']);
     expect(query.inputSchema.required?.sort()).toEqual(['libraryId', 'query']);
     const legacy = tools.find((t) => t.name === 'get-library-docs')!;
-    expect(Object.keys(legacy.inputSchema.properties ?? {}).sort()).toEqual(['context7CompatibleLibraryID', 'tokens', 'topic']);
+    expect(Object.keys(legacy.inputSchema.properties ?? {}).sort()).toEqual([
+      'context7CompatibleLibraryID',
+      'tokens',
+      'topic',
+    ]);
     await client.close();
   });
 
   it('resolves a library by name and answers query-docs with packed docs and their sources', async () => {
     const client = await connect(readKey);
-    const resolved = textOf(await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'acme router' } }));
+    const resolved = textOf(
+      await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'acme router' } }),
+    );
     expect(resolved).toContain('Library ID: acme/router');
     expect(resolved).toContain('Version: 3.2');
 
-    const docs = await client.callTool({ name: 'query-docs', arguments: { libraryId: 'acme/router', query: 'how do I run code before each handler', tokens: 1000 } });
+    const docs = await client.callTool({
+      name: 'query-docs',
+      arguments: { libraryId: 'acme/router', query: 'how do I run code before each handler', tokens: 1000 },
+    });
     expect(docs.isError).toBeFalsy();
     const text = textOf(docs);
     // The best piece comes first, with its title and source.
@@ -71,17 +106,28 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
     expect(countTokens(text, { disallowedSpecial: new Set() })).toBeLessThanOrEqual(1000);
 
     // Context7 writes ids with a leading slash; the older tool without a topic reads the library from its start.
-    const legacy = textOf(await client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/router', tokens: 500 } }));
+    const legacy = textOf(
+      await client.callTool({
+        name: 'get-library-docs',
+        arguments: { context7CompatibleLibraryID: '/acme/router', tokens: 500 },
+      }),
+    );
     expect(legacy).toContain('Router › Defining routes');
     await client.close();
   });
 
   it('reports an unknown library and bad arguments as tool errors the agent can read', async () => {
     const client = await connect(readKey);
-    const unknown = await client.callTool({ name: 'query-docs', arguments: { libraryId: 'acme/nothing', query: 'routes' } });
+    const unknown = await client.callTool({
+      name: 'query-docs',
+      arguments: { libraryId: 'acme/nothing', query: 'routes' },
+    });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/Library 'acme\/nothing' not found.*resolve-library-id/);
-    const tooSmall = await client.callTool({ name: 'query-docs', arguments: { libraryId: 'acme/router', query: 'routes', tokens: 5 } });
+    const tooSmall = await client.callTool({
+      name: 'query-docs',
+      arguments: { libraryId: 'acme/router', query: 'routes', tokens: 5 },
+    });
     expect(tooSmall.isError).toBe(true);
     expect(textOf(tooSmall)).toMatch(/tokens/);
     const none = textOf(await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'zzzz' } }));
@@ -93,6 +139,11 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
     await expect(connect(null)).rejects.toThrow(/UNAUTHORIZED/);
     const get = await request(h.app).get('/mcp').set('Authorization', `Bearer ${readKey}`).expect(405);
     expect(get.headers.allow).toBe('POST');
-    await request(h.app).post('/mcp').set('Authorization', `Bearer ${readKey}`).set('Content-Type', 'text/plain').send('hi').expect(415);
+    await request(h.app)
+      .post('/mcp')
+      .set('Authorization', `Bearer ${readKey}`)
+      .set('Content-Type', 'text/plain')
+      .send('hi')
+      .expect(415);
   });
 });

@@ -31,11 +31,18 @@ describe('Bull Board access', () => {
     await request(h.app).get('/admin/queues').set('Accept', 'application/json').expect(401);
 
     const adminKey = await h.createKey('admin');
-    const keyed = await request(h.app).get('/admin/queues/api/queues').set('Authorization', `Bearer ${adminKey}`).expect(401);
+    const keyed = await request(h.app)
+      .get('/admin/queues/api/queues')
+      .set('Authorization', `Bearer ${adminKey}`)
+      .expect(401);
     expect(keyed.body).toMatchObject({ code: 'UNAUTHORIZED', error: expect.stringMatching(/session/) });
 
     const cookie = await h.login();
-    await request(h.app).get('/admin/queues/api/queues').set('Cookie', cookie).set('Authorization', `Bearer ${adminKey}`).expect(401);
+    await request(h.app)
+      .get('/admin/queues/api/queues')
+      .set('Cookie', cookie)
+      .set('Authorization', `Bearer ${adminKey}`)
+      .expect(401);
   });
 
   it('refuses an unknown or logged-out session', async () => {

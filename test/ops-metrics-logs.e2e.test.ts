@@ -26,7 +26,9 @@ function parseMetrics(text: string): Sample[] {
     .map((line) => {
       const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
       if (!match) throw new Error(`unparseable metrics line: ${line}`);
-      const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]));
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1]!, m[2]!]),
+      );
       return { name: match[1]!, labels, value: Number(match[3]) };
     });
 }
@@ -60,7 +62,11 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
     const failed = await postJson(`${base}/api/auth/login`, { email: ADMIN.email, password: WRONG_PASSWORD });
     expect(failed.status).toBe(401);
     sessionCookie = await loginCookie(base);
-    const created = await postJson(`${base}/api/keys`, { name: 'metrics uploader', permissions: 'admin' }, { cookie: sessionCookie });
+    const created = await postJson(
+      `${base}/api/keys`,
+      { name: 'metrics uploader', permissions: 'admin' },
+      { cookie: sessionCookie },
+    );
     fullKey = created.body.key;
     const bearer = { authorization: `Bearer ${fullKey}` };
     const ingest = await postJson(`${base}/api/ingest`, { libraryId: 'acme/widgets', name: 'Widgets', chunks }, bearer);
@@ -86,12 +92,24 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
 
   it('API: request counts and latency by method, route pattern and status; jobs per queue and state', async () => {
     const { text, samples } = await scrape(`${api!.baseUrl}/metrics`);
-    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/ingest', status: '200', service: 'api' })).toBe(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/auth/login', status: '401' })).toBe(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/auth/login', status: '200' })).toBe(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/api/libraries/*id', status: '200' })).toBe(1);
-    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/api/libraries/*id', status: '404' })).toBe(1);
-    expect(valueOf(samples, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/ingest', status: '200' })).toBe(1);
+    expect(
+      valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/ingest', status: '200', service: 'api' }),
+    ).toBe(1);
+    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/auth/login', status: '401' })).toBe(
+      1,
+    );
+    expect(valueOf(samples, 'http_requests_total', { method: 'POST', route: '/api/auth/login', status: '200' })).toBe(
+      1,
+    );
+    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/api/libraries/*id', status: '200' })).toBe(
+      1,
+    );
+    expect(valueOf(samples, 'http_requests_total', { method: 'GET', route: '/api/libraries/*id', status: '404' })).toBe(
+      1,
+    );
+    expect(
+      valueOf(samples, 'http_request_duration_seconds_count', { method: 'POST', route: '/api/ingest', status: '200' }),
+    ).toBe(1);
     expect(valueOf(samples, 'http_request_duration_seconds_bucket', { route: '/api/ingest', le: '+Inf' })).toBe(1);
     expect(valueOf(samples, 'http_request_duration_seconds_sum', { route: '/api/ingest' })).toBeGreaterThan(0);
     // Route patterns only: no library id, key or raw path becomes a label.
@@ -117,7 +135,9 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
     expect(valueOf(samples, 'jobs_processed_total', completed('embed-range', 'embed'))).toBe(1);
     expect(valueOf(samples, 'jobs_processed_total', completed('write-backup', 'backup'))).toBe(1);
     expect(valueOf(samples, 'job_duration_seconds_count', completed('index-ingestion', 'embed'))).toBe(1);
-    expect(valueOf(samples, 'job_duration_seconds_bucket', { ...completed('write-backup', 'backup'), le: '+Inf' })).toBe(1);
+    expect(
+      valueOf(samples, 'job_duration_seconds_bucket', { ...completed('write-backup', 'backup'), le: '+Inf' }),
+    ).toBe(1);
 
     // 12 chunks embedded on ingest and again by /api/embed, in one batch each.
     const model = { model: 'local-lsi-v1' };
@@ -147,7 +167,12 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
     });
     expect(requestLines.filter((l) => l.route === '/api/ingest')).toHaveLength(1);
     const jobLines = lines(worker!.output()).filter((l) => l.msg === 'job completed');
-    expect(jobLines.find((l) => l.job === 'write-backup')).toMatchObject({ queue: 'backup', jobId: expect.any(String), ms: expect.any(Number), outcome: 'completed' });
+    expect(jobLines.find((l) => l.job === 'write-backup')).toMatchObject({
+      queue: 'backup',
+      jobId: expect.any(String),
+      ms: expect.any(Number),
+      outcome: 'completed',
+    });
 
     const sessionToken = decodeURIComponent(sessionCookie.split('=')[1]!);
     expect(fullKey).toMatch(/^dsk_[0-9a-f]{64}$/);

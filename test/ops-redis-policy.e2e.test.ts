@@ -25,7 +25,9 @@ describe('Redis maxmemory-policy check', () => {
     const unsafe = await start(['--maxmemory-policy', 'volatile-lru']);
     const log = logger();
     expect(await warnIfEvictionPolicyUnsafe(unsafe.url, log)).toEqual({ status: 'unsafe', policy: 'volatile-lru' });
-    expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/'volatile-lru', not 'noeviction'/) })]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({ level: 'warn', message: expect.stringMatching(/'volatile-lru', not 'noeviction'/) }),
+    ]);
   });
 
   it('says it could not check when CONFIG is refused, as on managed Redis', async () => {
@@ -33,6 +35,11 @@ describe('Redis maxmemory-policy check', () => {
     const log = logger();
     const check = await warnIfEvictionPolicyUnsafe(managed.url, log);
     expect(check).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/unknown command/i) });
-    expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/could not check redis maxmemory-policy/) })]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        message: expect.stringMatching(/could not check redis maxmemory-policy/),
+      }),
+    ]);
   });
 });

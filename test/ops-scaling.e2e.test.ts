@@ -49,28 +49,50 @@ describe('per-queue worker processes: a crawl-only worker beside one for the oth
 
   it('each worker reports the queues it serves', async () => {
     expect((await workerReadiness(crawlOnly!)).body.queues).toEqual([{ queue: 'crawl', running: true }]);
-    expect((await workerReadiness(rest!)).body.queues.map((q: { queue: string }) => q.queue)).toEqual(['embed', 'backup', 'delete', 'ingest']);
+    expect((await workerReadiness(rest!)).body.queues.map((q: { queue: string }) => q.queue)).toEqual([
+      'embed',
+      'backup',
+      'delete',
+      'ingest',
+    ]);
   });
 
   it('an ingest completes without the crawl worker, which takes no embed or backup job', async () => {
-    const ingest = await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'scale/ingest', name: 'Scaled', chunks: makeChunks(8) }, bearer);
+    const ingest = await postJson(
+      `${api!.baseUrl}/api/ingest`,
+      { libraryId: 'scale/ingest', name: 'Scaled', chunks: makeChunks(8) },
+      bearer,
+    );
     expect(ingest.body).toEqual({ success: true, libraryId: 'scale/ingest', chunksIngested: 8, vectorized: true });
     const del = await fetch(`${api!.baseUrl}/api/libraries/scale/ingest`, { method: 'DELETE', headers: bearer });
     expect(await del.json()).toEqual({ success: true });
 
     expect(completedJobs(crawlOnly!.output())).toEqual([]);
     expect(await metricsOf(crawlOnly!)).not.toMatch(/jobs_processed_total\{[^}]*queue="(embed|backup|delete|ingest)"/);
-    expect(completedJobs(rest!.output()).map((l) => l.job).sort()).toEqual(['delete-library', 'index-ingestion', 'ingest-library', 'write-backup']);
+    expect(
+      completedJobs(rest!.output())
+        .map((l) => l.job)
+        .sort(),
+    ).toEqual(['delete-library', 'index-ingestion', 'ingest-library', 'write-backup']);
   });
 
   it('a crawl fans its pages out to the crawl-only worker, which counts pages fetched and failed', async () => {
     const crawl = await postJson(
       `${api!.baseUrl}/api/crawl`,
-      { libraryId: 'scale/crawl', name: 'Crawled', urls: [`${site.origin}/index.html`, `${site.origin}/missing.html`], renderer: 'http' },
+      {
+        libraryId: 'scale/crawl',
+        name: 'Crawled',
+        urls: [`${site.origin}/index.html`, `${site.origin}/missing.html`],
+        renderer: 'http',
+      },
       bearer,
     );
     expect(crawl.status).toBe(200);
-    expect(crawl.body).toMatchObject({ success: true, pagesCrawled: 1, errors: [expect.stringContaining('/missing.html')] });
+    expect(crawl.body).toMatchObject({
+      success: true,
+      pagesCrawled: 1,
+      errors: [expect.stringContaining('/missing.html')],
+    });
 
     const crawlJobs = completedJobs(crawlOnly!.output());
     expect(crawlJobs.length).toBeGreaterThan(0);
@@ -81,6 +103,8 @@ describe('per-queue worker processes: a crawl-only worker beside one for the oth
     const metrics = await metricsOf(crawlOnly!);
     expect(metrics).toMatch(/^crawl_pages_fetched_total\{service="worker"\} 1$/m);
     expect(metrics).toMatch(/^crawl_pages_failed_total\{service="worker"\} 1$/m);
-    expect(metrics).toMatch(/jobs_processed_total\{queue="crawl",job="crawl-page",outcome="completed",service="worker"\} 1/);
+    expect(metrics).toMatch(
+      /jobs_processed_total\{queue="crawl",job="crawl-page",outcome="completed",service="worker"\} 1/,
+    );
   });
 });

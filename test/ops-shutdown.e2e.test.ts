@@ -28,7 +28,12 @@ describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
   let adapters: Adapters;
 
   const ingestSlowLibrary = async (libraryId: string) => {
-    const body = { libraryId, name: libraryId, skipEmbeddings: true, chunks: makeChunks(SLOW.chunks, { words: SLOW.words, tag: libraryId.replace(/\W/g, '') }) };
+    const body = {
+      libraryId,
+      name: libraryId,
+      skipEmbeddings: true,
+      chunks: makeChunks(SLOW.chunks, { words: SLOW.words, tag: libraryId.replace(/\W/g, '') }),
+    };
     const res = await postJson(`${api!.baseUrl}/api/ingest`, body, bearer);
     expect(res.body).toMatchObject({ success: true, chunksIngested: SLOW.chunks, vectorized: false });
   };
@@ -58,19 +63,30 @@ describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
     await Promise.all([worker.waitForOutput(/worker stopping/, 10_000), api!.waitForOutput(/api stopping/, 10_000)]);
     const draining = await workerReadiness(worker);
     expect(draining.status).toBe(503);
-    expect(draining.body.details).toEqual(expect.arrayContaining([{ check: 'workers', message: expect.stringMatching(/shutting down/) }]));
+    expect(draining.body.details).toEqual(
+      expect.arrayContaining([{ check: 'workers', message: expect.stringMatching(/shutting down/) }]),
+    );
     await expect(fetch(`${api!.baseUrl}/healthz`)).rejects.toThrow();
 
     const answer = await embed;
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ libraryId: 'drain/me', processed: SLOW.chunks, total: SLOW.chunks, done: true });
+    expect(answer.body).toMatchObject({
+      libraryId: 'drain/me',
+      processed: SLOW.chunks,
+      total: SLOW.chunks,
+      done: true,
+    });
     const [w, a] = await Promise.all([workerExit, apiExit]);
-    console.log(`ops figures: SIGTERM mid-job -> worker exit ${w.code} after ${w.ms} ms, api exit ${a.code} after ${a.ms} ms (embed request took ${answer.ms} ms)`);
+    console.log(
+      `ops figures: SIGTERM mid-job -> worker exit ${w.code} after ${w.ms} ms, api exit ${a.code} after ${a.ms} ms (embed request took ${answer.ms} ms)`,
+    );
     expect(w).toMatchObject({ code: 0, signal: null });
     expect(a).toMatchObject({ code: 0, signal: null });
     expect(w.ms).toBeLessThan(25_000);
     expect(a.ms).toBeLessThan(25_000);
-    expect(worker.output()).toMatch(/"job":"embed-range".*"outcome":"completed"[\s\S]*"outcome":"drained".*worker stopped/);
+    expect(worker.output()).toMatch(
+      /"job":"embed-range".*"outcome":"completed"[\s\S]*"outcome":"drained".*worker stopped/,
+    );
     expect(api!.output()).toMatch(/api stopped/);
     expect(await adapters.vectors.count('drain/me')).toBe(SLOW.chunks);
   }, 120_000);
@@ -84,7 +100,9 @@ describe('graceful shutdown on SIGTERM (real API and worker processes)', () => {
     await waitForActiveJob([hurried]);
 
     const exit = await signalAndWait(hurried, 'SIGTERM');
-    console.log(`ops figures: SIGTERM with SHUTDOWN_TIMEOUT_MS=1000 and a longer job -> exit ${exit.code} after ${exit.ms} ms`);
+    console.log(
+      `ops figures: SIGTERM with SHUTDOWN_TIMEOUT_MS=1000 and a longer job -> exit ${exit.code} after ${exit.ms} ms`,
+    );
     expect(exit).toMatchObject({ code: 0, signal: null });
     // The deadline plus slack for a loaded machine; that the job was handed back, not finished, is asserted below.
     expect(exit.ms).toBeLessThan(1_000 + 2_500);

@@ -61,7 +61,9 @@ describe('SIGKILL of a worker mid-job (real processes)', () => {
 
     const answer = await embed;
     const recoveryMs = Date.now() - killedAt;
-    console.log(`ops figures: SIGKILL mid-job -> answer from the other worker ${recoveryMs} ms later (lock 4000 ms, stall check every 2000 ms)`);
+    console.log(
+      `ops figures: SIGKILL mid-job -> answer from the other worker ${recoveryMs} ms later (lock 4000 ms, stall check every 2000 ms)`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ libraryId: 'crash/test', processed: CHUNKS, total: CHUNKS, done: true });
     expect(victim.output()).not.toMatch(/"job":"embed-range".*"outcome":"completed"/);
@@ -69,14 +71,26 @@ describe('SIGKILL of a worker mid-job (real processes)', () => {
     await survivor.waitForOutput(/"job":"embed-range".*"outcome":"completed"/, 10_000);
 
     // Nothing duplicated: one vector per chunk, one library, the one backup of the one ingestion.
-    const library = (await (await fetch(`${api!.baseUrl}/api/libraries/crash/test`)).json()) as { library: { chunkCount: number }; chunks: unknown[] };
+    const library = (await (await fetch(`${api!.baseUrl}/api/libraries/crash/test`)).json()) as {
+      library: { chunkCount: number };
+      chunks: unknown[];
+    };
     expect(library.library.chunkCount).toBe(CHUNKS);
     expect(library.chunks).toHaveLength(CHUNKS);
     expect(await adapters.records.countChunks('crash/test')).toBe(CHUNKS);
     expect(await adapters.vectors.count('crash/test')).toBe(CHUNKS);
     expect(await adapters.backups.list('crash/test')).toHaveLength(1);
     const probe = makeChunks(1, { words: 200 })[0]!;
-    const [best] = await adapters.vectors.query('crash/test', (await adapters.embedder.embed([`${probe.title}\n\n${probe.content}`], { libraryId: 'crash/test', kind: 'query' }))[0]!, 1);
+    const [best] = await adapters.vectors.query(
+      'crash/test',
+      (
+        await adapters.embedder.embed([`${probe.title}\n\n${probe.content}`], {
+          libraryId: 'crash/test',
+          kind: 'query',
+        })
+      )[0]!,
+      1,
+    );
     expect(best).toMatchObject({ chunkId: 'c0000' });
   }, 120_000);
 });

@@ -7,7 +7,9 @@ import { makeChunks, startHarness, type Harness } from './support/harness';
 
 const DIMENSIONS = 256;
 const mongoUri = process.env.MONGODB_URI;
-const recordsTarget = mongoUri ? 'MongoDB at MONGODB_URI' : 'SQLite (no MongoDB server here: set MONGODB_URI to use one)';
+const recordsTarget = mongoUri
+  ? 'MongoDB at MONGODB_URI'
+  : 'SQLite (no MongoDB server here: set MONGODB_URI to use one)';
 
 /**
  * The service (Express app + BullMQ worker in this process, real Redis) on its production adapters: OpenAI embeddings
@@ -21,7 +23,11 @@ describe('the service on the production adapters', () => {
   let adminKey: string;
 
   beforeAll(async () => {
-    [openai, pinecone, gcs] = await Promise.all([startOpenAiFake(), startPineconeFake({ dimension: DIMENSIONS }), startGcsEmulator()]);
+    [openai, pinecone, gcs] = await Promise.all([
+      startOpenAiFake(),
+      startPineconeFake({ dimension: DIMENSIONS }),
+      startGcsEmulator(),
+    ]);
     console.log(
       `production e2e: embedder openai → HTTP fake; vectors pinecone → HTTP fake; backups gcs → ${gcs.description}; records → ${recordsTarget}`,
     );
@@ -48,10 +54,15 @@ describe('the service on the production adapters', () => {
     await Promise.all([openai?.close(), pinecone?.close(), gcs?.stop()]);
   });
 
-  const ingest = (body: object) => request(h.app).post('/api/ingest').set('Authorization', `Bearer ${adminKey}`).send(body);
+  const ingest = (body: object) =>
+    request(h.app).post('/api/ingest').set('Authorization', `Bearer ${adminKey}`).send(body);
 
   it('ingests and embeds a small library through OpenAI into Pinecone and backs it up to GCS', async () => {
-    const res = await ingest({ libraryId: 'acme/widgets', name: 'Acme Widgets', chunks: makeChunks(12, { tag: 'widgets' }) }).expect(200);
+    const res = await ingest({
+      libraryId: 'acme/widgets',
+      name: 'Acme Widgets',
+      chunks: makeChunks(12, { tag: 'widgets' }),
+    }).expect(200);
     expect(res.body).toEqual({ success: true, libraryId: 'acme/widgets', chunksIngested: 12, vectorized: true });
     expect(openai.requests.filter((r) => r.status === 200).reduce((n, r) => n + r.inputs, 0)).toBe(12);
     expect(pinecone.namespaces.get('acme/widgets')?.size).toBe(12);
@@ -59,11 +70,17 @@ describe('the service on the production adapters', () => {
 
     const names = await h.adapters.backups.list('acme/widgets');
     expect(names).toHaveLength(1);
-    const snapshot = JSON.parse(gunzipSync(await h.adapters.backups.read('acme/widgets', names[0] as string)).toString());
+    const snapshot = JSON.parse(
+      gunzipSync(await h.adapters.backups.read('acme/widgets', names[0] as string)).toString(),
+    );
     expect(snapshot.chunks).toHaveLength(12);
 
     const got = await request(h.app).get('/api/libraries/acme/widgets').expect(200);
-    expect(got.body.library).toMatchObject({ chunkCount: 12, embeddingModel: 'text-embedding-3-small', embeddingDimensions: DIMENSIONS });
+    expect(got.body.library).toMatchObject({
+      chunkCount: 12,
+      embeddingModel: 'text-embedding-3-small',
+      embeddingDimensions: DIMENSIONS,
+    });
     expect(got.body.chunks).toHaveLength(12);
   });
 
@@ -75,7 +92,11 @@ describe('the service on the production adapters', () => {
     let offset: number | null = 0;
     const pages: number[] = [];
     while (offset !== null) {
-      const res: request.Response = await request(h.app).post('/api/embed').set('Authorization', `Bearer ${adminKey}`).send({ libraryId: 'acme/big', offset, limit: 50 }).expect(200);
+      const res: request.Response = await request(h.app)
+        .post('/api/embed')
+        .set('Authorization', `Bearer ${adminKey}`)
+        .send({ libraryId: 'acme/big', offset, limit: 50 })
+        .expect(200);
       pages.push(res.body.processed);
       offset = res.body.nextOffset;
     }
@@ -84,7 +105,10 @@ describe('the service on the production adapters', () => {
   });
 
   it('deletes a library: its Pinecone namespace, its GCS objects and its records', async () => {
-    await request(h.app).delete('/api/libraries/acme/widgets').set('Authorization', `Bearer ${adminKey}`).expect(200, { success: true });
+    await request(h.app)
+      .delete('/api/libraries/acme/widgets')
+      .set('Authorization', `Bearer ${adminKey}`)
+      .expect(200, { success: true });
     expect(pinecone.namespaces.has('acme/widgets')).toBe(false);
     expect(pinecone.requests.some((r) => r.method === 'DELETE' && r.path === '/namespaces/acme%2Fwidgets')).toBe(true);
     expect(await h.adapters.backups.list('acme/widgets')).toEqual([]);

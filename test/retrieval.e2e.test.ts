@@ -7,17 +7,54 @@ const tokensOf = (text: string) => countTokens(text, PLAIN);
 
 /** A small handbook: each chunk about one thing, so a question has one right answer. */
 const HANDBOOK = [
-  { id: 'install', title: 'Widgets › Installation', url: 'https://acme.example/install', content: 'Install the widget toolkit with npm install acme-widgets. Node 18 or newer is required; the postinstall step compiles a small native addon.' },
-  { id: 'cache', title: 'Widgets › Caching', url: 'https://acme.example/cache', content: 'Rendered widgets are cached in memory for five minutes. Set cacheTtl to zero to turn the cache off, or call widget.invalidate() after a change.' },
-  { id: 'themes', title: 'Widgets › Themes', url: 'https://acme.example/themes', content: 'A theme is a JSON file of colours and spacing. Pass theme: "dark" to use the dark palette, or load your own file with loadTheme(path).' },
-  { id: 'errors', title: 'Widgets › Troubleshooting', url: 'https://acme.example/errors', content: 'When a widget throws ERR_WIDGET_DETACHED it was rendered after its container was removed from the page. Mount it again before calling render.' },
-  { id: 'auth', title: 'Server › Authentication', url: 'https://acme.example/auth', content: 'Every request to the widget server needs a bearer token. Tokens expire after one hour; refresh them with the /token endpoint.' },
-  { id: 'deploy', title: 'Server › Deployment', url: 'https://acme.example/deploy', content: 'Deploy the widget server behind a reverse proxy. Health checks go to /healthz and readiness to /readyz.' },
+  {
+    id: 'install',
+    title: 'Widgets › Installation',
+    url: 'https://acme.example/install',
+    content:
+      'Install the widget toolkit with npm install acme-widgets. Node 18 or newer is required; the postinstall step compiles a small native addon.',
+  },
+  {
+    id: 'cache',
+    title: 'Widgets › Caching',
+    url: 'https://acme.example/cache',
+    content:
+      'Rendered widgets are cached in memory for five minutes. Set cacheTtl to zero to turn the cache off, or call widget.invalidate() after a change.',
+  },
+  {
+    id: 'themes',
+    title: 'Widgets › Themes',
+    url: 'https://acme.example/themes',
+    content:
+      'A theme is a JSON file of colours and spacing. Pass theme: "dark" to use the dark palette, or load your own file with loadTheme(path).',
+  },
+  {
+    id: 'errors',
+    title: 'Widgets › Troubleshooting',
+    url: 'https://acme.example/errors',
+    content:
+      'When a widget throws ERR_WIDGET_DETACHED it was rendered after its container was removed from the page. Mount it again before calling render.',
+  },
+  {
+    id: 'auth',
+    title: 'Server › Authentication',
+    url: 'https://acme.example/auth',
+    content:
+      'Every request to the widget server needs a bearer token. Tokens expire after one hour; refresh them with the /token endpoint.',
+  },
+  {
+    id: 'deploy',
+    title: 'Server › Deployment',
+    url: 'https://acme.example/deploy',
+    content: 'Deploy the widget server behind a reverse proxy. Health checks go to /healthz and readiness to /readyz.',
+  },
 ];
 
 /** One long page in three chunks that share 12 words of overlap, the way the crawler's chunker writes them. */
 function overlappingPage(): { id: string; title: string; url: string; content: string }[] {
-  const words = Array.from({ length: 150 }, (_, i) => `rotation${i % 7 === 0 ? ' keys' : ''} step${i}`).join(' ').split(' ');
+  const words = Array.from({ length: 150 }, (_, i) => `rotation${i % 7 === 0 ? ' keys' : ''} step${i}`)
+    .join(' ')
+    .split(' ');
   const parts = [words.slice(0, 80), words.slice(68, 160), words.slice(148)];
   return parts.map((part, i) => ({
     id: `rotate-${i}`,
@@ -36,7 +73,12 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     h = await startHarness();
     admin = await h.createKey('admin');
     reader = await h.createKey('read');
-    await ingest({ libraryId: 'acme/widgets', name: 'Acme Widgets', description: 'The Acme widget toolkit', chunks: HANDBOOK });
+    await ingest({
+      libraryId: 'acme/widgets',
+      name: 'Acme Widgets',
+      description: 'The Acme widget toolkit',
+      chunks: HANDBOOK,
+    });
   });
   afterAll(async () => h.close());
 
@@ -62,15 +104,32 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     for (const result of res.body.results) expect(result.tokens).toBe(tokensOf(result.content));
 
     expect((await get('/api/search?q=ERR_WIDGET_DETACHED').expect(200)).body.results[0].chunkId).toBe('errors');
-    expect((await get('/api/search?q=dark palette&limit=1').expect(200)).body.results.map((r: { chunkId: string }) => r.chunkId)).toEqual(['themes']);
+    expect(
+      (await get('/api/search?q=dark palette&limit=1').expect(200)).body.results.map(
+        (r: { chunkId: string }) => r.chunkId,
+      ),
+    ).toEqual(['themes']);
   });
 
   it('searches by keyword alone for a library without vectors, and says so', async () => {
-    await ingest({ libraryId: 'acme/plain', name: 'Plain', skipEmbeddings: true, chunks: [{ id: 'p1', content: 'Reticulating splines takes a while.' }] });
+    await ingest({
+      libraryId: 'acme/plain',
+      name: 'Plain',
+      skipEmbeddings: true,
+      chunks: [{ id: 'p1', content: 'Reticulating splines takes a while.' }],
+    });
     const res = await get('/api/search?q=reticulating splines&libraryId=acme/plain').expect(200);
     expect(res.body.mode).toBe('keyword');
     expect(res.body.results).toEqual([
-      { libraryId: 'acme/plain', chunkId: 'p1', title: null, url: null, content: 'Reticulating splines takes a while.', score: expect.any(Number), tokens: expect.any(Number) },
+      {
+        libraryId: 'acme/plain',
+        chunkId: 'p1',
+        title: null,
+        url: null,
+        content: 'Reticulating splines takes a while.',
+        score: expect.any(Number),
+        tokens: expect.any(Number),
+      },
     ]);
     // Across both libraries one of them has vectors, so both rankings run.
     const both = await get('/api/search?q=splines&libraryId=acme/plain&libraryId=acme/widgets').expect(200);
@@ -79,11 +138,19 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
   });
 
   it('finds what a replace wrote and nothing it removed, then nothing at all after delete', async () => {
-    await ingest({ libraryId: 'acme/changing', name: 'Changing', chunks: [{ id: 'old', content: 'The legacy gearbox manual explains clutch adjustment.' }] });
-    expect((await get('/api/search?q=gearbox clutch&libraryId=acme/changing').expect(200)).body.results).toHaveLength(1);
+    await ingest({
+      libraryId: 'acme/changing',
+      name: 'Changing',
+      chunks: [{ id: 'old', content: 'The legacy gearbox manual explains clutch adjustment.' }],
+    });
+    expect((await get('/api/search?q=gearbox clutch&libraryId=acme/changing').expect(200)).body.results).toHaveLength(
+      1,
+    );
 
     await ingest({
-      libraryId: 'acme/changing', name: 'Changing', replace: true,
+      libraryId: 'acme/changing',
+      name: 'Changing',
+      replace: true,
       chunks: [{ id: 'new', content: 'The electric motor guide covers battery charging.' }],
     });
     const stale = await get('/api/search?q=gearbox clutch&libraryId=acme/changing').expect(200);
@@ -91,7 +158,9 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     const fresh = await get('/api/search?q=battery charging&libraryId=acme/changing').expect(200);
     expect(fresh.body.results[0].chunkId).toBe('new');
     for (const mode of ['keyword', 'vector']) {
-      const res = await get(`/api/search?q=legacy gearbox manual clutch&libraryId=acme/changing&mode=${mode}`).expect(200);
+      const res = await get(`/api/search?q=legacy gearbox manual clutch&libraryId=acme/changing&mode=${mode}`).expect(
+        200,
+      );
       expect(res.body.results.map((r: { chunkId: string }) => r.chunkId)).not.toContain('old');
     }
 
@@ -101,7 +170,7 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     await get('/api/search?q=battery&libraryId=acme/changing').expect(404);
   });
 
-  it('packs context within budgets of 100, 1,000 and 5,000 tokens by the tokenizer\'s own count', async () => {
+  it("packs context within budgets of 100, 1,000 and 5,000 tokens by the tokenizer's own count", async () => {
     const filler = Array.from({ length: 40 }, (_, i) => ({
       id: `filler-${i}`,
       title: `Reference › Option ${i}`,
@@ -110,12 +179,16 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     }));
     await ingest({ libraryId: 'acme/big', name: 'Big', chunks: filler });
     for (const budget of [100, 1_000, 5_000]) {
-      const txt = await get(`/api/context?libraryId=acme/big&query=widget rendering layout&tokens=${budget}`).expect(200);
+      const txt = await get(`/api/context?libraryId=acme/big&query=widget rendering layout&tokens=${budget}`).expect(
+        200,
+      );
       expect(txt.headers['content-type']).toMatch(/^text\/plain/);
       expect(txt.text.length).toBeGreaterThan(0);
       expect(tokensOf(txt.text)).toBeLessThanOrEqual(budget);
 
-      const json = await get(`/api/context?libraryId=acme/big&query=widget rendering layout&tokens=${budget}&format=json`).expect(200);
+      const json = await get(
+        `/api/context?libraryId=acme/big&query=widget rendering layout&tokens=${budget}&format=json`,
+      ).expect(200);
       expect(Object.keys(json.body).sort()).toEqual(['libraryId', 'pieces', 'query', 'tokens']);
       expect(json.body.tokens).toBeLessThanOrEqual(budget);
       expect(json.body.pieces.length).toBeGreaterThan(0);
@@ -137,7 +210,9 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
   it('merges neighbouring chunks of one page in page order and writes their overlap once', async () => {
     const page = overlappingPage();
     await ingest({ libraryId: 'acme/rotation', name: 'Rotation', chunks: page });
-    const res = await get('/api/context?libraryId=acme/rotation&query=rotation keys&tokens=5000&format=json').expect(200);
+    const res = await get('/api/context?libraryId=acme/rotation&query=rotation keys&tokens=5000&format=json').expect(
+      200,
+    );
     expect(res.body.pieces).toHaveLength(1);
     const [piece] = res.body.pieces;
     expect(piece.chunkId).toBe('rotate-0');
@@ -152,7 +227,9 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     let offset: number | null = 0;
     let pages = 0;
     while (offset !== null) {
-      const res: request.Response = await get(`/api/chunks?libraryId=acme/widgets&offset=${offset}&limit=4`).expect(200);
+      const res: request.Response = await get(`/api/chunks?libraryId=acme/widgets&offset=${offset}&limit=4`).expect(
+        200,
+      );
       expect(res.body.total).toBe(HANDBOOK.length);
       for (const chunk of res.body.chunks) {
         expect(Object.keys(chunk).sort()).toEqual(['content', 'id', 'title', 'tokenCount', 'url']);
@@ -164,12 +241,23 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     expect(pages).toBe(2);
     expect(seen).toEqual(HANDBOOK.map((c) => c.id));
     const first = (await get('/api/chunks?libraryId=acme/widgets').expect(200)).body;
-    expect(first.chunks[0]).toEqual({ id: 'install', title: 'Widgets › Installation', url: 'https://acme.example/install', content: HANDBOOK[0]!.content, tokenCount: expect.any(Number) });
+    expect(first.chunks[0]).toEqual({
+      id: 'install',
+      title: 'Widgets › Installation',
+      url: 'https://acme.example/install',
+      content: HANDBOOK[0]!.content,
+      tokenCount: expect.any(Number),
+    });
     expect(first.nextOffset).toBeNull();
   });
 
   it('filters and ranks libraries by q and still lists every library without it, with no credential', async () => {
-    await ingest({ libraryId: 'vercel/next.js', name: 'Next.js', description: 'The React framework', chunks: [{ id: 'n', content: 'Pages and routing.' }] });
+    await ingest({
+      libraryId: 'vercel/next.js',
+      name: 'Next.js',
+      description: 'The React framework',
+      chunks: [{ id: 'n', content: 'Pages and routing.' }],
+    });
     const byName = await request(h.app).get('/api/libraries?q=nextjs').expect(200);
     expect(byName.body.libraries.map((l: { id: string }) => l.id)).toEqual(['vercel/next.js']);
     const byDescription = await request(h.app).get('/api/libraries?q=react').expect(200);
@@ -186,7 +274,11 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     await get('/api/search?q=cache', admin).expect(200);
     const cookie = await h.login();
     await request(h.app).get('/api/context?libraryId=acme/widgets&query=cache').set('Cookie', cookie).expect(200);
-    for (const path of ['/api/search?q=cache', '/api/context?libraryId=acme/widgets&query=cache', '/api/chunks?libraryId=acme/widgets']) {
+    for (const path of [
+      '/api/search?q=cache',
+      '/api/context?libraryId=acme/widgets&query=cache',
+      '/api/chunks?libraryId=acme/widgets',
+    ]) {
       const res = await request(h.app).get(path).expect(401);
       expect(res.body.code).toBe('UNAUTHORIZED');
     }
@@ -225,8 +317,14 @@ describe('retrieval with PUBLIC_SEARCH=true', () => {
   beforeAll(async () => {
     h = await startHarness({ PUBLIC_SEARCH: 'true' });
     const admin = await h.createKey('admin');
-    await request(h.app).post('/api/ingest').set('Authorization', `Bearer ${admin}`)
-      .send({ libraryId: 'open/docs', name: 'Open', chunks: [{ id: 'a', content: 'Anyone may read this page about lighthouses.' }] })
+    await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({
+        libraryId: 'open/docs',
+        name: 'Open',
+        chunks: [{ id: 'a', content: 'Anyone may read this page about lighthouses.' }],
+      })
       .expect(200);
   });
   afterAll(async () => h.close());

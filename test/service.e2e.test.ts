@@ -37,11 +37,16 @@ describe('npm start as a new user runs it', () => {
   it('goes from login to key to ingest to listing, survives a restart, then deletes', async () => {
     service = await startService(env, dataDir);
 
-    const login = await call('POST', '/api/auth/login', { body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } });
+    const login = await call('POST', '/api/auth/login', {
+      body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+    });
     expect(login.status).toBe(200);
     const cookie = cookieHeaderOf(login.headers.get('set-cookie'));
 
-    const key = await call('POST', '/api/keys', { headers: { cookie }, body: { name: 'uploader', permissions: 'admin' } });
+    const key = await call('POST', '/api/keys', {
+      headers: { cookie },
+      body: { name: 'uploader', permissions: 'admin' },
+    });
     expect(key.status).toBe(200);
     const bearer = { authorization: `Bearer ${key.body.key}` };
 

@@ -19,7 +19,9 @@ describe('SSRF: crawls refuse private targets on every hop', () => {
     canary = await serveFixtures({
       host: '127.0.0.2',
       routes: (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><main><p>canary secret</p></main></body></html>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body><main><p>canary secret</p></main></body></html>');
         return true;
       },
     });

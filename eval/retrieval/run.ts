@@ -65,7 +65,11 @@ async function main(): Promise<void> {
       const chunks = await readChunks(h, auth, libraryId);
       chunksByLibrary.set(
         libraryId,
-        chunks.map((c) => ({ id: c.id, page: pageOf(c.url, `${site.origin}/${root}`), text: `${c.title ?? ''}\n${c.content}` })),
+        chunks.map((c) => ({
+          id: c.id,
+          page: pageOf(c.url, `${site.origin}/${root}`),
+          text: `${c.title ?? ''}\n${c.content}`,
+        })),
       );
     }
     const ingestSeconds = (Date.now() - started) / 1000;
@@ -74,7 +78,9 @@ async function main(): Promise<void> {
     const ranks: Record<string, (number | null)[]> = { baseline: [], keyword: [], vector: [], hybrid: [] };
     const perLibrary = new Map<string, Record<string, (number | null)[]>>();
     const misses: string[] = [];
-    const baselines = new Map([...chunksByLibrary].map(([id, chunks]) => [id, { chunks, bm25: new PlainBm25(chunks) }]));
+    const baselines = new Map(
+      [...chunksByLibrary].map(([id, chunks]) => [id, { chunks, bm25: new PlainBm25(chunks) }]),
+    );
     for (const q of set.questions) {
       const libraryId = `debian/${q.library}`;
       const root = `${site.origin}/${set.libraries[q.library]}`;
@@ -82,7 +88,10 @@ async function main(): Promise<void> {
       perLibrary.set(q.library, lib);
       const baseline = baselines.get(libraryId)!;
       const pageById = new Map(baseline.chunks.map((c) => [c.id, c.page]));
-      const baselineRank = firstHit(baseline.bm25.search(q.question, TOP).map((id) => pageById.get(id)!), q.answers);
+      const baselineRank = firstHit(
+        baseline.bm25.search(q.question, TOP).map((id) => pageById.get(id)!),
+        q.answers,
+      );
       ranks.baseline!.push(baselineRank);
       lib.baseline!.push(baselineRank);
       for (const mode of modes) {
@@ -91,11 +100,17 @@ async function main(): Promise<void> {
           .query({ q: q.question, libraryId, limit: TOP, mode })
           .set(auth)
           .expect(200);
-        const rank = firstHit(res.body.results.map((r: { url: string | null }) => pageOf(r.url, root)), q.answers);
+        const rank = firstHit(
+          res.body.results.map((r: { url: string | null }) => pageOf(r.url, root)),
+          q.answers,
+        );
         ranks[mode]!.push(rank);
         lib[mode]!.push(rank);
         if (mode === 'hybrid' && (rank === null || rank > 5)) {
-          const got = res.body.results.slice(0, 3).map((r: { url: string | null }) => pageOf(r.url, root)).join(', ');
+          const got = res.body.results
+            .slice(0, 3)
+            .map((r: { url: string | null }) => pageOf(r.url, root))
+            .join(', ');
           misses.push(`${q.id} (rank ${rank ?? '>10'}): ${q.question}\n    wants ${q.answers.join(' | ')}; got ${got}`);
         }
       }
@@ -116,7 +131,9 @@ async function main(): Promise<void> {
     for (const [name, list] of Object.entries(ranks)) {
       const half = (parity: number) => score(list.filter((_, i) => i % 2 === parity));
       const [odd, even] = [half(0), half(1)];
-      console.log(`  ${name.padEnd(9)} hit@5 ${odd.hitAt5.toFixed(3)} / ${even.hitAt5.toFixed(3)}   MRR ${odd.mrr.toFixed(3)} / ${even.mrr.toFixed(3)}`);
+      console.log(
+        `  ${name.padEnd(9)} hit@5 ${odd.hitAt5.toFixed(3)} / ${even.hitAt5.toFixed(3)}   MRR ${odd.mrr.toFixed(3)} / ${even.mrr.toFixed(3)}`,
+      );
     }
     if (showMisses) console.log(`\nHybrid misses (not in the top 5):\n${misses.join('\n')}`);
   } finally {
@@ -136,7 +153,12 @@ function listPages(root: string, pages: { dirs: string[]; exclude: string[] }): 
 }
 
 /** Crawls the pages over plain HTTP in batches, then embeds whatever the crawl left unembedded. */
-async function ingestLibrary(h: Harness, auth: Record<string, string>, libraryId: string, urls: string[]): Promise<void> {
+async function ingestLibrary(
+  h: Harness,
+  auth: Record<string, string>,
+  libraryId: string,
+  urls: string[],
+): Promise<void> {
   const existing = await h.adapters.records.getLibrary(libraryId);
   if (keepDir && existing && existing.chunkCount > 0) {
     console.log(`${libraryId}: reusing ${existing.chunkCount} chunks in ${keepDir}`);
@@ -147,13 +169,24 @@ async function ingestLibrary(h: Harness, auth: Record<string, string>, libraryId
     const res = await request(h.app)
       .post('/api/crawl')
       .set(auth)
-      .send({ libraryId, name: libraryId, urls: urls.slice(start, start + CRAWL_BATCH), replace: start === 0, renderer: 'http' })
+      .send({
+        libraryId,
+        name: libraryId,
+        urls: urls.slice(start, start + CRAWL_BATCH),
+        replace: start === 0,
+        renderer: 'http',
+      })
       .expect(200);
     chunks = res.body.chunksIngested as number;
-    if (res.body.errors.length > 0) console.warn(`${libraryId}: ${res.body.errors.length} page errors, e.g. ${res.body.errors[0]}`);
+    if (res.body.errors.length > 0)
+      console.warn(`${libraryId}: ${res.body.errors.length} page errors, e.g. ${res.body.errors[0]}`);
   }
-  for (let offset: number | null = 0; offset !== null; ) {
-    const res: request.Response = await request(h.app).post('/api/embed').set(auth).send({ libraryId, offset, limit: EMBED_BATCH }).expect(200);
+  for (let offset: number | null = 0; offset !== null;) {
+    const res: request.Response = await request(h.app)
+      .post('/api/embed')
+      .set(auth)
+      .send({ libraryId, offset, limit: EMBED_BATCH })
+      .expect(200);
     offset = res.body.nextOffset;
   }
   console.log(`${libraryId}: ${urls.length} pages, ${chunks} chunks in the last batch, embedded`);
@@ -161,8 +194,12 @@ async function ingestLibrary(h: Harness, auth: Record<string, string>, libraryId
 
 async function readChunks(h: Harness, auth: Record<string, string>, libraryId: string) {
   const chunks: { id: string; title: string | null; url: string | null; content: string }[] = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const res: request.Response = await request(h.app).get('/api/chunks').query({ libraryId, offset, limit: 500 }).set(auth).expect(200);
+  for (let offset: number | null = 0; offset !== null;) {
+    const res: request.Response = await request(h.app)
+      .get('/api/chunks')
+      .query({ libraryId, offset, limit: 500 })
+      .set(auth)
+      .expect(200);
     chunks.push(...res.body.chunks);
     offset = res.body.nextOffset;
   }
@@ -185,7 +222,8 @@ function printTable(ranks: Record<string, (number | null)[]>): void {
     ['hybrid (default)', score(ranks.hybrid!)],
   ];
   console.log(`| ranking | hit@1 | hit@5 | MRR |\n|---|---|---|---|`);
-  for (const [name, s] of rows) console.log(`| ${name} | ${s.hitAt1.toFixed(3)} | ${s.hitAt5.toFixed(3)} | ${s.mrr.toFixed(3)} |`);
+  for (const [name, s] of rows)
+    console.log(`| ${name} | ${s.hitAt1.toFixed(3)} | ${s.hitAt5.toFixed(3)} | ${s.mrr.toFixed(3)} |`);
 }
 
 main().catch((error: unknown) => {

@@ -17,7 +17,11 @@ const chunksOf = (tag: string, count: number) =>
 /** What a reader of the library sees: its fields, its chunks and what search finds. */
 async function snapshot(h: Harness, auth: Record<string, string>, libraryId: string) {
   const library = await request(h.app).get(`/api/libraries/${libraryId}`).expect(200);
-  const search = await request(h.app).get('/api/search').query({ q: 'topic words', libraryId, limit: 50 }).set(auth).expect(200);
+  const search = await request(h.app)
+    .get('/api/search')
+    .query({ q: 'topic words', libraryId, limit: 50 })
+    .set(auth)
+    .expect(200);
   return {
     library: library.body.library,
     chunks: library.body.chunks.map((c: { id: string }) => c.id),
@@ -63,7 +67,11 @@ describe('a replacement that fails midway leaves the library exactly as it was (
   });
 
   it('keeps chunks, vectors and search as they were when the embedder is down during a replace', async () => {
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/stable', name: 'Stable', chunks: chunksOf('old', 5) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'acme/stable', name: 'Stable', chunks: chunksOf('old', 5) })
+      .expect(200);
     const before = await snapshot(h, auth, 'acme/stable');
     expect(before).toMatchObject({ chunks: chunksOf('old', 5).map((c) => c.id), mode: 'hybrid' });
     expect(await h.adapters.vectors.count('acme/stable')).toBe(5);
@@ -95,10 +103,24 @@ describe('a replacement that fails midway leaves the library exactly as it was (
     expect(stagedLeftovers(h)).toBe(0);
 
     // Once the embedder is back, the same replacement goes through whole.
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/stable', name: 'Replaced', version: 'v2', replace: true, chunks: chunksOf('new', 3) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'acme/stable', name: 'Replaced', version: 'v2', replace: true, chunks: chunksOf('new', 3) })
+      .expect(200);
     const after = await snapshot(h, auth, 'acme/stable');
-    expect(after).toMatchObject({ chunks: chunksOf('new', 3).map((c) => c.id), found: chunksOf('new', 3).map((c) => c.id).sort() });
-    expect(after.library).toMatchObject({ name: 'Replaced', version: 'v2', chunkCount: 3, createdAt: before.library.createdAt });
+    expect(after).toMatchObject({
+      chunks: chunksOf('new', 3).map((c) => c.id),
+      found: chunksOf('new', 3)
+        .map((c) => c.id)
+        .sort(),
+    });
+    expect(after.library).toMatchObject({
+      name: 'Replaced',
+      version: 'v2',
+      chunkCount: 3,
+      createdAt: before.library.createdAt,
+    });
     expect(await h.adapters.vectors.count('acme/stable')).toBe(3);
     expect(stagedLeftovers(h)).toBe(0);
   }, 60_000);
@@ -122,7 +144,11 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
   it('shows every reader the whole old library or the whole new one, never a mix', async () => {
     const oldIds = new Set(chunksOf('old', 40).map((c) => c.id));
     const newIds = new Set(chunksOf('new', 40).map((c) => c.id));
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/watched', name: 'Watched', chunks: chunksOf('old', 40) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'acme/watched', name: 'Watched', chunks: chunksOf('old', 40) })
+      .expect(200);
 
     let replacing = true;
     let reads = 0;
@@ -139,7 +165,11 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
         if (chunks.length !== 40) seen.mixed.push(chunks);
       }
     })();
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/watched', name: 'Watched', replace: true, chunks: chunksOf('new', 40) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'acme/watched', name: 'Watched', replace: true, chunks: chunksOf('new', 40) })
+      .expect(200);
     replacing = false;
     await watch;
 
@@ -162,12 +192,22 @@ describe('replacing a library as readers watch it (API + worker + Redis + SQLite
   }, 60_000);
 
   it('keeps the library when a re-crawl with replace gets an error on every page', async () => {
-    await request(h.app).post('/api/ingest').set(auth).send({ libraryId: 'acme/crawled', name: 'Crawled', chunks: chunksOf('old', 3) }).expect(200);
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId: 'acme/crawled', name: 'Crawled', chunks: chunksOf('old', 3) })
+      .expect(200);
     const before = await snapshot(h, auth, 'acme/crawled');
     const res = await request(h.app)
       .post('/api/crawl')
       .set(auth)
-      .send({ libraryId: 'acme/crawled', name: 'Crawled', urls: [`${site.origin}/a.html`, `${site.origin}/b.html`], replace: true, renderer: 'http' })
+      .send({
+        libraryId: 'acme/crawled',
+        name: 'Crawled',
+        urls: [`${site.origin}/a.html`, `${site.origin}/b.html`],
+        replace: true,
+        renderer: 'http',
+      })
       .expect(400);
     expect(res.body.code).toBe('NO_CONTENT');
     const after = await snapshot(h, auth, 'acme/crawled');

@@ -43,7 +43,10 @@ describe('50 ingests at once (API + worker + Redis + SQLite)', () => {
   afterAll(async () => h.close());
 
   const ingest = (libraryId: string, sender: number) =>
-    request(h.app).post('/api/ingest').set(auth).send({ libraryId, name: `Written by ${sender}`, description: `sender ${sender}`, chunks: batch(sender) });
+    request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId, name: `Written by ${sender}`, description: `sender ${sender}`, chunks: batch(sender) });
 
   it('into one library: every chunk and vector exactly once, and the library counts them all', async () => {
     const answers = await Promise.all(Array.from({ length: SENDERS }, (_, sender) => ingest('busy/one', sender)));
@@ -72,16 +75,25 @@ describe('50 ingests at once (API + worker + Redis + SQLite)', () => {
   }, 180_000);
 
   it('into 50 libraries: each complete, none touching another', async () => {
-    const answers = await Promise.all(Array.from({ length: SENDERS }, (_, sender) => ingest(`busy/lib-${sender}`, sender)));
-    const counts = await Promise.all(Array.from({ length: SENDERS }, (_, sender) => h.adapters.records.countChunks(`busy/lib-${sender}`)));
-    const vectors = await Promise.all(Array.from({ length: SENDERS }, (_, sender) => h.adapters.vectors.count(`busy/lib-${sender}`)));
-    const backups = await Promise.all(Array.from({ length: SENDERS }, (_, sender) => h.adapters.backups.list(`busy/lib-${sender}`)));
+    const answers = await Promise.all(
+      Array.from({ length: SENDERS }, (_, sender) => ingest(`busy/lib-${sender}`, sender)),
+    );
+    const counts = await Promise.all(
+      Array.from({ length: SENDERS }, (_, sender) => h.adapters.records.countChunks(`busy/lib-${sender}`)),
+    );
+    const vectors = await Promise.all(
+      Array.from({ length: SENDERS }, (_, sender) => h.adapters.vectors.count(`busy/lib-${sender}`)),
+    );
+    const backups = await Promise.all(
+      Array.from({ length: SENDERS }, (_, sender) => h.adapters.backups.list(`busy/lib-${sender}`)),
+    );
     recordFigure({
       scenario: 'concurrency: 50 ingests into 50 libraries',
       requests: SENDERS,
       faults: 0,
       serverErrors: answers.filter((a) => a.status >= 500).length,
-      rowsLost: counts.reduce((lost, n) => lost + CHUNKS_EACH - n, 0) + vectors.reduce((lost, n) => lost + CHUNKS_EACH - n, 0),
+      rowsLost:
+        counts.reduce((lost, n) => lost + CHUNKS_EACH - n, 0) + vectors.reduce((lost, n) => lost + CHUNKS_EACH - n, 0),
       duplicates: duplicateRows(h) + backups.reduce((extra, list) => extra + Math.max(0, list.length - 1), 0),
     });
     expect(answers.map((a) => a.status)).toEqual(Array(SENDERS).fill(200));

@@ -32,7 +32,8 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
       routes: (req, res) => {
         const path = new URL(req.url ?? '/', 'http://x').pathname;
         const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }).end(body), true);
-        if (path === '/ok') return page(html('Ordinary page', '<p>An ordinary page ORDINARYPAGE survives its neighbours.</p>'));
+        if (path === '/ok')
+          return page(html('Ordinary page', '<p>An ordinary page ORDINARYPAGE survives its neighbours.</p>'));
         if (path === '/endless') {
           // Streams HTML for as long as anyone reads it.
           res.writeHead(200, { 'content-type': 'text/html' });
@@ -54,25 +55,40 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
         }
         if (path === '/hog') {
           // Allocates and touches 2 GB, 64 MB at a time.
-          return page(html('Hog', `<p>Hungry page</p><script>
+          return page(
+            html(
+              'Hog',
+              `<p>Hungry page</p><script>
             const kept = [];
             for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 * 1024 * 1024); a.fill(1); kept.push(a); }
             document.body.append(String(kept.length));
-          </script>`));
+          </script>`,
+            ),
+          );
         }
         if (path === '/busy') return page(html('Busy', '<p>Never done</p><script>while (true) {}</script>'));
         if (path === '/popups') {
-          return page(html('Popups', `<p>A page that opens windows and starts downloads POPUPPAGE.</p>
+          return page(
+            html(
+              'Popups',
+              `<p>A page that opens windows and starts downloads POPUPPAGE.</p>
             <a id="blank" href="/opened-by-link" target="_blank">elsewhere</a>
             <a id="dl" href="/file.bin" download>file</a>
             <script>
               window.open('/opened-by-script');
               document.getElementById('blank').click();
               document.getElementById('dl').click();
-            </script>`));
+            </script>`,
+            ),
+          );
         }
         if (path === '/file.bin') {
-          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="file.bin"' }).end(Buffer.alloc(1024));
+          res
+            .writeHead(200, {
+              'content-type': 'application/octet-stream',
+              'content-disposition': 'attachment; filename="file.bin"',
+            })
+            .end(Buffer.alloc(1024));
           return true;
         }
         if (path.startsWith('/opened-by')) return page(html('Opened', '<p>OPENEDWINDOW</p>'));
@@ -87,29 +103,37 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
 
   const crawl = (urls: string[], renderer: string) =>
     request(h.app).post('/api/crawl').set(admin).send({ libraryId: 'limits/site', name: 'Limits', urls, renderer });
-  const contentOf = async () => (await h.adapters.records.listChunks('limits/site', { offset: 0, limit: 500 })).map((c) => c.content).join('\n');
+  const contentOf = async () =>
+    (await h.adapters.records.listChunks('limits/site', { offset: 0, limit: 500 })).map((c) => c.content).join('\n');
 
-  it.each(['http', 'browser'])('cuts an endless response at PAGE_MAX_BYTES and fails that page only (%s)', async (renderer) => {
-    endlessBytesSent = 0;
-    endlessClosed = false;
-    const res = await crawl([`${site.origin}/endless`, `${site.origin}/gigabyte`, `${site.origin}/ok`], renderer).expect(200);
-    expect(res.body.pagesCrawled).toBe(1);
-    expect(res.body.errors).toEqual([
-      expect.stringMatching(new RegExp(`/endless: .*exceeds ${MAX_BYTES} bytes`)),
-      expect.stringMatching(new RegExp(`/gigabyte: .*exceeds ${MAX_BYTES} bytes`)),
-    ]);
-    expect(await contentOf()).toContain('ORDINARYPAGE');
-    expect(endlessClosed).toBe(true);
-    recordFigure({
-      scenario: `limits: endless and 1 GB responses (${renderer})`,
-      requests: 1,
-      faults: 2,
-      serverErrors: res.status >= 500 ? 1 : 0,
-      rowsLost: 0,
-      duplicates: 0,
-      note: `cut at ${MAX_BYTES} B; the endless body was dropped after ${(endlessBytesSent / 2 ** 20).toFixed(1)} MiB sent`,
-    });
-  }, 60_000);
+  it.each(['http', 'browser'])(
+    'cuts an endless response at PAGE_MAX_BYTES and fails that page only (%s)',
+    async (renderer) => {
+      endlessBytesSent = 0;
+      endlessClosed = false;
+      const res = await crawl(
+        [`${site.origin}/endless`, `${site.origin}/gigabyte`, `${site.origin}/ok`],
+        renderer,
+      ).expect(200);
+      expect(res.body.pagesCrawled).toBe(1);
+      expect(res.body.errors).toEqual([
+        expect.stringMatching(new RegExp(`/endless: .*exceeds ${MAX_BYTES} bytes`)),
+        expect.stringMatching(new RegExp(`/gigabyte: .*exceeds ${MAX_BYTES} bytes`)),
+      ]);
+      expect(await contentOf()).toContain('ORDINARYPAGE');
+      expect(endlessClosed).toBe(true);
+      recordFigure({
+        scenario: `limits: endless and 1 GB responses (${renderer})`,
+        requests: 1,
+        faults: 2,
+        serverErrors: res.status >= 500 ? 1 : 0,
+        rowsLost: 0,
+        duplicates: 0,
+        note: `cut at ${MAX_BYTES} B; the endless body was dropped after ${(endlessBytesSent / 2 ** 20).toFixed(1)} MiB sent`,
+      });
+    },
+    60_000,
+  );
 
   it('stops a page that allocates 2 GB and fails it alone; the next crawl renders normally', async () => {
     const res = await crawl([`${site.origin}/hog`, `${site.origin}/ok`], 'browser').expect(200);
@@ -125,7 +149,9 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
       serverErrors: 0,
       rowsLost: 0,
       duplicates: 0,
-      note: `failed alone: ${String(res.body.errors[0]).replace(/^.*\/hog: /, '').slice(0, 60)}`,
+      note: `failed alone: ${String(res.body.errors[0])
+        .replace(/^.*\/hog: /, '')
+        .slice(0, 60)}`,
     });
   }, 90_000);
 
@@ -133,7 +159,15 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
     const res = await crawl([`${site.origin}/busy`, `${site.origin}/ok`], 'browser').expect(200);
     expect(res.body.pagesCrawled).toBe(1);
     expect(res.body.errors).toEqual([expect.stringMatching(/\/busy: .*timed out after 8000ms/)]);
-    recordFigure({ scenario: 'limits: a page that never stops computing', requests: 1, faults: 1, serverErrors: 0, rowsLost: 0, duplicates: 0, note: 'timed out after PAGE_TIMEOUT_MS, alone' });
+    recordFigure({
+      scenario: 'limits: a page that never stops computing',
+      requests: 1,
+      faults: 1,
+      serverErrors: 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: 'timed out after PAGE_TIMEOUT_MS, alone',
+    });
   }, 60_000);
 
   it('refuses popups and downloads: the page is crawled, no window opened by script is loaded, nothing is saved', async () => {
@@ -170,10 +204,14 @@ describe('crawl time and politeness limits (API + worker + Redis + SQLite)', () 
         const match = /^\/p(\d+)$/.exec(path);
         if (path === '/index' || match) {
           arrivals.push({ path, at: Date.now() });
-          const links = path === '/index' ? Array.from({ length: 6 }, (_, i) => `<a href="/p${i}">page ${i}</a>`).join(' ') : '';
+          const links =
+            path === '/index' ? Array.from({ length: 6 }, (_, i) => `<a href="/p${i}">page ${i}</a>`).join(' ') : '';
           const body = html(`Page ${path}`, `<p>Text of ${path} POLITEPAGE.</p>${links}`);
           // The seed answers slowly, so a short crawl budget runs out during the first level.
-          setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end(body), path === '/index' ? 1_200 : 0);
+          setTimeout(
+            () => res.writeHead(200, { 'content-type': 'text/html' }).end(body),
+            path === '/index' ? 1_200 : 0,
+          );
           return true;
         }
         return false;
@@ -194,7 +232,10 @@ describe('crawl time and politeness limits (API + worker + Redis + SQLite)', () 
     try {
       const admin = { Authorization: `Bearer ${await h.createKey('admin')}` };
       arrivals.length = 0;
-      return await request(h.app).post('/api/crawl').set(admin).send({ libraryId: 'limits/polite', name: 'Polite', urls: [`${site.origin}/index`], renderer: 'http' });
+      return await request(h.app)
+        .post('/api/crawl')
+        .set(admin)
+        .send({ libraryId: 'limits/polite', name: 'Polite', urls: [`${site.origin}/index`], renderer: 'http' });
     } finally {
       await h.close();
     }
@@ -207,17 +248,33 @@ describe('crawl time and politeness limits (API + worker + Redis + SQLite)', () 
     expect(res.body.pagesCrawled).toBe(7);
     // 5 per second: turns 200 ms apart.
     expect(meanGap()).toBeGreaterThanOrEqual(180);
-    recordFigure({ scenario: 'politeness: 5 pages/s per host', requests: 1, faults: 0, serverErrors: 0, rowsLost: 0, duplicates: 0, note: `mean gap between pages ${meanGap().toFixed(0)} ms` });
+    recordFigure({
+      scenario: 'politeness: 5 pages/s per host',
+      requests: 1,
+      faults: 0,
+      serverErrors: 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `mean gap between pages ${meanGap().toFixed(0)} ms`,
+    });
   }, 60_000);
 
-  it("honours robots.txt Crawl-delay, up to CRAWL_DELAY_MAX_S", async () => {
+  it('honours robots.txt Crawl-delay, up to CRAWL_DELAY_MAX_S', async () => {
     robots = 'User-agent: *\nCrawl-delay: 30\n';
     const res = await crawlWith({ CRAWL_HOST_PAGES_PER_SECOND: '0', CRAWL_DELAY_MAX_S: '0.5' });
     expect(res.status).toBe(200);
     expect(res.body.pagesCrawled).toBe(7);
     expect(meanGap()).toBeGreaterThanOrEqual(450);
     expect(Math.max(...gaps())).toBeLessThan(5_000);
-    recordFigure({ scenario: 'politeness: Crawl-delay 30 s capped at 0.5 s', requests: 1, faults: 0, serverErrors: 0, rowsLost: 0, duplicates: 0, note: `mean gap ${meanGap().toFixed(0)} ms, longest ${Math.max(...gaps())} ms` });
+    recordFigure({
+      scenario: 'politeness: Crawl-delay 30 s capped at 0.5 s',
+      requests: 1,
+      faults: 0,
+      serverErrors: 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `mean gap ${meanGap().toFixed(0)} ms, longest ${Math.max(...gaps())} ms`,
+    });
   }, 60_000);
 
   it('stops scheduling pages at CRAWL_MAX_DURATION_MS and keeps what it crawled', async () => {
@@ -228,7 +285,17 @@ describe('crawl time and politeness limits (API + worker + Redis + SQLite)', () 
     const seedTook = arrivals.length > 0;
     expect(seedTook).toBe(true);
     expect(res.body.pagesCrawled).toBeLessThan(7);
-    expect(res.body.errors).toEqual([expect.stringMatching(/crawl time limit of 1 s reached: \d+ more pages were not crawled/)]);
-    recordFigure({ scenario: 'limits: total crawl time', requests: 1, faults: 0, serverErrors: 0, rowsLost: 0, duplicates: 0, note: `${res.body.pagesCrawled} of 7 pages, then ${res.body.errors[0]}`.slice(0, 90) });
+    expect(res.body.errors).toEqual([
+      expect.stringMatching(/crawl time limit of 1 s reached: \d+ more pages were not crawled/),
+    ]);
+    recordFigure({
+      scenario: 'limits: total crawl time',
+      requests: 1,
+      faults: 0,
+      serverErrors: 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `${res.body.pagesCrawled} of 7 pages, then ${res.body.errors[0]}`.slice(0, 90),
+    });
   }, 60_000);
 });

@@ -16,7 +16,11 @@ class FiguresReporter {
   onRunComplete() {
     const file = process.env.DOCSHELF_RELIABILITY_FIGURES;
     if (!file || !fs.existsSync(file)) return;
-    const rows = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const rows = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     fs.rmSync(file, { force: true });
     if (rows.length === 0) return;
     rows.sort((a, b) => a.scenario.localeCompare(b.scenario));
@@ -27,7 +31,9 @@ class FiguresReporter {
       ...rows.map((row) => `| ${COLUMNS.map(([key]) => cell(row, key)).join(' | ')} |`),
     ];
     const total = (key) => rows.reduce((sum, row) => sum + (row[key] ?? 0), 0);
-    lines.push(`| all | ${total('requests')} | ${total('faults')} | ${total('serverErrors')} | ${total('rowsLost')} | ${total('duplicates')} | | |`);
+    lines.push(
+      `| all | ${total('requests')} | ${total('faults')} | ${total('serverErrors')} | ${total('rowsLost')} | ${total('duplicates')} | | |`,
+    );
     process.stdout.write(`\nReliability figures\n\n${lines.join('\n')}\n`);
   }
 }

@@ -17,7 +17,8 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
     const req = request(h.app).post('/api/ingest').set(auth).set(extra);
     return (key ? req.set('Idempotency-Key', key) : req).send(body);
   };
-  const jobsOf = async (libraryId: string) => (await request(h.app).get('/api/jobs').query({ libraryId }).set(auth).expect(200)).body.jobs;
+  const jobsOf = async (libraryId: string) =>
+    (await request(h.app).get('/api/jobs').query({ libraryId }).set(auth).expect(200)).body.jobs;
 
   it('answers a repeat with the first result and runs the work once', async () => {
     const body = { libraryId: 'idem/once', name: 'Once', chunks: makeChunks(3) };
@@ -60,8 +61,15 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
   it('repeats a failure as it first answered, and refuses the key for a different request', async () => {
     // A crawl whose only page is refused fails in the worker with 400 NO_CONTENT; its repeat answers the same.
     const crawl = () =>
-      request(h.app).post('/api/crawl').set(auth).set('Idempotency-Key', 'crawl-1')
-        .send({ libraryId: 'idem/failed', name: 'Failed', urls: ['http://127.0.0.1:9/a.html', 'http://127.0.0.1:9/b.html'] });
+      request(h.app)
+        .post('/api/crawl')
+        .set(auth)
+        .set('Idempotency-Key', 'crawl-1')
+        .send({
+          libraryId: 'idem/failed',
+          name: 'Failed',
+          urls: ['http://127.0.0.1:9/a.html', 'http://127.0.0.1:9/b.html'],
+        });
     const failed = await crawl().expect(400);
     expect(failed.body.code).toBe('NO_CONTENT');
     const again = await crawl().expect(400);
@@ -74,15 +82,29 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
   });
 
   it('keeps keys apart per user and refuses malformed keys', async () => {
-    const user = await h.adapters.records.upsertUser({ email: 'second@docshelf.test', passwordHash: 'x', now: new Date() });
-    const { key } = await createApiKey({ records: h.adapters.records }, user.id, { name: 'second', permissions: 'admin' });
+    const user = await h.adapters.records.upsertUser({
+      email: 'second@docshelf.test',
+      passwordHash: 'x',
+      now: new Date(),
+    });
+    const { key } = await createApiKey({ records: h.adapters.records }, user.id, {
+      name: 'second',
+      permissions: 'admin',
+    });
     // The same key from another user is another key: its request runs (and, with other chunks, is no conflict).
-    const theirs = await request(h.app).post('/api/ingest').set('Authorization', `Bearer ${key}`).set('Idempotency-Key', 'order-1')
+    const theirs = await request(h.app)
+      .post('/api/ingest')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Idempotency-Key', 'order-1')
       .send({ libraryId: 'idem/theirs', name: 'Theirs', chunks: makeChunks(4) })
       .expect(200);
     expect(theirs.body).toMatchObject({ libraryId: 'idem/theirs', chunksIngested: 4 });
     for (const bad of ['', 'with space', 'x'.repeat(256), 'ünïcode']) {
-      const res = await ingest(undefined, { libraryId: 'idem/bad', name: 'Bad', chunks: makeChunks(1) }, { 'Idempotency-Key': bad });
+      const res = await ingest(
+        undefined,
+        { libraryId: 'idem/bad', name: 'Bad', chunks: makeChunks(1) },
+        { 'Idempotency-Key': bad },
+      );
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }

@@ -7,14 +7,25 @@ import { malformedRequests, type MalformedRequest } from './support/malformed-re
 
 const COUNT = 1_000;
 const SEED = 20261122;
-const TABLES = ['libraries', 'chunks', 'jobs', 'api_keys', 'sessions', 'users', 'staged_pages', 'embedder_states', 'vector_keys'];
+const TABLES = [
+  'libraries',
+  'chunks',
+  'jobs',
+  'api_keys',
+  'sessions',
+  'users',
+  'staged_pages',
+  'embedder_states',
+  'vector_keys',
+];
 
 /** Every row count and every queue's job counts: a malformed request must change none of them. */
 async function writesSnapshot(h: Harness): Promise<Record<string, number>> {
   const db = new Database(path.join(h.config.dataDir, 'docshelf.sqlite'), { readonly: true });
   const counts: Record<string, number> = {};
   try {
-    for (const table of TABLES) counts[table] = (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    for (const table of TABLES)
+      counts[table] = (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   } finally {
     db.close();
   }
@@ -42,7 +53,10 @@ describe(`${COUNT} generated malformed requests across every endpoint (API + wor
 
   const send = (r: MalformedRequest) => {
     const method = r.method === 'GET' ? 'get' : r.method === 'POST' ? 'post' : 'delete';
-    const call = request(h.app)[method](r.path).set(credentials[r.credential]).set(r.headers ?? {});
+    const call = request(h.app)
+      [method](r.path)
+      .set(credentials[r.credential])
+      .set(r.headers ?? {});
     if (r.raw !== undefined) return call.set('Content-Type', r.contentType ?? 'application/json').send(r.raw);
     if (r.method === 'POST') return call.set('Content-Type', 'application/json').send(JSON.stringify(r.body ?? null));
     return call;
@@ -74,7 +88,9 @@ describe(`${COUNT} generated malformed requests across every endpoint (API + wor
     });
 
     expect(endpoints.size).toBeGreaterThanOrEqual(18);
-    expect(serverErrors.map((a) => ({ endpoint: a.endpoint, status: a.status, body: a.body, sent: a.sent }))).toEqual([]);
+    expect(serverErrors.map((a) => ({ endpoint: a.endpoint, status: a.status, body: a.body, sent: a.sent }))).toEqual(
+      [],
+    );
     expect(accepted.map((a) => ({ endpoint: a.endpoint, status: a.status, sent: a.sent }))).toEqual([]);
     for (const a of answers.filter((x) => x.endpoint !== 'POST /mcp')) {
       expect(a.body).toEqual(expect.objectContaining({ error: expect.any(String), code: expect.any(String) }));

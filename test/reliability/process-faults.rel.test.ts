@@ -60,7 +60,11 @@ describe('Redis goes away and comes back (real API and worker processes, Redis w
     // Jobs accepted before the outage: enough work that some are still queued or running when Redis stops.
     const accepted: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: `outage/before-${i}`, name: 'Before', chunks: makeChunks(40, { words: 300 }) }, { ...bearer, prefer: 'respond-async' });
+      const res = await postJson(
+        `${api!.baseUrl}/api/ingest`,
+        { libraryId: `outage/before-${i}`, name: 'Before', chunks: makeChunks(40, { words: 300 }) },
+        { ...bearer, prefer: 'respond-async' },
+      );
       expect(res.status).toBe(202);
       accepted.push(res.body.jobId);
     }
@@ -69,29 +73,60 @@ describe('Redis goes away and comes back (real API and worker processes, Redis w
     const stoppedAt = Date.now();
     const during: { status: number; ms: number }[] = [];
     while (Date.now() - stoppedAt < 3_000) {
-      during.push(await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'outage/during', name: 'During', chunks: makeChunks(1) }, bearer));
-      during.push(await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'outage/during', name: 'During', chunks: makeChunks(1) }, { ...bearer, prefer: 'respond-async' }));
+      during.push(
+        await postJson(
+          `${api!.baseUrl}/api/ingest`,
+          { libraryId: 'outage/during', name: 'During', chunks: makeChunks(1) },
+          bearer,
+        ),
+      );
+      during.push(
+        await postJson(
+          `${api!.baseUrl}/api/ingest`,
+          { libraryId: 'outage/during', name: 'During', chunks: makeChunks(1) },
+          { ...bearer, prefer: 'respond-async' },
+        ),
+      );
     }
     // What needs no queue keeps answering: the library list and job records live in the record store.
-    const reads = await Promise.all([getJson(`${api!.baseUrl}/api/libraries`, {}), getJson(`${api!.baseUrl}/api/jobs/${accepted[0]}`, bearer)]);
+    const reads = await Promise.all([
+      getJson(`${api!.baseUrl}/api/libraries`, {}),
+      getJson(`${api!.baseUrl}/api/jobs/${accepted[0]}`, bearer),
+    ]);
 
     await redis.start();
     const restartedAt = Date.now();
     let recoveredAt = 0;
     let afterCount = 0;
-    await waitUntil(async () => {
-      afterCount++;
-      const res = await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'outage/after', name: 'After', chunks: makeChunks(1) }, bearer);
-      if (res.status === 200) recoveredAt = Date.now();
-      return res.status === 200;
-    }, 30_000, 100);
+    await waitUntil(
+      async () => {
+        afterCount++;
+        const res = await postJson(
+          `${api!.baseUrl}/api/ingest`,
+          { libraryId: 'outage/after', name: 'After', chunks: makeChunks(1) },
+          bearer,
+        );
+        if (res.status === 200) recoveredAt = Date.now();
+        return res.status === 200;
+      },
+      30_000,
+      100,
+    );
     const recoveryMs = recoveredAt - restartedAt;
 
-    await waitUntil(async () => {
-      const states = await Promise.all(accepted.map(async (id) => (await getJson(`${api!.baseUrl}/api/jobs/${id}`, bearer)).body.state));
-      return states.every((s) => s === 'completed' || s === 'failed');
-    }, 90_000, 250);
-    const ended = await Promise.all(accepted.map(async (id) => (await getJson(`${api!.baseUrl}/api/jobs/${id}`, bearer)).body));
+    await waitUntil(
+      async () => {
+        const states = await Promise.all(
+          accepted.map(async (id) => (await getJson(`${api!.baseUrl}/api/jobs/${id}`, bearer)).body.state),
+        );
+        return states.every((s) => s === 'completed' || s === 'failed');
+      },
+      90_000,
+      250,
+    );
+    const ended = await Promise.all(
+      accepted.map(async (id) => (await getJson(`${api!.baseUrl}/api/jobs/${id}`, bearer)).body),
+    );
     const lost = ended.filter((job) => job.state !== 'completed').length;
     const slowest = Math.max(...during.map((d) => d.ms));
 
@@ -152,9 +187,17 @@ describe('a worker killed in the middle of a job (real API and two worker proces
   it('another worker finishes it: every vector once, one backup, one callback', async () => {
     const bearer = { authorization: `Bearer ${await createKeyVia(api!.baseUrl, await loginCookie(api!.baseUrl))}` };
     const chunks = 3_000;
-    await postJson(`${api!.baseUrl}/api/ingest`, { libraryId: 'crash/lib', name: 'Crash', skipEmbeddings: true, chunks: makeChunks(chunks, { words: 200 }) }, bearer);
+    await postJson(
+      `${api!.baseUrl}/api/ingest`,
+      { libraryId: 'crash/lib', name: 'Crash', skipEmbeddings: true, chunks: makeChunks(chunks, { words: 200 }) },
+      bearer,
+    );
     const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const started = await postJson(`${api!.baseUrl}/api/embed`, { libraryId: 'crash/lib', limit: chunks, callbackUrl }, { ...bearer, prefer: 'respond-async' });
+    const started = await postJson(
+      `${api!.baseUrl}/api/embed`,
+      { libraryId: 'crash/lib', limit: chunks, callbackUrl },
+      { ...bearer, prefer: 'respond-async' },
+    );
     expect(started.status).toBe(202);
 
     const victim = await waitForActiveJob(workers);
@@ -162,10 +205,14 @@ describe('a worker killed in the middle of a job (real API and two worker proces
     expect(killed.signal).toBe('SIGKILL');
     const killedAt = Date.now();
     let job: any;
-    await waitUntil(async () => {
-      job = (await getJson(`${api!.baseUrl}/api/jobs/${started.body.jobId}`, bearer)).body;
-      return job.state === 'completed' || job.state === 'failed';
-    }, 110_000, 100);
+    await waitUntil(
+      async () => {
+        job = (await getJson(`${api!.baseUrl}/api/jobs/${started.body.jobId}`, bearer)).body;
+        return job.state === 'completed' || job.state === 'failed';
+      },
+      110_000,
+      100,
+    );
     const recoveryMs = Date.now() - killedAt;
     await waitUntil(async () => deliveries.length >= 1, 30_000);
     // A second delivery, if one were coming, would follow within the retry backoff.

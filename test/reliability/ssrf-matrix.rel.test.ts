@@ -24,7 +24,10 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
     cookie = await h.login();
     canary = await serveFixtures({
       host: '127.0.0.2',
-      routes: (_req, res) => (res.writeHead(200, { 'content-type': 'text/html' }).end('<main><p>canary secret</p></main>'), true),
+      routes: (_req, res) => (
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<main><p>canary secret</p></main>'),
+        true
+      ),
     });
     const target = (path = '/') => `${canary.origin}${path}`;
     const port = new URL(canary.origin).port;
@@ -70,7 +73,8 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
               : how === 'location'
                 ? `<script>location.href = '${target('/location')}';</script>`
                 : '';
-          res.writeHead(200, { 'content-type': 'text/html' }).end(`<!DOCTYPE html><html><head><title>Nav</title>${head}</head>
+          res.writeHead(200, { 'content-type': 'text/html' })
+            .end(`<!DOCTYPE html><html><head><title>Nav</title>${head}</head>
             <body><main><h1>Navigating page</h1><p>Text of the navigating page NAVPAGE.</p>${script}</main></body></html>`);
           return true;
         }
@@ -114,7 +118,8 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
   it.each(ADDRESS_FORMS)('crawling refuses %s, over plain HTTP and in Chromium', async (name, url) => {
     for (const renderer of ['http', 'browser']) {
       const res = await crawl([url(), `${url()}?again`], renderer);
-      const refused = res.status === 400 && res.body.details?.every((d: string) => /Blocked|file:|not a valid/i.test(d));
+      const refused =
+        res.status === 400 && res.body.details?.every((d: string) => /Blocked|file:|not a valid/i.test(d));
       note(`crawl (${renderer}): ${name}`, refused, res.body.details?.[0] ?? res.body.code);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('NO_CONTENT');
@@ -123,32 +128,75 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
   });
 
   it('crawls a public page in Chromium while refusing every subresource it points at a private address', async () => {
-    const res = await crawl([`${site.origin}/subresources`, `${site.origin}/subresources?twice`], 'browser').expect(200);
+    const res = await crawl([`${site.origin}/subresources`, `${site.origin}/subresources?twice`], 'browser').expect(
+      200,
+    );
     expect(res.body.pagesCrawled).toBe(2);
     const chunks = await h.adapters.records.listChunks('ssrf/matrix', { offset: 0, limit: 100 });
     expect(chunks.map((c) => c.content).join('\n')).toContain('SUBRESOURCEPAGE');
-    for (const kind of ['script', 'stylesheet', 'prefetch', 'preconnect', 'CSS @import and url()', 'img and srcset', 'iframe', 'video', 'object', 'fetch', 'XHR', 'WebSocket', 'EventSource', 'sendBeacon', 'hex-address image', 'dynamic import', 'popup']) {
+    for (const kind of [
+      'script',
+      'stylesheet',
+      'prefetch',
+      'preconnect',
+      'CSS @import and url()',
+      'img and srcset',
+      'iframe',
+      'video',
+      'object',
+      'fetch',
+      'XHR',
+      'WebSocket',
+      'EventSource',
+      'sendBeacon',
+      'hex-address image',
+      'dynamic import',
+      'popup',
+    ]) {
       note(`subresource: ${kind}`, canary.connections() === 0, 'page crawled, subresource not fetched');
     }
   }, 120_000);
 
-  it.each(['refresh', 'form', 'location'])('never follows a page that sends Chromium to a private address (%s)', async (how) => {
-    const res = await crawl([`${site.origin}/navigates?how=${how}`, `${site.origin}/navigates?how=${how}&twice`], 'browser');
-    // Chromium's own "… is blocked" error page must never be taken as the page's content: the page fails instead.
-    const text = res.status === 200 ? (await h.adapters.records.listChunks('ssrf/matrix', { offset: 0, limit: 500 })).map((c) => c.content).join('\n') : '';
-    const tookErrorPage = /is blocked|ERR_BLOCKED|refused to connect|This site can/i.test(text);
-    note(`navigation by ${how}`, canary.connections() === 0 && !tookErrorPage, `${res.status}: ${res.body.pagesCrawled ?? res.body.code}`);
-    // Either the page fails with the refusal, or it keeps its own text: never anything else.
-    if (res.status === 200) expect(text).toContain('NAVPAGE');
-    else expect(res.body.details).toEqual([expect.stringMatching(/navigates.*Blocked/), expect.stringMatching(/navigates.*Blocked/)]);
-    expect(res.status === 200 || res.body.code === 'NO_CONTENT').toBe(true);
-    expect(tookErrorPage).toBe(false);
-    expect(canary.connections()).toBe(0);
-  }, 60_000);
+  it.each(['refresh', 'form', 'location'])(
+    'never follows a page that sends Chromium to a private address (%s)',
+    async (how) => {
+      const res = await crawl(
+        [`${site.origin}/navigates?how=${how}`, `${site.origin}/navigates?how=${how}&twice`],
+        'browser',
+      );
+      // Chromium's own "… is blocked" error page must never be taken as the page's content: the page fails instead.
+      const text =
+        res.status === 200
+          ? (await h.adapters.records.listChunks('ssrf/matrix', { offset: 0, limit: 500 }))
+              .map((c) => c.content)
+              .join('\n')
+          : '';
+      const tookErrorPage = /is blocked|ERR_BLOCKED|refused to connect|This site can/i.test(text);
+      note(
+        `navigation by ${how}`,
+        canary.connections() === 0 && !tookErrorPage,
+        `${res.status}: ${res.body.pagesCrawled ?? res.body.code}`,
+      );
+      // Either the page fails with the refusal, or it keeps its own text: never anything else.
+      if (res.status === 200) expect(text).toContain('NAVPAGE');
+      else
+        expect(res.body.details).toEqual([
+          expect.stringMatching(/navigates.*Blocked/),
+          expect.stringMatching(/navigates.*Blocked/),
+        ]);
+      expect(res.status === 200 || res.body.code === 'NO_CONTENT').toBe(true);
+      expect(tookErrorPage).toBe(false);
+      expect(canary.connections()).toBe(0);
+    },
+    60_000,
+  );
 
   it('URL ingestion refuses private targets, directly and by redirect', async () => {
     const ingestUrl = (sourceUrl: string) =>
-      request(h.app).post('/api/ingest-url').set('Cookie', cookie).send({ libraryId: 'ssrf/url', name: 'URL', sourceUrl, sourceType: 'page' });
+      request(h.app)
+        .post('/api/ingest-url')
+        .set('Cookie', cookie)
+        .send({ libraryId: 'ssrf/url', name: 'URL', sourceUrl, sourceType: 'page' });
     for (const [name, url] of [
       ['ingest-url: private IPv4', `http://127.0.0.2:${canaryPort()}/llms.txt`],
       ['ingest-url: IPv4-mapped IPv6', `http://[::ffff:127.0.0.2]:${canaryPort()}/`],
@@ -168,37 +216,66 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
       ['callback: IPv4-mapped IPv6', `http://[::ffff:127.0.0.2]:${canaryPort()}/hook`],
       ['callback: cloud metadata', 'http://169.254.169.254/hook'],
     ] as const) {
-      const res = await request(h.app).post('/api/ingest').set(admin).send({ libraryId: 'ssrf/hook', name: 'Hook', chunks: makeChunks(1), callbackUrl });
+      const res = await request(h.app)
+        .post('/api/ingest')
+        .set(admin)
+        .send({ libraryId: 'ssrf/hook', name: 'Hook', chunks: makeChunks(1), callbackUrl });
       note(name, res.status === 400 && res.body.code === 'CALLBACK_URL_BLOCKED', `${res.status} ${res.body.code}`);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('CALLBACK_URL_BLOCKED');
     }
     // An allowed receiver that redirects: the delivery is not followed to the canary.
-    const res = await request(h.app).post('/api/ingest').set(admin).set('Prefer', 'respond-async')
+    const res = await request(h.app)
+      .post('/api/ingest')
+      .set(admin)
+      .set('Prefer', 'respond-async')
       .send({ libraryId: 'ssrf/hook', name: 'Hook', chunks: makeChunks(1), callbackUrl: `${site.origin}/hook-moved` })
       .expect(202);
     await waitUntil(async () => site.requests.some((r) => r.startsWith('/hook-moved')), 30_000);
     const job = (await request(h.app).get(`/api/jobs/${res.body.jobId}`).set(admin)).body;
-    note('callback: receiver redirects to a private address', canary.connections() === 0, `job ${job.state}, redirect not followed`);
+    note(
+      'callback: receiver redirects to a private address',
+      canary.connections() === 0,
+      `job ${job.state}, redirect not followed`,
+    );
   });
 
   it('the checked fetch connects only to an address it checked, whatever DNS answers in between', async () => {
     const port = Number(canaryPort());
     // A rebinding resolver: a public address when asked first (the check), the canary's when asked again (the connect).
     let asked = 0;
-    const rebinding = async (): Promise<LookupAddress[]> => (asked++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.2', family: 4 }]);
+    const rebinding = async (): Promise<LookupAddress[]> =>
+      asked++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.2', family: 4 }];
     const policy = createAddressPolicy({ allowlist: [], resolve: rebinding });
-    const rebound = await safeFetch(`http://rebind.docshelf.test:${port}/`, { policy }).then(() => 'fetched', (e: Error) => e.message);
+    const rebound = await safeFetch(`http://rebind.docshelf.test:${port}/`, { policy }).then(
+      () => 'fetched',
+      (e: Error) => e.message,
+    );
     note('DNS rebinding between check and connect', /Blocked/.test(rebound), rebound);
     expect(rebound).toMatch(/Blocked/);
 
-    const mixed = createAddressPolicy({ allowlist: [], resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.2', family: 4 }] });
-    const both = await safeFetch(`http://mixed.docshelf.test:${port}/`, { policy: mixed }).then(() => 'fetched', (e: Error) => e.message);
+    const mixed = createAddressPolicy({
+      allowlist: [],
+      resolve: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.2', family: 4 },
+      ],
+    });
+    const both = await safeFetch(`http://mixed.docshelf.test:${port}/`, { policy: mixed }).then(
+      () => 'fetched',
+      (e: Error) => e.message,
+    );
     note('DNS answer with a public and a private address', /Blocked/.test(both), both);
     expect(both).toMatch(/Blocked/);
 
-    const six = createAddressPolicy({ allowlist: [], resolve: async () => [{ address: '::ffff:127.0.0.2', family: 6 }] });
-    const mapped = await safeFetch(`http://six.docshelf.test:${port}/`, { policy: six }).then(() => 'fetched', (e: Error) => e.message);
+    const six = createAddressPolicy({
+      allowlist: [],
+      resolve: async () => [{ address: '::ffff:127.0.0.2', family: 6 }],
+    });
+    const mapped = await safeFetch(`http://six.docshelf.test:${port}/`, { policy: six }).then(
+      () => 'fetched',
+      (e: Error) => e.message,
+    );
     note('DNS answer in IPv4-mapped IPv6 form', /Blocked/.test(mapped), mapped);
     expect(mapped).toMatch(/Blocked/);
   });

@@ -29,7 +29,12 @@ export type Route = (req: http.IncomingMessage, res: http.ServerResponse) => boo
 
 /** Serves a directory (and optional generated routes) on a loopback address, recording every request. */
 export async function serveFixtures(
-  options: { root?: string; host?: string; routes?: Route; /** Delay before each answer, to keep several crawlers busy. */ delayMs?: number } = {},
+  options: {
+    root?: string;
+    host?: string;
+    routes?: Route;
+    /** Delay before each answer, to keep several crawlers busy. */ delayMs?: number;
+  } = {},
 ): Promise<FixtureServer> {
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (options.routes?.(req, res)) return;
@@ -51,7 +56,9 @@ export async function serveFixtures(
     requests: server.hits,
     connections: () => server.connections,
     pagesFetched: () =>
-      [...new Set(server.hits.map((r) => new URL(r, 'http://x').pathname))].filter((p) => p.endsWith('.html') || p.endsWith('/')).sort(),
+      [...new Set(server.hits.map((r) => new URL(r, 'http://x').pathname))]
+        .filter((p) => p.endsWith('.html') || p.endsWith('/'))
+        .sort(),
     close: () => server.close(),
   };
 }

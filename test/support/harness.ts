@@ -43,7 +43,10 @@ export interface Harness {
 }
 
 /** The real thing in one process: Express app, BullMQ worker, real Redis, SQLite in a fresh data dir. */
-export async function startHarness(env: Record<string, string> = {}, options: { redisUrl?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { redisUrl?: string } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-test-'));
   const prefix = `docshelf-test-${randomBytes(4).toString('hex')}`;
   const redisUrl = options.redisUrl ?? REDIS_URL;
@@ -69,13 +72,16 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     adapters = buildAdapters(config);
     jobs = new BullmqJobRunner({ redisUrl, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
     crawl = createCrawlRuntime(config, logger);
-    workers = startWorkers({ ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret }, {
-      redisUrl,
-      prefix,
-      queues: config.worker.queues,
-      concurrency: config.worker.concurrency,
-      logger,
-    });
+    workers = startWorkers(
+      { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
+      {
+        redisUrl,
+        prefix,
+        queues: config.worker.queues,
+        concurrency: config.worker.concurrency,
+        logger,
+      },
+    );
     await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
     app = buildApp({ config, ...adapters, callbacks: crawl.callbacks, jobs, queues: jobs, logger });
   };
@@ -115,18 +121,23 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
       return res.body.key as string;
     },
     startWorker(queues) {
-      const extra = startWorkers({ ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret }, {
-        redisUrl,
-        prefix,
-        queues,
-        concurrency: config.worker.concurrency,
-        logger,
-      });
+      const extra = startWorkers(
+        { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
+        {
+          redisUrl,
+          prefix,
+          queues,
+          concurrency: config.worker.concurrency,
+          logger,
+        },
+      );
       return () => extra.close();
     },
     async baseUrl() {
       server ??= await new Promise<http.Server>((resolve) => {
-        const listening = http.createServer((req, res) => app(req, res)).listen(0, '127.0.0.1', () => resolve(listening));
+        const listening = http
+          .createServer((req, res) => app(req, res))
+          .listen(0, '127.0.0.1', () => resolve(listening));
       });
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     },

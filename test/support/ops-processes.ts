@@ -49,11 +49,15 @@ export async function cleanUpOpsEnv(env: Record<string, string>): Promise<void> 
 /** `node --import tsx apps/<app>/src/main.ts`: the sources as `npm run dev` runs them (workspaces resolved to src/). */
 function spawnApp(app: 'api' | 'worker', env: Record<string, string>): NodeProcess {
   return watchProcess(
-    spawn(process.execPath, ['--conditions=@docshelf/source', '--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
+    spawn(
+      process.execPath,
+      ['--conditions=@docshelf/source', '--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)],
+      {
+        cwd: REPO,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ),
   );
 }
 
@@ -140,7 +144,10 @@ async function waitForUrl(proc: NodeProcess, url: string, timeoutMs = 30_000): P
 }
 
 /** Starts the API process and waits until it is ready (or only alive, when Redis is meant to be down). */
-export async function spawnApi(env: Record<string, string>, { waitFor = '/readyz' }: { waitFor?: string } = {}): Promise<ApiProcess> {
+export async function spawnApi(
+  env: Record<string, string>,
+  { waitFor = '/readyz' }: { waitFor?: string } = {},
+): Promise<ApiProcess> {
   const port = env.PORT ?? String(await freePort());
   const proc = spawnApp('api', { ...env, PORT: port });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -149,7 +156,10 @@ export async function spawnApi(env: Record<string, string>, { waitFor = '/readyz
 }
 
 /** Starts a worker process with its health port and waits until /readyz says its workers run. */
-export async function spawnWorker(env: Record<string, string>, { waitFor = '/readyz' }: { waitFor?: string } = {}): Promise<WorkerProcess> {
+export async function spawnWorker(
+  env: Record<string, string>,
+  { waitFor = '/readyz' }: { waitFor?: string } = {},
+): Promise<WorkerProcess> {
   const port = env.WORKER_HEALTH_PORT ?? String(await freePort());
   const proc = spawnApp('worker', { ...env, WORKER_HEALTH_PORT: port });
   const healthUrl = `http://127.0.0.1:${port}`;
@@ -158,7 +168,10 @@ export async function spawnWorker(env: Record<string, string>, { waitFor = '/rea
 }
 
 /** Sends a signal and resolves with the exit code and how long the exit took. */
-export async function signalAndWait(proc: NodeProcess, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+export async function signalAndWait(
+  proc: NodeProcess,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   const sent = Date.now();
   proc.child.kill(signal);
   const exit = await proc.exited;
@@ -182,7 +195,11 @@ export async function loginCookie(baseUrl: string): Promise<string> {
   return cookieHeaderOf(res.headers.get('set-cookie'));
 }
 
-export async function createKeyVia(baseUrl: string, cookie: string, permissions: 'admin' | 'read' = 'admin'): Promise<string> {
+export async function createKeyVia(
+  baseUrl: string,
+  cookie: string,
+  permissions: 'admin' | 'read' = 'admin',
+): Promise<string> {
   const res = await fetch(`${baseUrl}/api/keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
@@ -191,9 +208,17 @@ export async function createKeyVia(baseUrl: string, cookie: string, permissions:
   return ((await res.json()) as { key: string }).key;
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; ms: number }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -1,7 +1,10 @@
 import { Redis } from 'ioredis';
 
 /** Deletes every key under `prefix:` (a test's queue prefix), so the shared Redis keeps nothing of a finished test. */
-export async function deleteRedisKeys(prefix: string, url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<void> {
+export async function deleteRedisKeys(
+  prefix: string,
+  url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<void> {
   const redis = new Redis(url);
   try {
     let cursor = '0';

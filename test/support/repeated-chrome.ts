@@ -32,7 +32,8 @@ function proseLines(content: string): string[] {
 
 export function measureRepeatedChrome(chunks: { url?: string; content: string }[]): RepeatedChrome {
   const byPage = new Map<string, string[]>();
-  for (const chunk of chunks) byPage.set(chunk.url ?? '', [...(byPage.get(chunk.url ?? '') ?? []), ...proseLines(chunk.content)]);
+  for (const chunk of chunks)
+    byPage.set(chunk.url ?? '', [...(byPage.get(chunk.url ?? '') ?? []), ...proseLines(chunk.content)]);
   const pages = new Map<string, number>();
   const occurrences = new Map<string, number>();
   for (const lines of byPage.values()) {
@@ -40,7 +41,14 @@ export function measureRepeatedChrome(chunks: { url?: string; content: string }[
     for (const line of new Set(lines)) pages.set(line, (pages.get(line) ?? 0) + 1);
   }
   const needed = Math.max(2, Math.ceil(byPage.size / 2));
-  const repeated = new Set([...pages].filter(([line, n]) => n >= needed && occurrences.get(line)! <= n * 1.5).map(([line]) => line));
+  const repeated = new Set(
+    [...pages].filter(([line, n]) => n >= needed && occurrences.get(line)! <= n * 1.5).map(([line]) => line),
+  );
   const withChrome = chunks.filter((chunk) => proseLines(chunk.content).some((line) => repeated.has(line))).length;
-  return { chunks: chunks.length, withChrome, share: chunks.length === 0 ? 0 : withChrome / chunks.length, lines: [...repeated] };
+  return {
+    chunks: chunks.length,
+    withChrome,
+    share: chunks.length === 0 ? 0 : withChrome / chunks.length,
+    lines: [...repeated],
+  };
 }

@@ -30,12 +30,19 @@ export async function startService(env: Record<string, string>, cwd: string): Pr
   const healthPort = env.WORKER_HEALTH_PORT ?? String(await freePort());
   const child = spawn(process.execPath, [path.join(REPO, 'scripts/start.mjs')], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', ...env, PORT: port, WORKER_HEALTH_PORT: healthPort },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      ...env,
+      PORT: port,
+      WORKER_HEALTH_PORT: healthPort,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

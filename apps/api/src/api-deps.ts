@@ -1,5 +1,16 @@
 import type { Config } from '@docshelf/config';
-import type { CallbackSender, Embedder, JobNotifier, JobRunner, JobStore, JobWatcher, KeywordIndex, RecordStore, VectorIndex, WorkflowHalter } from '@docshelf/core';
+import type {
+  CallbackSender,
+  Embedder,
+  JobNotifier,
+  JobRunner,
+  JobStore,
+  JobWatcher,
+  KeywordIndex,
+  RecordStore,
+  VectorIndex,
+  WorkflowHalter,
+} from '@docshelf/core';
 import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -13,7 +24,19 @@ export interface QueueOps {
 }
 
 export interface ApiDeps {
-  config: Pick<Config, 'http' | 'sessionTtlMs' | 'publicLibraryDelete' | 'publicSearch' | 'crawl' | 'metricsToken' | 'jobs' | 'security' | 'limits' | 'redis'>;
+  config: Pick<
+    Config,
+    | 'http'
+    | 'sessionTtlMs'
+    | 'publicLibraryDelete'
+    | 'publicSearch'
+    | 'crawl'
+    | 'metricsToken'
+    | 'jobs'
+    | 'security'
+    | 'limits'
+    | 'redis'
+  >;
   records: RecordStore;
   /** The read side: keyword and vector rankings, and the embedders that turn a question into a vector. */
   keywords: KeywordIndex;

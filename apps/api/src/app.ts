@@ -30,7 +30,10 @@ export function buildApp(deps: ApiDeps): Express {
   const registry = deps.metrics ?? new Registry();
   registerQueueGauge(registry, { queues: () => deps.queues.allQueues(), ping: (ms) => deps.queues.ping(ms) });
 
-  const rateLimits = createRateLimits(deps.config.security, { redis: deps.rateLimitRedis, prefix: deps.config.redis.prefix });
+  const rateLimits = createRateLimits(deps.config.security, {
+    redis: deps.rateLimitRedis,
+    prefix: deps.config.redis.prefix,
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -44,7 +47,10 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(requireSameOrigin);
   app.use(openApiRoutes());
   app.use(adminQueueRoutes(deps));
-  app.use(['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth', '/mcp'], requireJsonBody);
+  app.use(
+    ['/api/ingest', '/api/ingest-url', '/api/crawl', '/api/embed', '/api/keys', '/api/auth', '/mcp'],
+    requireJsonBody,
+  );
   app.use(express.json({ limit: deps.config.http.bodyLimit, strict: true }));
   app.use(authRoutes(deps, rateLimits));
   app.use(keyRoutes(deps));

@@ -22,7 +22,10 @@ async function main(): Promise<void> {
   // Login attempts and request rates, counted in Redis for every replica; commands fail at once while it is away,
   // and the limiters count in memory meanwhile.
   const rateLimitRedis = new Redis(config.redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-  const rateLimitRedisError = throttledErrorLog(logger, 'rate limit redis connection error; counting in memory meanwhile');
+  const rateLimitRedisError = throttledErrorLog(
+    logger,
+    'rate limit redis connection error; counting in memory meanwhile',
+  );
   rateLimitRedis.on('error', (error: Error) => rateLimitRedisError(error, 'rate-limits'));
   if (config.admin) {
     const user = await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin);
@@ -65,7 +68,10 @@ async function main(): Promise<void> {
       process.exit(0);
     }, config.shutdownTimeoutMs).unref();
     // Leave a little time after the HTTP drain for closing Redis and SQLite.
-    const drain = await closeHttpServer(server, Math.max(config.shutdownTimeoutMs - 2_000, config.shutdownTimeoutMs * 0.8));
+    const drain = await closeHttpServer(
+      server,
+      Math.max(config.shutdownTimeoutMs - 2_000, config.shutdownTimeoutMs * 0.8),
+    );
     if (drain === 'cut') logger.warn('in-flight requests were cut at the shutdown deadline');
     await jobs.close().catch((error: unknown) => logger.warn({ err: error }, 'closing queues failed'));
     rateLimitRedis.disconnect();

@@ -2,7 +2,6 @@
 // The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled.
 import type {
   AcceptedJob,
-  ApiKey,
   ChunksResponse,
   CrawlResponse,
   CreatedKey,
@@ -103,7 +102,8 @@ export const api = {
   deleteLibrary: (id: string) => call<SuccessResponse>('DELETE', `/api/libraries/${libraryPath(id)}`),
   chunks: (libraryId: string, offset: number, limit: number) =>
     call<ChunksResponse>('GET', `/api/chunks?${query({ libraryId, offset, limit })}`),
-  search: (libraryId: string, q: string) => call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
+  search: (libraryId: string, q: string) =>
+    call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
   embed: (libraryId: string, offset: number, limit: number) =>
     call<EmbedResponse>('POST', '/api/embed', { libraryId, offset, limit }),
 

@@ -100,7 +100,7 @@ function App() {
         </nav>
         <div class="user">
           <span class="email">{user.email}</span>
-          <button type="button" class="secondary" onClick={logOut}>
+          <button type="button" class="secondary" onClick={() => void logOut()}>
             Log out
           </button>
         </div>

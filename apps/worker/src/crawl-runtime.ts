@@ -1,6 +1,21 @@
-import { AppError, DEFAULT_REPETITION_RULE, type CallbackSender, type CrawlFrontier, type HostThrottle, type PageLoader, type RepetitionRule } from '@docshelf/core';
+import {
+  AppError,
+  DEFAULT_REPETITION_RULE,
+  type CallbackSender,
+  type CrawlFrontier,
+  type HostThrottle,
+  type PageLoader,
+  type RepetitionRule,
+} from '@docshelf/core';
 import type { Config } from '@docshelf/config';
-import { BrowserPool, ChromiumPageLoader, createAddressPolicy, createPageExtractor, findChromium, HttpCallbackSender } from '@docshelf/crawler';
+import {
+  BrowserPool,
+  ChromiumPageLoader,
+  createAddressPolicy,
+  createPageExtractor,
+  findChromium,
+  HttpCallbackSender,
+} from '@docshelf/crawler';
 import { RedisCrawlFrontier, RedisHostThrottle } from '@docshelf/queue';
 import type { Logger } from 'pino';
 
@@ -30,7 +45,9 @@ export function createCrawlRuntime(
     if (pool) return pool;
     const chromiumPath = findChromium(config.chromiumPath);
     if (!chromiumPath) {
-      throw new AppError('BROWSER_UNAVAILABLE', 'No Chromium found: install chromium or set CHROMIUM_PATH', 503, { retryable: false });
+      throw new AppError('BROWSER_UNAVAILABLE', 'No Chromium found: install chromium or set CHROMIUM_PATH', 503, {
+        retryable: false,
+      });
     }
     pool = new BrowserPool({
       chromiumPath,
@@ -57,7 +74,13 @@ export function createCrawlRuntime(
       crawlDelayMaxMs: config.crawl.crawlDelayMaxS * 1000,
       maxDurationMs: config.crawl.maxDurationMs,
     },
-    pages: new ChromiumPageLoader({ policy, browser, timeoutMs: config.crawl.pageTimeoutMs, maxBytes: config.crawl.pageMaxBytes, extractor }),
+    pages: new ChromiumPageLoader({
+      policy,
+      browser,
+      timeoutMs: config.crawl.pageTimeoutMs,
+      maxBytes: config.crawl.pageMaxBytes,
+      extractor,
+    }),
     callbacks: new HttpCallbackSender(policy),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {

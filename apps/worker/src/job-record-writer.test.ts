@@ -3,17 +3,32 @@ import { JobRecordWriter, mergeProgress } from './job-record-writer';
 
 describe('progress buffering', () => {
   it('merges changes as if applied one after the other', () => {
-    expect(mergeProgress({ phase: 'crawling', set: { total: 10 }, add: { done: 1 } }, { add: { done: 2, pagesCrawled: 1 } })).toEqual({
+    expect(
+      mergeProgress({ phase: 'crawling', set: { total: 10 }, add: { done: 1 } }, { add: { done: 2, pagesCrawled: 1 } }),
+    ).toEqual({
       phase: 'crawling',
       set: { total: 10 },
       add: { done: 3, pagesCrawled: 1 },
     });
-    expect(mergeProgress({ add: { done: 4 } }, { phase: 'indexing', set: { done: 0 } })).toEqual({ phase: 'indexing', set: { done: 0 }, add: {} });
-    expect(mergeProgress({ set: { done: 5 } }, { add: { done: 2 } })).toEqual({ phase: undefined, set: { done: 7 }, add: {} });
+    expect(mergeProgress({ add: { done: 4 } }, { phase: 'indexing', set: { done: 0 } })).toEqual({
+      phase: 'indexing',
+      set: { done: 0 },
+      add: {},
+    });
+    expect(mergeProgress({ set: { done: 5 } }, { add: { done: 2 } })).toEqual({
+      phase: undefined,
+      set: { done: 7 },
+      add: {},
+    });
   });
 
   it('keeps per-page errors of merged changes in order', () => {
-    expect(mergeProgress({ add: { pagesFailed: 1 }, errors: ['a: HTTP 404'] }, { add: { pagesFailed: 1 }, errors: ['b: HTTP 500'] })).toEqual({
+    expect(
+      mergeProgress(
+        { add: { pagesFailed: 1 }, errors: ['a: HTTP 404'] },
+        { add: { pagesFailed: 1 }, errors: ['b: HTTP 500'] },
+      ),
+    ).toEqual({
       phase: undefined,
       set: {},
       add: { pagesFailed: 2 },
@@ -24,9 +39,24 @@ describe('progress buffering', () => {
 
   it('writes a later change of phase at once, and counts together when flushed', async () => {
     const writes: unknown[] = [];
-    const jobStore = { recordProgress: async (_id: string, change: unknown) => (writes.push(change), { phase: 'embedding', done: 0, total: 0 }) } as unknown as JobStore;
+    const jobStore = {
+      recordProgress: async (_id: string, change: unknown) => (
+        writes.push(change),
+        { phase: 'embedding', done: 0, total: 0 }
+      ),
+    } as unknown as JobStore;
     const notified: string[] = [];
-    const writer = new JobRecordWriter({ jobStore, notifier: { jobChanged: async (id) => void notified.push(id) }, onError: (e) => { throw e; } }, 'job-1', false);
+    const writer = new JobRecordWriter(
+      {
+        jobStore,
+        notifier: { jobChanged: async (id) => void notified.push(id) },
+        onError: (e) => {
+          throw e;
+        },
+      },
+      'job-1',
+      false,
+    );
     await writer.report({ phase: 'committing', set: { done: 0, total: 128 } });
     await writer.report({ add: { done: 64 } });
     expect(writes).toEqual([]);
@@ -46,11 +76,24 @@ describe('progress buffering', () => {
   it('leaves the start and the last counts of a short root job to the write that ends it', async () => {
     const calls: string[] = [];
     const jobStore = { recordProgress: async () => (calls.push('progress'), null) } as unknown as JobStore;
-    const writer = new JobRecordWriter({ jobStore, notifier: { jobChanged: async () => undefined }, onError: (e) => { throw e; } }, 'job-2', true);
+    const writer = new JobRecordWriter(
+      {
+        jobStore,
+        notifier: { jobChanged: async () => undefined },
+        onError: (e) => {
+          throw e;
+        },
+      },
+      'job-2',
+      true,
+    );
     await writer.report({ phase: 'embedding', set: { total: 1 } });
     await writer.report({ add: { done: 1 } });
     const last = await writer.takeFinalWrite();
-    expect(last).toEqual({ progress: { phase: 'embedding', set: { total: 1 }, add: { done: 1 } }, startedAt: expect.any(Date) });
+    expect(last).toEqual({
+      progress: { phase: 'embedding', set: { total: 1 }, add: { done: 1 } },
+      startedAt: expect.any(Date),
+    });
     await writer.flush();
     expect(calls).toEqual([]);
   });

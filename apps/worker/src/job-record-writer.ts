@@ -1,4 +1,11 @@
-import { PROGRESS_COUNTERS, appendProgressErrors, type FinalWrite, type JobNotifier, type JobStore, type ProgressChange } from '@docshelf/core';
+import {
+  PROGRESS_COUNTERS,
+  appendProgressErrors,
+  type FinalWrite,
+  type JobNotifier,
+  type JobStore,
+  type ProgressChange,
+} from '@docshelf/core';
 
 /** How long a change may wait before it is written: live enough to watch, few writes for a busy or short job. */
 const FLUSH_AFTER_MS = 250;
@@ -73,7 +80,8 @@ export class JobRecordWriter {
 
   private async write(change: ProgressChange): Promise<void> {
     try {
-      if (await this.deps.jobStore.recordProgress(this.workflowId, change, this.startedAt)) await this.deps.notifier.jobChanged(this.workflowId);
+      if (await this.deps.jobStore.recordProgress(this.workflowId, change, this.startedAt))
+        await this.deps.notifier.jobChanged(this.workflowId);
     } catch (error) {
       this.deps.onError(error);
     }

@@ -41,7 +41,12 @@ const CANCEL_CHECK_MS = 500;
  * waiting API. A workflow root also keeps its job record: running, then its outcome; a cancelled workflow stops,
  * drops what it staged and commits nothing.
  */
-export async function runJob(rt: JobRuntime, job: Job, token: string | undefined, bullSignal?: AbortSignal): Promise<unknown> {
+export async function runJob(
+  rt: JobRuntime,
+  job: Job,
+  token: string | undefined,
+  bullSignal?: AbortSignal,
+): Promise<unknown> {
   const logger = rt.logger.child({ queue: job.queueName, jobId: job.id, job: job.name });
   const started = Date.now();
   const finish = (outcome: JobOutcome, result?: unknown) => {
@@ -69,7 +74,10 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     const spec = jobRegistry[name];
     const parsed = spec.payload.safeParse(job.data);
     if (!parsed.success) {
-      throw new AppError('INVALID_JOB', `Job payload of '${name}' is invalid`, 500, { retryable: false, details: parsed.error.issues });
+      throw new AppError('INVALID_JOB', `Job payload of '${name}' is invalid`, 500, {
+        retryable: false,
+        details: parsed.error.issues,
+      });
     }
     payload = parsed.data;
     const workflowId = rootId() ?? job.parent?.id;
@@ -81,7 +89,10 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
         await announceEnd(lifecycle, record);
         return spec.result.parse(record.result);
       }
-      if (record.state === 'failed') throw new AppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, { retryable: false });
+      if (record.state === 'failed')
+        throw new AppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, {
+          retryable: false,
+        });
       if (record.state === 'cancelled') throw jobCancelled(job.id!);
     } else if (workflowId && (await rt.jobStore.getJob(workflowId))?.state === 'cancelled') {
       // A job of a cancelled workflow does nothing: no page is fetched after the cancel.
@@ -89,13 +100,21 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     }
     if (workflowId) {
       writer = new JobRecordWriter(
-        { jobStore: rt.jobStore, notifier: rt.queues, onError: (error) => logger.warn({ err: error, workflowId }, 'could not record progress') },
+        {
+          jobStore: rt.jobStore,
+          notifier: rt.queues,
+          onError: (error) => logger.warn({ err: error, workflowId }, 'could not record progress'),
+        },
         workflowId,
         rootId() !== undefined,
       );
       stopWatching = watchCancellation(rt.jobStore, workflowId, cancellation);
     }
-    const root = rootId() ? { id: job.id!, queue: job.queueQualifiedName } : job.parent?.id ? { id: job.parent.id, queue: job.parent.queueKey } : undefined;
+    const root = rootId()
+      ? { id: job.id!, queue: job.queueQualifiedName }
+      : job.parent?.id
+        ? { id: job.parent.id, queue: job.parent.queueKey }
+        : undefined;
     const ctx = workflowId && writer && root ? workflowContext(rt, root, signal, writer) : standaloneJobContext(signal);
     const processor = rt.processors[name];
     const value =
@@ -103,7 +122,8 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
         ? await (processor as (p: unknown, c: JobContext) => Promise<unknown>)(payload, ctx)
         : await runStepJob(job, token!, processor, payload as never, ctx, rt.queues.queueOf);
     const result = spec.result.parse(value);
-    if (record && writer) await endRootJob(lifecycle, record, { state: 'completed', result }, await writer.takeFinalWrite());
+    if (record && writer)
+      await endRootJob(lifecycle, record, { state: 'completed', result }, await writer.takeFinalWrite());
     else await writer?.flush();
     logger.info({ ms: finish('completed', result), outcome: 'completed' }, 'job completed');
     return result;
@@ -116,7 +136,14 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
     let appError = toAppError(error, logger);
     const final = !appError.retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     const root = rootId();
-    if (root) appError = await settleRootFailure(rt, lifecycle, { job: record ?? { id: root }, name: name!, payload, error: appError, final });
+    if (root)
+      appError = await settleRootFailure(rt, lifecycle, {
+        job: record ?? { id: root },
+        name: name!,
+        payload,
+        error: appError,
+        final,
+      });
     const outcome = final || appError.code === 'JOB_CANCELLED' ? 'failed' : 'retrying';
     logger.warn({ ms: finish(outcome), outcome, code: appError.code }, 'job failed');
     const message = encodeAppError(appError);
@@ -130,7 +157,13 @@ export async function runJob(rt: JobRuntime, job: Job, token: string | undefined
 async function settleRootFailure(
   rt: JobRuntime,
   lifecycle: LifecycleDeps,
-  failure: { job: Pick<StoredJob, 'id' | 'callbackUrl'>; name: JobName; payload: unknown; error: AppError; final: boolean },
+  failure: {
+    job: Pick<StoredJob, 'id' | 'callbackUrl'>;
+    name: JobName;
+    payload: unknown;
+    error: AppError;
+    final: boolean;
+  },
 ): Promise<AppError> {
   const processor = rt.processors[failure.name];
   const discard = async () => {
@@ -145,12 +178,21 @@ async function settleRootFailure(
   }
   if (failure.final) {
     await discard();
-    await endRootJob(lifecycle, stored, { state: 'failed', error: errorBodyOf(failure.error), status: failure.error.status });
+    await endRootJob(lifecycle, stored, {
+      state: 'failed',
+      error: errorBodyOf(failure.error),
+      status: failure.error.status,
+    });
   }
   return failure.error;
 }
 
-function workflowContext(rt: JobRuntime, root: { id: string; queue: string }, signal: AbortSignal, writer: JobRecordWriter): JobContext {
+function workflowContext(
+  rt: JobRuntime,
+  root: { id: string; queue: string },
+  signal: AbortSignal,
+  writer: JobRecordWriter,
+): JobContext {
   const workflowId = root.id;
   return {
     workflowId,
@@ -176,9 +218,11 @@ function watchCancellation(jobStore: JobStore, workflowId: string, controller: A
     } catch {
       // The record store is briefly unreachable: look again next time.
     }
-    if (!stopped) timer = setTimeout(check, CANCEL_CHECK_MS);
+    if (!stopped) timer = setTimeout(scheduleCheck, CANCEL_CHECK_MS);
   };
-  timer = setTimeout(check, CANCEL_CHECK_MS);
+  // check() catches its own failures, so the timer's promise is never left rejected.
+  const scheduleCheck = () => void check();
+  timer = setTimeout(scheduleCheck, CANCEL_CHECK_MS);
   return () => {
     stopped = true;
     clearTimeout(timer);

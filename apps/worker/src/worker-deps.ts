@@ -1,4 +1,16 @@
-import type { BackupStorage, CallbackSender, CrawlFrontier, Embedder, HostThrottle, JobStore, LibrarySwap, PageLoader, RecordStore, RepetitionRule, VectorIndex } from '@docshelf/core';
+import type {
+  BackupStorage,
+  CallbackSender,
+  CrawlFrontier,
+  Embedder,
+  HostThrottle,
+  JobStore,
+  LibrarySwap,
+  PageLoader,
+  RecordStore,
+  RepetitionRule,
+  VectorIndex,
+} from '@docshelf/core';
 
 export interface WorkerDeps {
   records: RecordStore;

@@ -53,16 +53,22 @@ export function startWorkers(deps: WorkerDeps, options: WorkerOptions): RunningW
   };
   const active = new ActiveJobs();
   const workers = options.queues.map((queue) => {
-    const worker = new Worker(queue, (job, token, signal) => active.track(job, token, () => runJob(runtime, job, token, signal)), {
-      connection: consumerConnection(options.redisUrl),
-      prefix: options.prefix,
-      concurrency: options.concurrency[queue],
-      name: `${os.hostname()}:${process.pid}`,
-      ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
-      ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
-    });
+    const worker = new Worker(
+      queue,
+      (job, token, signal) => active.track(job, token, () => runJob(runtime, job, token, signal)),
+      {
+        connection: consumerConnection(options.redisUrl),
+        prefix: options.prefix,
+        concurrency: options.concurrency[queue],
+        name: `${os.hostname()}:${process.pid}`,
+        ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
+        ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+      },
+    );
     worker.on('error', (error) => options.logger.error({ err: error, queue }, 'worker error'));
-    worker.on('stalled', (jobId) => options.logger.warn({ queue, jobId }, 'job stalled (its worker died or was blocked); returned to the queue'));
+    worker.on('stalled', (jobId) =>
+      options.logger.warn({ queue, jobId }, 'job stalled (its worker died or was blocked); returned to the queue'),
+    );
     options.logger.info({ queue, jobs: jobsOfQueue(queue), concurrency: options.concurrency[queue] }, 'worker started');
     return worker;
   });

@@ -1,6 +1,14 @@
 import path from 'node:path';
 import type { Config } from '@docshelf/config';
-import type { BackupStorage, Embedder, JobStore, KeywordIndex, LibrarySwap, RecordStore, VectorIndex } from '@docshelf/core';
+import type {
+  BackupStorage,
+  Embedder,
+  JobStore,
+  KeywordIndex,
+  LibrarySwap,
+  RecordStore,
+  VectorIndex,
+} from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
@@ -39,11 +47,13 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   let db: Database | undefined;
   const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
 
-  const mongo = choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
+  const mongo =
+    choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
   const records = mongo ?? new SqliteRecordStore(sqlite());
   const embedders = buildEmbedders(config, records);
   const embedder = embedders[0]!;
-  const mongoJobs = choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
+  const mongoJobs =
+    choice.records.kind === 'mongo' ? new (loadMongoJobs().MongoJobStore)({ uri: choice.records.uri }) : undefined;
   const jobStore = mongoJobs ?? new SqliteJobStore(sqlite());
   const keywords =
     mongo && choice.records.kind === 'mongo'
@@ -89,10 +99,13 @@ function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | Mong
   return choice.kind === 'local-hash' ? [hash, lsi] : [lsi, hash];
 }
 
-// Production adapters load only when selected: their SDKs add about half a second to every process start.
+// Production adapters load only when selected: their SDKs add about half a second to every process start. `require`,
+// not `import()`: the choice is made while adapters are built, synchronously.
+/* eslint-disable @typescript-eslint/no-require-imports */
 const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
 const loadMongoSearch = () => require('./mongo.keyword-index') as typeof import('./mongo.keyword-index');
 const loadMongoJobs = () => require('./mongo.job-store') as typeof import('./mongo.job-store');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');
 const loadGcs = () => require('./gcs.backup-storage') as typeof import('./gcs.backup-storage');
 const loadOpenAi = () => require('./openai.embedder') as typeof import('./openai.embedder');
+/* eslint-enable @typescript-eslint/no-require-imports */

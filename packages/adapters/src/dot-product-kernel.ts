@@ -74,33 +74,83 @@ const op = {
 
 const accumulate = (sum: number, offset: number) => [
   ...op.get(sum),
-  ...op.get(M), ...op.get(D), ...op.i32Add, ...op.v128Load(offset),
-  ...op.get(Q), ...op.get(D), ...op.i32Add, ...op.v128Load(offset),
-  ...op.f32x4Mul, ...op.f32x4Add, ...op.set(sum),
+  ...op.get(M),
+  ...op.get(D),
+  ...op.i32Add,
+  ...op.v128Load(offset),
+  ...op.get(Q),
+  ...op.get(D),
+  ...op.i32Add,
+  ...op.v128Load(offset),
+  ...op.f32x4Mul,
+  ...op.f32x4Add,
+  ...op.set(sum),
 ];
 
 const body = [
   // locals: one i32 ($d), two v128 ($a, $b)
-  0x02, 0x01, 0x7f, 0x02, 0x7b,
-  ...op.block, ...op.loop,
-  ...op.get(N), ...op.i32Eqz, ...op.brIf(1),
-  ...op.v128Zero, ...op.set(A), ...op.v128Zero, ...op.set(B), ...op.i32Const(0), ...op.set(D),
-  ...op.block, ...op.loop,
-  ...op.get(D), ...op.get(ROW_BYTES), ...op.i32GeU, ...op.brIf(1),
+  0x02,
+  0x01,
+  0x7f,
+  0x02,
+  0x7b,
+  ...op.block,
+  ...op.loop,
+  ...op.get(N),
+  ...op.i32Eqz,
+  ...op.brIf(1),
+  ...op.v128Zero,
+  ...op.set(A),
+  ...op.v128Zero,
+  ...op.set(B),
+  ...op.i32Const(0),
+  ...op.set(D),
+  ...op.block,
+  ...op.loop,
+  ...op.get(D),
+  ...op.get(ROW_BYTES),
+  ...op.i32GeU,
+  ...op.brIf(1),
   ...accumulate(A, 0),
   ...accumulate(B, 16),
-  ...op.get(D), ...op.i32Const(32), ...op.i32Add, ...op.set(D),
-  ...op.br(0), ...op.end, ...op.end,
+  ...op.get(D),
+  ...op.i32Const(32),
+  ...op.i32Add,
+  ...op.set(D),
+  ...op.br(0),
+  ...op.end,
+  ...op.end,
   ...op.get(OUT),
-  ...op.get(A), ...op.get(B), ...op.f32x4Add, ...op.tee(A), ...op.f32x4ExtractLane(0),
-  ...op.get(A), ...op.f32x4ExtractLane(1), ...op.f32Add,
-  ...op.get(A), ...op.f32x4ExtractLane(2), ...op.f32Add,
-  ...op.get(A), ...op.f32x4ExtractLane(3), ...op.f32Add,
+  ...op.get(A),
+  ...op.get(B),
+  ...op.f32x4Add,
+  ...op.tee(A),
+  ...op.f32x4ExtractLane(0),
+  ...op.get(A),
+  ...op.f32x4ExtractLane(1),
+  ...op.f32Add,
+  ...op.get(A),
+  ...op.f32x4ExtractLane(2),
+  ...op.f32Add,
+  ...op.get(A),
+  ...op.f32x4ExtractLane(3),
+  ...op.f32Add,
   ...op.f32Store,
-  ...op.get(OUT), ...op.i32Const(4), ...op.i32Add, ...op.set(OUT),
-  ...op.get(M), ...op.get(ROW_BYTES), ...op.i32Add, ...op.set(M),
-  ...op.get(N), ...op.i32Const(1), ...op.i32Sub, ...op.set(N),
-  ...op.br(0), ...op.end, ...op.end,
+  ...op.get(OUT),
+  ...op.i32Const(4),
+  ...op.i32Add,
+  ...op.set(OUT),
+  ...op.get(M),
+  ...op.get(ROW_BYTES),
+  ...op.i32Add,
+  ...op.set(M),
+  ...op.get(N),
+  ...op.i32Const(1),
+  ...op.i32Sub,
+  ...op.set(N),
+  ...op.br(0),
+  ...op.end,
+  ...op.end,
   ...op.end,
 ];
 
@@ -108,7 +158,14 @@ const section = (id: number, content: number[]) => [id, ...unsignedLeb(content.l
 const name = (text: string) => [text.length, ...Buffer.from(text, 'ascii')];
 
 const MODULE_BYTES = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00,
   // types: (i32 i32 i32 i32 i32) -> ()
   ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]),
   // imports: env.memory, at least one page
@@ -143,7 +200,8 @@ function kernelModule(): object | null {
  */
 export function createDotProductKernel(rows: number, stride: number): DotProductKernel | null {
   const module = kernelModule();
-  if (!wasm || !module || stride % KERNEL_LANES !== 0 || rows < MIN_ROWS || liveKernels >= MAX_LIVE_KERNELS) return null;
+  if (!wasm || !module || stride % KERNEL_LANES !== 0 || rows < MIN_ROWS || liveKernels >= MAX_LIVE_KERNELS)
+    return null;
   const matrixBytes = rows * stride * 4;
   const bytes = matrixBytes + stride * 4 + rows * 4;
   // A WebAssembly memory addresses at most 4 GiB.

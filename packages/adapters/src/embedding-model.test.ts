@@ -45,9 +45,18 @@ describe('a library remembers the embedding model of its vectors', () => {
     const chunks = await records.listChunks('lib', { offset: 0, limit: 10 });
     await embedChunks({ records, vectors: anyVectors, embedder: new LocalEmbedder(8) }, 'lib', chunks);
     expect(await records.getLibrary('lib')).toMatchObject({ embeddingModel: 'local-hash-v1', embeddingDimensions: 8 });
-    const failure = await embedChunks({ records, vectors: anyVectors, embedder: new LocalEmbedder(16) }, 'lib', chunks).catch((e: unknown) => e);
+    const failure = await embedChunks(
+      { records, vectors: anyVectors, embedder: new LocalEmbedder(16) },
+      'lib',
+      chunks,
+    ).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(AppError);
-    expect(failure).toMatchObject({ code: 'EMBEDDING_MISMATCH', status: 409, retryable: false, message: expect.stringContaining('"replace": true') });
+    expect(failure).toMatchObject({
+      code: 'EMBEDDING_MISMATCH',
+      status: 409,
+      retryable: false,
+      message: expect.stringContaining('"replace": true'),
+    });
   });
 
   it('is cleared by a replacing ingestion, which may then embed with the new model', async () => {

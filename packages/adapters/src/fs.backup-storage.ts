@@ -34,7 +34,8 @@ export class FsBackupStorage implements BackupStorage {
     try {
       return await fs.readFile(file);
     } catch (error) {
-      if (isNotFound(error)) throw new Error(`backup object '${name}' of library '${libraryId}' not found`);
+      if (isNotFound(error))
+        throw new Error(`backup object '${name}' of library '${libraryId}' not found`, { cause: error });
       throw error;
     }
   }

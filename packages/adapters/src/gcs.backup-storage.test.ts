@@ -14,7 +14,10 @@ async function freshStorage(): Promise<{ storage: GcsBackupStorage; bucket: stri
   }
   const bucket = `docshelf-test-${randomBytes(4).toString('hex')}`;
   await emulator.createBucket(bucket);
-  return { storage: new GcsBackupStorage({ bucket, projectId: 'demo-docshelf', apiEndpoint: emulator.endpoint }), bucket };
+  return {
+    storage: new GcsBackupStorage({ bucket, projectId: 'demo-docshelf', apiEndpoint: emulator.endpoint }),
+    bucket,
+  };
 }
 
 afterAll(async () => {

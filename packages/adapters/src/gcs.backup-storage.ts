@@ -51,7 +51,8 @@ export class GcsBackupStorage implements BackupStorage {
       const [body] = await this.bucket.file(this.objectPath(libraryId, name)).download();
       return body;
     } catch (error) {
-      if ((error as { code?: number }).code === 404) throw new Error(`backup object '${name}' of library '${libraryId}' not found`);
+      if ((error as { code?: number }).code === 404)
+        throw new Error(`backup object '${name}' of library '${libraryId}' not found`, { cause: error });
       throw error;
     }
   }
@@ -59,7 +60,9 @@ export class GcsBackupStorage implements BackupStorage {
   async deleteAll(libraryId: string): Promise<number> {
     const names = await this.list(libraryId);
     // A concurrent delete may have removed one already; it is gone either way.
-    await pLimit(8).map(names, (name) => this.bucket.file(this.objectPath(libraryId, name)).delete({ ignoreNotFound: true }));
+    await pLimit(8).map(names, (name) =>
+      this.bucket.file(this.objectPath(libraryId, name)).delete({ ignoreNotFound: true }),
+    );
     return names.length;
   }
 

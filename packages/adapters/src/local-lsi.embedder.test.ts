@@ -60,7 +60,11 @@ async function libraryStore(texts: string[] = LIBRARY) {
 announceContractTarget('Embedder', 'local-lsi', 'in-process, learning from a library in a real SQLite file');
 describeEmbedderContract('LocalLsiEmbedder', async () => {
   const { store, cleanup } = await libraryStore();
-  return { embedder: new LocalLsiEmbedder({ states: store, records: store }), scope: { libraryId: 'acme/fs', kind: 'document' }, cleanup };
+  return {
+    embedder: new LocalLsiEmbedder({ states: store, records: store }),
+    scope: { libraryId: 'acme/fs', kind: 'document' },
+    cleanup,
+  };
 });
 
 describe('LocalLsiEmbedder', () => {
@@ -105,7 +109,14 @@ describe('LocalLsiEmbedder', () => {
       const embedder = new LocalLsiEmbedder({ states: store, records: store }, 8);
       const scope = (libraryId: string) => ({ libraryId, kind: 'document' as const });
       const replacement = { id: '~staged/next', name: 'fs', sourceType: 'crawl' };
-      await store.commitIngestion({ library: replacement, ownerId: 'o', chunks: [], replace: true, ingestionId: 'j', now: new Date() });
+      await store.commitIngestion({
+        library: replacement,
+        ownerId: 'o',
+        chunks: [],
+        replace: true,
+        ingestionId: 'j',
+        now: new Date(),
+      });
       expect(await embedder.shareLearned('acme/fs', '~staged/next')).toBe(false);
       const [learned] = await embedder.embed([LIBRARY[0]!], scope('acme/fs'));
       expect(await embedder.shareLearned('acme/fs', '~staged/next')).toBe(true);
@@ -152,7 +163,12 @@ describe('latent semantic indexing', () => {
 
   it('reduces text to stemmed terms without stop words, numbers or link targets', () => {
     expect(lsiTerms('Removing the [files](https://x.test/removed) in 2024 with readFileSync')).toEqual([
-      'remov', 'file', 'readfilesync', 'read', 'file', 'sync',
+      'remov',
+      'file',
+      'readfilesync',
+      'read',
+      'file',
+      'sync',
     ]);
   });
 });

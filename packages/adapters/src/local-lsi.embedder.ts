@@ -1,4 +1,10 @@
-import { embeddingTextOf, type Embedder, type EmbedderStateStore, type EmbedScope, type RecordStore } from '@docshelf/core';
+import {
+  embeddingTextOf,
+  type Embedder,
+  type EmbedderStateStore,
+  type EmbedScope,
+  type RecordStore,
+} from '@docshelf/core';
 import { fitLsi } from './local-lsi/fit-lsi';
 import { LsiModel } from './local-lsi/lsi-model';
 import { lsiTerms } from './local-lsi/lsi-terms';
@@ -49,7 +55,8 @@ export class LocalLsiEmbedder implements Embedder {
     if (!scope) throw new Error(`${this.model} places texts in one library's space: name the library`);
     if (texts.length === 0) return [];
     // A question never makes the service learn a library: without a learned space it is placed by its words alone.
-    const learned = scope.kind === 'document' ? await this.learnedOrLearn(scope.libraryId) : await this.learned(scope.libraryId);
+    const learned =
+      scope.kind === 'document' ? await this.learnedOrLearn(scope.libraryId) : await this.learned(scope.libraryId);
     const lexical = await this.lexical.embed(texts);
     const latentWeight = Math.sqrt(1 - LEXICAL_SHARE);
     const lexicalWeight = Math.sqrt(LEXICAL_SHARE);

@@ -4,7 +4,10 @@ import { announceContractTarget } from './testing/announce-target';
 
 announceContractTarget('Embedder', 'local', 'in-process, no network');
 describeEmbedderContract('LocalEmbedder', async () => ({ embedder: new LocalEmbedder(), cleanup: async () => {} }));
-describeEmbedderContract('LocalEmbedder (64 dimensions)', async () => ({ embedder: new LocalEmbedder(64), cleanup: async () => {} }));
+describeEmbedderContract('LocalEmbedder (64 dimensions)', async () => ({
+  embedder: new LocalEmbedder(64),
+  cleanup: async () => {},
+}));
 
 describe('LocalEmbedder', () => {
   it('defaults to 256 dimensions and the local-hash-v1 model', () => {

@@ -27,7 +27,8 @@ export class LocalEmbedder implements Embedder {
       this.addFeature(vector, `u:${word}`, UNIGRAM_WEIGHT);
       if (i > 0) this.addFeature(vector, `b:${words[i - 1]} ${word}`, BIGRAM_WEIGHT);
       const padded = ` ${word} `;
-      for (let j = 0; j + 3 <= padded.length; j++) this.addFeature(vector, `c:${padded.slice(j, j + 3)}`, TRIGRAM_WEIGHT);
+      for (let j = 0; j + 3 <= padded.length; j++)
+        this.addFeature(vector, `c:${padded.slice(j, j + 3)}`, TRIGRAM_WEIGHT);
     });
     return normalize(vector);
   }

@@ -4,4 +4,7 @@ import { announceContractTarget } from './testing/announce-target';
 
 // The fake that core's fast tests use passes the same contract as the worker's Redis frontier.
 announceContractTarget('CrawlFrontier', 'memory (test fake)', 'in-process Map');
-describeCrawlFrontierContract('MemoryCrawlFrontier', async () => ({ frontier: new MemoryCrawlFrontier(), cleanup: async () => undefined }));
+describeCrawlFrontierContract('MemoryCrawlFrontier', async () => ({
+  frontier: new MemoryCrawlFrontier(),
+  cleanup: async () => undefined,
+}));

@@ -4,4 +4,7 @@ import { announceContractTarget } from './testing/announce-target';
 
 // The fake that core's fast tests use passes the same contract as the real stores.
 announceContractTarget('JobStore', 'memory (test fake)', 'in-process Map');
-describeJobStoreContract('MemoryJobStore', async () => ({ store: new MemoryJobStore(), cleanup: async () => undefined }));
+describeJobStoreContract('MemoryJobStore', async () => ({
+  store: new MemoryJobStore(),
+  cleanup: async () => undefined,
+}));

@@ -8,7 +8,11 @@ import { detectContainerRuntimeSync } from './testing/container-runtime';
 const MONGO_IMAGE = 'mongo:7';
 const givenUri = process.env.MONGODB_URI;
 const runtime = givenUri ? undefined : detectContainerRuntimeSync();
-const target = givenUri ? 'real server at MONGODB_URI' : runtime?.available ? `real server: ${MONGO_IMAGE} via testcontainers` : undefined;
+const target = givenUri
+  ? 'real server at MONGODB_URI'
+  : runtime?.available
+    ? `real server: ${MONGO_IMAGE} via testcontainers`
+    : undefined;
 
 let stopContainer: (() => Promise<void>) | undefined;
 let uri: Promise<string> | undefined;

@@ -54,7 +54,10 @@ export class MongoJobStore implements JobStore {
   private readonly jobs: Model<JobDoc>;
 
   constructor(options: MongoJobStoreOptions) {
-    this.connection = mongoose.createConnection(options.uri, { ...(options.dbName ? { dbName: options.dbName } : {}), serverSelectionTimeoutMS: 10_000 });
+    this.connection = mongoose.createConnection(options.uri, {
+      ...(options.dbName ? { dbName: options.dbName } : {}),
+      serverSelectionTimeoutMS: 10_000,
+    });
     const schema = new Schema<JobDoc>(
       {
         _id: String,
@@ -79,7 +82,10 @@ export class MongoJobStore implements JobStore {
     schema.index({ createdAt: -1, seq: -1 });
     schema.index({ libraryId: 1, createdAt: -1, seq: -1 });
     schema.index({ finishedAt: 1 });
-    schema.index({ idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } });
+    schema.index(
+      { idempotencyKey: 1 },
+      { unique: true, partialFilterExpression: { idempotencyKey: { $type: 'string' } } },
+    );
     this.jobs = this.connection.model<JobDoc>('Job', schema, 'jobs');
   }
 
@@ -100,13 +106,19 @@ export class MongoJobStore implements JobStore {
       const since = new Date(job.createdAt.getTime() - IDEMPOTENCY_WINDOW_MS);
       const earlier = await this.findJobByIdempotencyKey(job.idempotency.key, since);
       if (earlier) return earlier;
-      await this.jobs.updateOne({ idempotencyKey: job.idempotency.key, createdAt: { $lt: since } }, { $unset: { idempotencyKey: 1 } });
+      await this.jobs.updateOne(
+        { idempotencyKey: job.idempotency.key, createdAt: { $lt: since } },
+        { $unset: { idempotencyKey: 1 } },
+      );
     }
     try {
       await this.jobs.create(doc);
     } catch (error) {
       // Another request with the same key recorded its job first: that job answers this request too.
-      const same = job.idempotency && (error as { code?: number }).code === 11000 ? await this.findJobByIdempotencyKey(job.idempotency.key, new Date(0)) : null;
+      const same =
+        job.idempotency && (error as { code?: number }).code === 11000
+          ? await this.findJobByIdempotencyKey(job.idempotency.key, new Date(0))
+          : null;
       if (!same) throw error;
       return same;
     }
@@ -124,7 +136,10 @@ export class MongoJobStore implements JobStore {
   }
 
   async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
-    const query = { ...(filter.libraryId ? { libraryId: filter.libraryId } : {}), ...(filter.state ? { state: filter.state } : {}) };
+    const query = {
+      ...(filter.libraryId ? { libraryId: filter.libraryId } : {}),
+      ...(filter.state ? { state: filter.state } : {}),
+    };
     const docs = await this.jobs.find(query).sort({ createdAt: -1, seq: -1 }).limit(filter.limit).lean<JobDoc[]>();
     return docs.map(toStoredJob);
   }
@@ -134,7 +149,13 @@ export class MongoJobStore implements JobStore {
     const doc = await this.jobs
       .findOneAndUpdate(
         { _id: id, state: { $in: ACTIVE } },
-        { $set: { ...$set, state: 'running' }, ...($max ? { $max } : {}), ...($inc ? { $inc } : {}), ...($push ? { $push } : {}), $min: { startedAt } },
+        {
+          $set: { ...$set, state: 'running' },
+          ...($max ? { $max } : {}),
+          ...($inc ? { $inc } : {}),
+          ...($push ? { $push } : {}),
+          $min: { startedAt },
+        },
         { new: true },
       )
       .lean<JobDoc>();
@@ -142,14 +163,20 @@ export class MongoJobStore implements JobStore {
   }
 
   async claimCommit(id: string, startedAt: Date): Promise<boolean> {
-    const claimed = await this.jobs.updateOne({ _id: id, state: { $in: ACTIVE } }, { $set: { committing: true, state: 'running', 'progress.phase': 'committing' }, $min: { startedAt } });
+    const claimed = await this.jobs.updateOne(
+      { _id: id, state: { $in: ACTIVE } },
+      { $set: { committing: true, state: 'running', 'progress.phase': 'committing' }, $min: { startedAt } },
+    );
     return claimed.matchedCount > 0;
   }
 
   async finishJob(id: string, outcome: JobOutcome, at: Date, last: FinalWrite = {}): Promise<boolean> {
     const completed = outcome.state === 'completed';
     // A completed job is in phase `done`, whatever phase its last progress named.
-    const { $set, $max, $inc, $push } = progressUpdate({ ...last.progress, phase: completed ? 'done' : last.progress?.phase });
+    const { $set, $max, $inc, $push } = progressUpdate({
+      ...last.progress,
+      phase: completed ? 'done' : last.progress?.phase,
+    });
     const ended = completed
       ? { state: 'completed', result: outcome.result }
       : { state: 'failed', error: outcome.error, ...(outcome.status ? { errorStatus: outcome.status } : {}) };
@@ -201,12 +228,15 @@ function progressUpdate(change: ProgressChange): {
   for (const counter of PROGRESS_COUNTERS) {
     const set = change.set?.[counter];
     const add = change.add?.[counter];
-    if (set !== undefined && (JOB_COUNTERS as readonly string[]).includes(counter)) $max[`progress.${counter}`] = set + (add ?? 0);
+    if (set !== undefined && (JOB_COUNTERS as readonly string[]).includes(counter))
+      $max[`progress.${counter}`] = set + (add ?? 0);
     else if (set !== undefined) $set[`progress.${counter}`] = set + (add ?? 0);
     else if (add !== undefined) $inc[`progress.${counter}`] = add;
   }
   // Appended atomically and capped to the latest, so page jobs on several workers report side by side.
-  const $push = change.errors?.length ? { 'progress.errors': { $each: change.errors, $slice: -MAX_PROGRESS_ERRORS } } : undefined;
+  const $push = change.errors?.length
+    ? { 'progress.errors': { $each: change.errors, $slice: -MAX_PROGRESS_ERRORS } }
+    : undefined;
   return {
     $set,
     ...(Object.keys($max).length > 0 ? { $max } : {}),
@@ -217,7 +247,13 @@ function progressUpdate(change: ProgressChange): {
 
 function toStoredJob(doc: JobDoc): StoredJob {
   const progress: JobProgress = { phase: doc.progress.phase, done: doc.progress.done, total: doc.progress.total };
-  for (const counter of ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const) {
+  for (const counter of [
+    'pagesDiscovered',
+    'pagesCrawled',
+    'pagesFailed',
+    'pagesUnchanged',
+    'chunksIngested',
+  ] as const) {
     if (typeof doc.progress[counter] === 'number') progress[counter] = doc.progress[counter];
   }
   if (Array.isArray(doc.progress.errors) && doc.progress.errors.length > 0) progress.errors = [...doc.progress.errors];

@@ -1,6 +1,12 @@
 import type { KeywordQuery } from '@docshelf/core';
 import { describeKeywordIndexContract } from './contracts/keyword-index.contract';
-import { ATLAS_TITLE_BOOST, MongoKeywordIndex, atlasSearchPipeline, textSearchFilter, textSearchString } from './mongo.keyword-index';
+import {
+  ATLAS_TITLE_BOOST,
+  MongoKeywordIndex,
+  atlasSearchPipeline,
+  textSearchFilter,
+  textSearchString,
+} from './mongo.keyword-index';
 import { MongoRecordStore } from './mongo.record-store';
 import { announceContractTarget } from './testing/announce-target';
 import { mongoTarget } from './testing/mongo-target';
@@ -25,7 +31,10 @@ if (mongo.description) {
         },
       };
     },
-    { bm25: false, reason: "MongoDB's textScore weighs term frequency and field weights but not how rare a term is (no IDF)" },
+    {
+      bm25: false,
+      reason: "MongoDB's textScore weighs term frequency and field weights but not how rare a term is (no IDF)",
+    },
   );
 } else {
   const reason = mongo.skipReason;
@@ -45,7 +54,9 @@ describe('MongoKeywordIndex queries', () => {
   });
 
   it('builds a $text filter, within the libraries asked for', () => {
-    expect(textSearchFilter({ terms: ['widget', '-gizmo'], libraryIds: null, limit: 5 })).toEqual({ $text: { $search: 'widget gizmo' } });
+    expect(textSearchFilter({ terms: ['widget', '-gizmo'], libraryIds: null, limit: 5 })).toEqual({
+      $text: { $search: 'widget gizmo' },
+    });
     expect(textSearchFilter({ terms: ['widget'], libraryIds: ['acme/a', 'acme/b'], limit: 5 })).toEqual({
       $text: { $search: 'widget' },
       libraryId: { $in: ['acme/a', 'acme/b'] },
@@ -54,19 +65,27 @@ describe('MongoKeywordIndex queries', () => {
 
   it('builds an Atlas Search pipeline: title boosted, any term, libraries filtered, best first with the search score', () => {
     const should = (terms: string[]) => [
-      { text: { query: terms, path: ['title', 'pageLead', 'headings'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
+      {
+        text: { query: terms, path: ['title', 'pageLead', 'headings'], score: { boost: { value: ATLAS_TITLE_BOOST } } },
+      },
       { text: { query: terms, path: 'content' } },
     ];
-    expect(atlasSearchPipeline({ terms: ['read', 'file'], libraryIds: ['node/fs'], limit: 7 }, 'chunk_search')).toEqual([
-      {
-        $search: {
-          index: 'chunk_search',
-          compound: { should: should(['read', 'file']), minimumShouldMatch: 1, filter: [{ in: { path: 'libraryId', value: ['node/fs'] } }] },
+    expect(atlasSearchPipeline({ terms: ['read', 'file'], libraryIds: ['node/fs'], limit: 7 }, 'chunk_search')).toEqual(
+      [
+        {
+          $search: {
+            index: 'chunk_search',
+            compound: {
+              should: should(['read', 'file']),
+              minimumShouldMatch: 1,
+              filter: [{ in: { path: 'libraryId', value: ['node/fs'] } }],
+            },
+          },
         },
-      },
-      { $limit: 7 },
-      { $project: { _id: 0, libraryId: 1, id: 1, url: 1, score: { $meta: 'searchScore' } } },
-    ]);
+        { $limit: 7 },
+        { $project: { _id: 0, libraryId: 1, id: 1, url: 1, score: { $meta: 'searchScore' } } },
+      ],
+    );
     expect(atlasSearchPipeline({ terms: ['read', ' '], libraryIds: null, limit: 3 }, 'chunk_search')?.[0]).toEqual({
       $search: { index: 'chunk_search', compound: { should: should(['read']), minimumShouldMatch: 1 } },
     });
@@ -101,7 +120,9 @@ describe('MongoKeywordIndex queries', () => {
       ['limit', 2],
     ]);
     calls.length = 0;
-    await expect(new MongoKeywordIndex(store, { atlasSearchIndex: 'chunk_search' }).search(query)).resolves.toEqual(hits);
+    await expect(new MongoKeywordIndex(store, { atlasSearchIndex: 'chunk_search' }).search(query)).resolves.toEqual(
+      hits,
+    );
     expect(calls).toEqual([['aggregate', atlasSearchPipeline(query, 'chunk_search')]]);
   });
 
@@ -118,7 +139,9 @@ describe('MongoKeywordIndex queries', () => {
     }
     expect(textSearchFilter(onlySyntax)).toBeNull();
 
-    const store = { chunkModel: () => Promise.reject(new Error('no query was expected')) } as unknown as MongoRecordStore;
+    const store = {
+      chunkModel: () => Promise.reject(new Error('no query was expected')),
+    } as unknown as MongoRecordStore;
     const text = new MongoKeywordIndex(store);
     const atlas = new MongoKeywordIndex(store, { atlasSearchIndex: 'chunk_search' });
     for (const query of [...nothingToFind, onlySyntax]) await expect(text.search(query)).resolves.toEqual([]);

@@ -50,7 +50,8 @@ export class MongoKeywordIndex implements KeywordIndex {
 }
 
 /** A search with no words to look for, no library to look in or no room for a hit finds nothing. */
-const findsNothing = (query: KeywordQuery, hasWords: boolean) => !hasWords || query.limit < 1 || query.libraryIds?.length === 0;
+const findsNothing = (query: KeywordQuery, hasWords: boolean) =>
+  !hasWords || query.limit < 1 || query.libraryIds?.length === 0;
 
 /**
  * The `$search` string of a `$text` query: the terms as plain words, any of which may match. `"` opens a phrase and a
@@ -78,7 +79,13 @@ export function atlasSearchPipeline(query: KeywordQuery, index: string): Pipelin
         index,
         compound: {
           should: [
-            { text: { query: terms, path: ['title', 'pageLead', 'headings'], score: { boost: { value: ATLAS_TITLE_BOOST } } } },
+            {
+              text: {
+                query: terms,
+                path: ['title', 'pageLead', 'headings'],
+                score: { boost: { value: ATLAS_TITLE_BOOST } },
+              },
+            },
             { text: { query: terms, path: 'content' } },
           ],
           // Beside a filter, should clauses are optional unless at least one is required to match.

@@ -2,7 +2,11 @@ import { Schema, type Connection } from 'mongoose';
 import type { ChunkInput, CrawledPage, Library, Permission, StagedPageContent, StoredChunk } from '@docshelf/core';
 
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
-export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & { _id: string; createdAt: Date; updatedAt: Date };
+export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & {
+  _id: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
 
 /**
  * A stored chunk with the library it belongs to, the ingestion that last wrote it, and what keyword search weighs as
@@ -128,7 +132,13 @@ export function defineMongoModels(connection: Connection) {
   users.index({ emailKey: 1 }, { unique: true });
 
   const sessions = new Schema<SessionDoc>(
-    { _id: String, userId: { type: String, required: true }, expiresAt: { type: Date, required: true }, createdAt: Date, lastUsedAt: Date },
+    {
+      _id: String,
+      userId: { type: String, required: true },
+      expiresAt: { type: Date, required: true },
+      createdAt: Date,
+      lastUsedAt: Date,
+    },
     options,
   );
   // MongoDB removes expired sessions by itself; deleteExpiredSessions still answers exactly at its `now`.

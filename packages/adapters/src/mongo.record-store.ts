@@ -23,7 +23,15 @@ import {
   type User,
   type UserWithPassword,
 } from '@docshelf/core';
-import { defineMongoModels, type ApiKeyDoc, type ChunkDoc, type CrawledPageDoc, type EmbedderStateDoc, type LibraryDoc, type MongoModels } from './mongo.models';
+import {
+  defineMongoModels,
+  type ApiKeyDoc,
+  type ChunkDoc,
+  type CrawledPageDoc,
+  type EmbedderStateDoc,
+  type LibraryDoc,
+  type MongoModels,
+} from './mongo.models';
 import { optionalField } from './optional-field';
 
 /** Chunk writes per bulkWrite round trip. */
@@ -51,7 +59,10 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   private ready?: Promise<void>;
 
   constructor(options: MongoRecordStoreOptions) {
-    this.connection = mongoose.createConnection(options.uri, { ...(options.dbName ? { dbName: options.dbName } : {}), serverSelectionTimeoutMS: 10_000 });
+    this.connection = mongoose.createConnection(options.uri, {
+      ...(options.dbName ? { dbName: options.dbName } : {}),
+      serverSelectionTimeoutMS: 10_000,
+    });
     this.models = defineMongoModels(this.connection);
   }
 
@@ -62,7 +73,10 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
 
   async listLibraries(): Promise<Library[]> {
     // Replacements being built ('~staged/…') are not libraries yet.
-    const docs = await this.models.libraries.find({ _id: { $not: /^~/ } }).sort({ _id: 1 }).lean<LibraryDoc[]>();
+    const docs = await this.models.libraries
+      .find({ _id: { $not: /^~/ } })
+      .sort({ _id: 1 })
+      .lean<LibraryDoc[]>();
     return docs.map(toLibrary);
   }
 
@@ -75,7 +89,8 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
         await this.models.chunks.deleteMany({ libraryId }, { session });
         await this.models.crawledPages.deleteMany({ libraryId }, { session });
       }
-      if (input.removeChunkIds?.length) await this.models.chunks.deleteMany({ libraryId, id: { $in: input.removeChunkIds } }, { session });
+      if (input.removeChunkIds?.length)
+        await this.models.chunks.deleteMany({ libraryId, id: { $in: input.removeChunkIds } }, { session });
       await this.upsertChunks(input, session);
       if (input.removeCrawledPages?.length) {
         await this.models.crawledPages.deleteMany({ libraryId, url: { $in: input.removeCrawledPages } }, { session });
@@ -84,7 +99,16 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
         const { url, etag, lastModified, contentHash, chunkIds, lineKeys, links } = page;
         await this.models.crawledPages.replaceOne(
           { libraryId, url },
-          { libraryId, url, ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }), contentHash, chunkIds, lineKeys, links },
+          {
+            libraryId,
+            url,
+            ...(etag === undefined ? {} : { etag }),
+            ...(lastModified === undefined ? {} : { lastModified }),
+            contentHash,
+            chunkIds,
+            lineKeys,
+            links,
+          },
           { upsert: true, session },
         );
       }
@@ -101,17 +125,30 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       .find({ libraryId }, { _id: 0, id: 1, title: 1, url: 1, tokenCount: 1 })
       .sort({ position: 1 })
       .lean<Pick<ChunkDoc, 'id' | 'title' | 'url' | 'tokenCount'>[]>();
-    return docs.map((d) => ({ id: d.id, ...optionalField('title', d.title), ...optionalField('url', d.url), tokenCount: d.tokenCount }));
+    return docs.map((d) => ({
+      id: d.id,
+      ...optionalField('title', d.title),
+      ...optionalField('url', d.url),
+      tokenCount: d.tokenCount,
+    }));
   }
 
   async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
-    const docs = await this.models.chunks.find({ libraryId }).sort({ position: 1 }).skip(page.offset).limit(page.limit).lean<ChunkDoc[]>();
+    const docs = await this.models.chunks
+      .find({ libraryId })
+      .sort({ position: 1 })
+      .skip(page.offset)
+      .limit(page.limit)
+      .lean<ChunkDoc[]>();
     return docs.map(toStoredChunk);
   }
 
   async getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]> {
     if (chunkIds.length === 0) return [];
-    const docs = await this.models.chunks.find({ libraryId, id: { $in: chunkIds } }).sort({ position: 1 }).lean<ChunkDoc[]>();
+    const docs = await this.models.chunks
+      .find({ libraryId, id: { $in: chunkIds } })
+      .sort({ position: 1 })
+      .lean<ChunkDoc[]>();
     return docs.map(toStoredChunk);
   }
 
@@ -143,7 +180,14 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       const { _id: _staged, ownerId, createdAt, chunkCount: _count, ...fields } = staged;
       await this.models.libraries.replaceOne(
         { _id: libraryId },
-        { ...fields, _id: libraryId, ownerId: existing?.ownerId ?? ownerId, createdAt: existing?.createdAt ?? createdAt, updatedAt: now, chunkCount: 0 },
+        {
+          ...fields,
+          _id: libraryId,
+          ownerId: existing?.ownerId ?? ownerId,
+          createdAt: existing?.createdAt ?? createdAt,
+          updatedAt: now,
+          chunkCount: 0,
+        },
         { upsert: true, session },
       );
       await this.models.chunks.deleteMany({ libraryId }, { session });
@@ -151,9 +195,14 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       await this.models.crawledPages.deleteMany({ libraryId }, { session });
       await this.models.crawledPages.updateMany({ libraryId: stagedId }, { $set: { libraryId } }, { session });
       await this.models.embedderStates.deleteMany({ libraryId }, { session });
-      const states = await this.models.embedderStates.find({ libraryId: stagedId }).session(session).lean<EmbedderStateDoc[]>();
+      const states = await this.models.embedderStates
+        .find({ libraryId: stagedId })
+        .session(session)
+        .lean<EmbedderStateDoc[]>();
       for (const state of states) {
-        await this.models.embedderStates.create([{ ...state, _id: stateKey(libraryId, state.model), libraryId }], { session });
+        await this.models.embedderStates.create([{ ...state, _id: stateKey(libraryId, state.model), libraryId }], {
+          session,
+        });
       }
       await this.models.embedderStates.deleteMany({ libraryId: stagedId }, { session });
       const chunkCount = await this.models.chunks.countDocuments({ libraryId }, { session });
@@ -164,18 +213,29 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getEmbedderState(libraryId: string, model: string): Promise<EmbedderState | null> {
-    const doc = await this.models.embedderStates.findById(stateKey(libraryId, model)).lean<{ stateId: string; data: { buffer: ArrayBuffer } | Buffer }>();
+    const doc = await this.models.embedderStates
+      .findById(stateKey(libraryId, model))
+      .lean<{ stateId: string; data: { buffer: ArrayBuffer } | Buffer }>();
     return doc ? { id: doc.stateId, data: asBuffer(doc.data) } : null;
   }
 
   async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
-    const doc = await this.models.embedderStates.findById(stateKey(libraryId, model), { stateId: 1 }).lean<{ stateId: string }>();
+    const doc = await this.models.embedderStates
+      .findById(stateKey(libraryId, model), { stateId: 1 })
+      .lean<{ stateId: string }>();
     return doc?.stateId ?? null;
   }
 
   async putEmbedderState(libraryId: string, model: string, state: EmbedderState): Promise<EmbedderState> {
     try {
-      await this.models.embedderStates.create({ _id: stateKey(libraryId, model), libraryId, model, stateId: state.id, data: state.data, createdAt: new Date() });
+      await this.models.embedderStates.create({
+        _id: stateKey(libraryId, model),
+        libraryId,
+        model,
+        stateId: state.id,
+        data: state.data,
+        createdAt: new Date(),
+      });
     } catch (error) {
       // Another process stored its state first: that one is the library's.
       if (!isDuplicateKey(error)) throw error;
@@ -207,8 +267,10 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
         )
         .lean();
     // Two first logins at once can both try the insert; the loser finds the winner's user on the second try.
-    const doc = await upsert().catch((error: unknown) => (isDuplicateKey(error) ? upsert() : Promise.reject(error)));
-    return { id: doc!._id, email: doc!.email };
+    const doc = await upsert().catch((error: unknown) =>
+      isDuplicateKey(error) ? upsert() : Promise.reject(error as Error),
+    );
+    return { id: doc._id, email: doc.email };
   }
 
   async findUserByEmail(email: string): Promise<UserWithPassword | null> {
@@ -222,12 +284,24 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
-    await this.models.sessions.create({ _id: input.tokenHash, userId: input.userId, expiresAt: input.expiresAt, createdAt: input.now, lastUsedAt: input.now });
+    await this.models.sessions.create({
+      _id: input.tokenHash,
+      userId: input.userId,
+      expiresAt: input.expiresAt,
+      createdAt: input.now,
+      lastUsedAt: input.now,
+    });
   }
 
   async findSession(tokenHash: string): Promise<Session | null> {
     const doc = await this.models.sessions.findById(tokenHash).lean();
-    return doc ? { userId: doc.userId, expiresAt: doc.expiresAt.toISOString(), lastUsedAt: (doc.lastUsedAt ?? doc.createdAt).toISOString() } : null;
+    return doc
+      ? {
+          userId: doc.userId,
+          expiresAt: doc.expiresAt.toISOString(),
+          lastUsedAt: (doc.lastUsedAt ?? doc.createdAt).toISOString(),
+        }
+      : null;
   }
 
   async touchSession(tokenHash: string, at: Date): Promise<void> {
@@ -272,11 +346,21 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     await this.models.apiKeys.updateOne({ _id: keyId }, { $set: { lastUsedAt: at } });
   }
 
-  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void> {
+  async stagePage(input: {
+    stagingId: string;
+    url: string;
+    chunks: ChunkInput[];
+    page?: StagedPageContent;
+    now: Date;
+  }): Promise<void> {
     // seq is set on the first stage only, so a page staged again keeps its place.
     const fields = { chunks: input.chunks, createdAt: input.now };
     const update = input.page ? { $set: { ...fields, page: input.page } } : { $set: fields, $unset: { page: 1 } };
-    await this.models.stagedPages.updateOne({ stagingId: input.stagingId, url: input.url }, { ...update, $setOnInsert: { seq: nextSeq() } }, { upsert: true });
+    await this.models.stagedPages.updateOne(
+      { stagingId: input.stagingId, url: input.url },
+      { ...update, $setOnInsert: { seq: nextSeq() } },
+      { upsert: true },
+    );
   }
 
   async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
@@ -320,7 +404,9 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
       await this.connection.asPromise();
       const hello = await this.connection.db!.admin().command({ hello: 1 });
       if (!hello.setName && hello.msg !== 'isdbgrid') {
-        throw new Error('MongoDB record store needs transactions: run MongoDB as a replica set (one node is enough) or a sharded cluster');
+        throw new Error(
+          'MongoDB record store needs transactions: run MongoDB as a replica set (one node is enough) or a sharded cluster',
+        );
       }
       await Promise.all(Object.values(this.models).map((model) => model.init()));
     })().catch((error: unknown) => {
@@ -332,11 +418,17 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
 
   private async writeLibrary({ library, ownerId, now }: CommitIngestionInput, session: ClientSession): Promise<void> {
     const { id, ...fields } = library;
-    const absent = Object.fromEntries(LIBRARY_OPTIONAL.filter((key) => fields[key] === undefined).map((key) => [key, 1]));
+    const absent = Object.fromEntries(
+      LIBRARY_OPTIONAL.filter((key) => fields[key] === undefined).map((key) => [key, 1]),
+    );
     const set = Object.fromEntries(Object.entries({ ...fields, updatedAt: now }).filter(([, v]) => v !== undefined));
     await this.models.libraries.updateOne(
       { _id: id },
-      { $set: set, ...(Object.keys(absent).length > 0 ? { $unset: absent } : {}), $setOnInsert: { ownerId, createdAt: now, chunkCount: 0 } },
+      {
+        $set: set,
+        ...(Object.keys(absent).length > 0 ? { $unset: absent } : {}),
+        $setOnInsert: { ownerId, createdAt: now, chunkCount: 0 },
+      },
       { upsert: true, session },
     );
   }
@@ -347,23 +439,48 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     const latest = new Map<string, ChunkInput>();
     for (const chunk of input.chunks) latest.set(chunk.id, chunk);
     const ids = [...latest.keys()];
-    const last = await this.models.chunks.findOne({ libraryId }, { position: 1 }).sort({ position: -1 }).session(session).lean();
+    const last = await this.models.chunks
+      .findOne({ libraryId }, { position: 1 })
+      .sort({ position: -1 })
+      .session(session)
+      .lean();
     let nextPosition = (last?.position ?? -1) + 1;
     const leadOf = pageLeads(input.chunks);
     for (let start = 0; start < ids.length; start += WRITE_BATCH_SIZE) {
       const batch = ids.slice(start, start + WRITE_BATCH_SIZE);
       const existing = new Set(
-        (await this.models.chunks.find({ libraryId, id: { $in: batch } }, { id: 1 }).session(session).lean()).map((d) => d.id),
+        (
+          await this.models.chunks
+            .find({ libraryId, id: { $in: batch } }, { id: 1 })
+            .session(session)
+            .lean()
+        ).map((d) => d.id),
       );
       const operations = batch.map((id) => {
         const chunk = latest.get(id) as ChunkInput;
         const pageLead = leadOf(chunk) ?? undefined;
         const headings = chunkHeadings(chunk.content).join('\n') || undefined;
-        const fields = { title: chunk.title, content: chunk.content, url: chunk.url, tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content), bpeTokens: countTokens(chunk.content), ingestionId: input.ingestionId, pageLead, headings };
+        const fields = {
+          title: chunk.title,
+          content: chunk.content,
+          url: chunk.url,
+          tokenCount: chunk.tokenCount ?? estimateTokens(chunk.content),
+          bpeTokens: countTokens(chunk.content),
+          ingestionId: input.ingestionId,
+          pageLead,
+          headings,
+        };
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-        const unset = Object.fromEntries((['title', 'url', 'pageLead', 'headings'] as const).filter((k) => fields[k] === undefined).map((k) => [k, 1]));
+        const unset = Object.fromEntries(
+          (['title', 'url', 'pageLead', 'headings'] as const).filter((k) => fields[k] === undefined).map((k) => [k, 1]),
+        );
         if (existing.has(id)) {
-          return { updateOne: { filter: { libraryId, id }, update: { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) } } };
+          return {
+            updateOne: {
+              filter: { libraryId, id },
+              update: { $set: set, ...(Object.keys(unset).length ? { $unset: unset } : {}) },
+            },
+          };
         }
         return { insertOne: { document: { libraryId, id, ...set, position: nextPosition++ } as ChunkDoc } };
       });
@@ -385,7 +502,9 @@ function toLibrary(doc: LibraryDoc): Library {
     ownerId: doc.ownerId,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
-    ...(doc.embeddingModel ? { embeddingModel: doc.embeddingModel, embeddingDimensions: doc.embeddingDimensions ?? 0 } : {}),
+    ...(doc.embeddingModel
+      ? { embeddingModel: doc.embeddingModel, embeddingDimensions: doc.embeddingDimensions ?? 0 }
+      : {}),
   };
 }
 

@@ -17,7 +17,11 @@ const embedderFor = (fake: OpenAiFake, overrides: Partial<OpenAiEmbedderOptions>
     ...overrides,
   });
 
-announceContractTarget('Embedder', 'openai (official SDK)', 'HTTP fake of POST /v1/embeddings on 127.0.0.1 (testing/openai-fake.ts)');
+announceContractTarget(
+  'Embedder',
+  'openai (official SDK)',
+  'HTTP fake of POST /v1/embeddings on 127.0.0.1 (testing/openai-fake.ts)',
+);
 describeEmbedderContract('openai against the HTTP fake of /v1/embeddings', async () => {
   const fake = await startOpenAiFake();
   return { embedder: embedderFor(fake), cleanup: () => fake.close() };
@@ -36,14 +40,17 @@ describe('OpenAiEmbedder limits and failures', () => {
 
   it('the fake rejects what the API rejects: 2,049 inputs, an empty string, over 300,000 tokens, a bad key', async () => {
     const client = new OpenAI({ apiKey: fake.apiKey, baseURL: fake.baseUrl, maxRetries: 0 });
-    const create = (input: string[]) => client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
+    const create = (input: string[]) =>
+      client.embeddings.create({ model: 'text-embedding-3-small', input, encoding_format: 'float' });
     await expect(create(Array.from({ length: 2_049 }, (_, i) => `text ${i}`))).rejects.toMatchObject({ status: 400 });
     await expect(create(['fine', ''])).rejects.toMatchObject({ status: 400 });
     const long = 'word '.repeat(6_000);
     await expect(create(Array.from({ length: 40 }, () => long))).rejects.toMatchObject({ status: 400 });
     await expect(create(['x'.repeat(10) + ' word'.repeat(9_000)])).rejects.toMatchObject({ status: 400 });
     const stranger = new OpenAI({ apiKey: 'sk-wrong', baseURL: fake.baseUrl, maxRetries: 0 });
-    await expect(stranger.embeddings.create({ model: 'text-embedding-3-small', input: ['x'] })).rejects.toMatchObject({ status: 401 });
+    await expect(stranger.embeddings.create({ model: 'text-embedding-3-small', input: ['x'] })).rejects.toMatchObject({
+      status: 401,
+    });
     expect((await create(Array.from({ length: 2_048 }, (_, i) => `text ${i}`))).data).toHaveLength(2_048);
   });
 
@@ -94,21 +101,32 @@ describe('OpenAiEmbedder limits and failures', () => {
 
   it('gives up after maxRetries with a retryable AppError', async () => {
     fake.failNext(3, 429, { 'retry-after-ms': '10' });
-    const failure = await embedderFor(fake, { maxRetries: 2 }).embed(['x']).catch((e: unknown) => e);
+    const failure = await embedderFor(fake, { maxRetries: 2 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ code: 'EMBEDDING_FAILED', status: 502, retryable: true });
     expect(fake.requests).toHaveLength(3);
   });
 
   it('fails clearly, without retrying, on a wrong key', async () => {
-    const failure = await embedderFor(fake, { apiKey: 'sk-wrong' }).embed(['x']).catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: 'EMBEDDING_FAILED', retryable: false, message: expect.stringContaining('401') });
+    const failure = await embedderFor(fake, { apiKey: 'sk-wrong' })
+      .embed(['x'])
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      code: 'EMBEDDING_FAILED',
+      retryable: false,
+      message: expect.stringContaining('401'),
+    });
   });
 
   it('runs at most maxConcurrency requests at once', async () => {
     fake.setDelay(50);
     const texts = Array.from({ length: 12 }, (_, i) => `t${i} ${'word '.repeat(30_000 / 12)}`);
-    await embedderFor(fake, { maxConcurrency: 2, limits: { maxInputsPerRequest: 1, maxTokensPerRequest: 300_000, maxTokensPerInput: 8_191 } }).embed(texts);
+    await embedderFor(fake, {
+      maxConcurrency: 2,
+      limits: { maxInputsPerRequest: 1, maxTokensPerRequest: 300_000, maxTokensPerInput: 8_191 },
+    }).embed(texts);
     expect(fake.requests).toHaveLength(12);
     expect(fake.maxInFlight).toBe(2);
   });
@@ -123,14 +141,21 @@ describe('OpenAiEmbedder limits and failures', () => {
     expect(fake.maxInFlight).toBe(2);
 
     fake.failNext(1, 400);
-    const failure = await embedderFor(fake, { maxConcurrency: 1, limits }).embed(texts('d')).catch((e: unknown) => e);
+    const failure = await embedderFor(fake, { maxConcurrency: 1, limits })
+      .embed(texts('d'))
+      .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'EMBEDDING_FAILED', message: expect.stringContaining('400') });
     expect(fake.requests).toHaveLength(13);
   });
 
   it('rejects vectors of another size than configured, naming both', async () => {
     // ada-002 takes no `dimensions` parameter and always answers 1536.
-    const failure = await embedderFor(fake, { model: 'text-embedding-ada-002', dimensions: 256 }).embed(['x']).catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: 'EMBEDDING_FAILED', message: expect.stringMatching(/1536 dimensions, expected 256/) });
+    const failure = await embedderFor(fake, { model: 'text-embedding-ada-002', dimensions: 256 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      code: 'EMBEDDING_FAILED',
+      message: expect.stringMatching(/1536 dimensions, expected 256/),
+    });
   });
 });

@@ -3,7 +3,12 @@ import { AppError, type Embedder } from '@docshelf/core';
 import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { z } from 'zod';
-import { OPENAI_EMBEDDING_LIMITS, planEmbeddingBatches, prepareEmbeddingInput, type EmbeddingLimits } from './embedding-batches';
+import {
+  OPENAI_EMBEDDING_LIMITS,
+  planEmbeddingBatches,
+  prepareEmbeddingInput,
+  type EmbeddingLimits,
+} from './embedding-batches';
 
 /** The settings config reads for `EMBEDDER=openai` (see packages/config), plus limits that tests may lower. */
 export type OpenAiEmbedderOptions = Omit<Extract<ProductionAdapters['embedder'], { kind: 'openai' }>, 'kind'> & {
@@ -78,12 +83,17 @@ export class OpenAiEmbedder implements Embedder {
   /** Another service's answer is checked, not trusted: count, order and size of every vector. */
   private validateResponse(raw: unknown, expected: number): number[][] {
     const parsed = embeddingResponseSchema.safeParse(raw);
-    if (!parsed.success) throw invalidResponse(this.model, `unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw invalidResponse(this.model, `unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
     const vectors = new Array<number[] | undefined>(expected);
     for (const item of parsed.data.data) {
-      if (item.index >= expected || vectors[item.index]) throw invalidResponse(this.model, `bad or repeated index ${item.index}`);
+      if (item.index >= expected || vectors[item.index])
+        throw invalidResponse(this.model, `bad or repeated index ${item.index}`);
       if (item.embedding.length !== this.dimensions) {
-        throw invalidResponse(this.model, `a vector has ${item.embedding.length} dimensions, expected ${this.dimensions}`);
+        throw invalidResponse(
+          this.model,
+          `a vector has ${item.embedding.length} dimensions, expected ${this.dimensions}`,
+        );
       }
       vectors[item.index] = normalize(item.embedding, this.model);
     }
@@ -102,17 +112,27 @@ function normalize(vector: number[], model: string): number[] {
 }
 
 function invalidResponse(model: string, detail: string): AppError {
-  return new AppError('EMBEDDING_FAILED', `Embedding service returned an invalid response for ${model}: ${detail}`, 502, {
-    retryable: true,
-  });
+  return new AppError(
+    'EMBEDDING_FAILED',
+    `Embedding service returned an invalid response for ${model}: ${detail}`,
+    502,
+    {
+      retryable: true,
+    },
+  );
 }
 
 function toEmbeddingError(error: unknown, model: string): unknown {
   if (!(error instanceof OpenAI.APIError)) return error;
-  const status = error.status;
+  const status = error.status as number | undefined;
   // Rate limits and server errors were already retried by the SDK; a later job attempt may still succeed.
   const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
-  return new AppError('EMBEDDING_FAILED', `Embedding request for ${model} failed (${status ?? 'no status'}): ${error.message}`, 502, {
-    retryable,
-  });
+  return new AppError(
+    'EMBEDDING_FAILED',
+    `Embedding request for ${model} failed (${status ?? 'no status'}): ${error.message}`,
+    502,
+    {
+      retryable,
+    },
+  );
 }

@@ -38,7 +38,10 @@ export class PineconeVectorIndex implements VectorIndex {
   constructor(options: PineconeVectorIndexOptions) {
     if (!options.indexName && !options.indexHost) throw new Error('Pinecone needs an index name or an index host');
     this.dimensions = options.dimensions;
-    const client = new Pinecone({ apiKey: options.apiKey, ...(options.controllerHost ? { controllerHostUrl: options.controllerHost } : {}) });
+    const client = new Pinecone({
+      apiKey: options.apiKey,
+      ...(options.controllerHost ? { controllerHostUrl: options.controllerHost } : {}),
+    });
     this.index = client.index<Metadata>({ name: options.indexName, host: options.indexHost });
   }
 
@@ -104,7 +107,10 @@ export class PineconeVectorIndex implements VectorIndex {
     await this.deleteLibrary(to);
     for (let start = 0; start < chunkIds.length; start += FETCH_BATCH) {
       const found = await this.fetch(from, chunkIds.slice(start, start + FETCH_BATCH));
-      await this.upsert(to, [...found].map(([chunkId, values]) => ({ chunkId, values })));
+      await this.upsert(
+        to,
+        [...found].map(([chunkId, values]) => ({ chunkId, values })),
+      );
     }
     await this.deleteLibrary(from);
   }
@@ -112,7 +118,8 @@ export class PineconeVectorIndex implements VectorIndex {
   async close(): Promise<void> {}
 
   private validateVector(values: number[], what: string): void {
-    if (values.length !== this.dimensions) throw new Error(`${what} has ${values.length} dimensions, expected ${this.dimensions}`);
+    if (values.length !== this.dimensions)
+      throw new Error(`${what} has ${values.length} dimensions, expected ${this.dimensions}`);
     if (!values.every(Number.isFinite)) throw new Error(`${what} has a value that is not a finite number`);
   }
 
@@ -145,7 +152,10 @@ export function batchUpsertRecords<T extends PineconeRecord<Metadata>>(records: 
   let bytes = 0;
   for (const record of records) {
     const size = Buffer.byteLength(JSON.stringify(record)) + 1;
-    if (current.length > 0 && (current.length >= PINECONE_LIMITS.maxRecordsPerUpsert || bytes + size > UPSERT_BYTE_BUDGET)) {
+    if (
+      current.length > 0 &&
+      (current.length >= PINECONE_LIMITS.maxRecordsPerUpsert || bytes + size > UPSERT_BYTE_BUDGET)
+    ) {
       batches.push(current);
       current = [];
       bytes = 0;

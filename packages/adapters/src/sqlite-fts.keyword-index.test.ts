@@ -33,9 +33,14 @@ describe('SqliteFtsKeywordIndex', () => {
       sqliteVec.load(old);
       registerSearchFunctions(old);
       migrateSchema(old, 3);
-      old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
-                   VALUES ('acme/old', 'Old', 'llms_txt', 2, 'o', 't', 't')`).run();
-      const insert = old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
+      old
+        .prepare(
+          `INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+                   VALUES ('acme/old', 'Old', 'llms_txt', 2, 'o', 't', 't')`,
+        )
+        .run();
+      const insert =
+        old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
                                   VALUES ('acme/old', ?, ?, ?, NULL, 5, ?, 'i')`);
       insert.run('second', 'Later', 'the legacy parser handles quoting', 1);
       insert.run('first', 'Intro', 'an introduction to the legacy format', 0);
@@ -43,9 +48,16 @@ describe('SqliteFtsKeywordIndex', () => {
 
       const db = openSqliteDatabase(file);
       const records = new SqliteRecordStore(db);
-      const hits = await new SqliteFtsKeywordIndex(db).search({ terms: ['legacy'], libraryIds: ['acme/old'], limit: 10 });
+      const hits = await new SqliteFtsKeywordIndex(db).search({
+        terms: ['legacy'],
+        libraryIds: ['acme/old'],
+        limit: 10,
+      });
       expect(hits.map((h) => h.chunkId).sort()).toEqual(['first', 'second']);
-      expect((await records.listChunks('acme/old', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual(['first', 'second']);
+      expect((await records.listChunks('acme/old', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual([
+        'first',
+        'second',
+      ]);
       db.close();
     } finally {
       removeDir();
@@ -61,11 +73,13 @@ describe('SqliteFtsKeywordIndex', () => {
       sqliteVec.load(old);
       registerSearchFunctions(old);
       migrateSchema(old, 11);
-      const library = old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+      const library =
+        old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
                                    VALUES (?, ?, 'llms_txt', 2, 'o', 't', 't')`);
       library.run('acme/a', 'A');
       library.run('acme/b', 'B');
-      const insert = old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
+      const insert =
+        old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
                                   VALUES (?, ?, NULL, ?, NULL, 5, ?, 'i')`);
       insert.run('acme/a', 'a0', 'gearbox manual for library a', 0);
       insert.run('acme/b', 'b0', 'gearbox manual for library b', 0);
@@ -83,7 +97,10 @@ describe('SqliteFtsKeywordIndex', () => {
       await records.commitIngestion({
         library: { id: 'acme/a', name: 'A', sourceType: 'llms_txt' },
         ownerId: 'o',
-        chunks: [{ id: 'a2', content: 'a third gearbox page' }, { id: 'a0', content: 'rewritten without the word' }],
+        chunks: [
+          { id: 'a2', content: 'a third gearbox page' },
+          { id: 'a0', content: 'rewritten without the word' },
+        ],
         replace: false,
         ingestionId: 'i2',
         now: new Date(),
@@ -122,8 +139,12 @@ describe('SqliteFtsKeywordIndex', () => {
         now: new Date(),
       });
       const keywords = new SqliteFtsKeywordIndex(db);
-      expect((await keywords.search({ terms: ['read', 'sync'], libraryIds: null, limit: 5 })).map((h) => h.chunkId)).toEqual(['sync']);
-      expect((await keywords.search({ terms: ['readfilesync'], libraryIds: null, limit: 5 })).map((h) => h.chunkId)).toEqual(['sync']);
+      expect(
+        (await keywords.search({ terms: ['read', 'sync'], libraryIds: null, limit: 5 })).map((h) => h.chunkId),
+      ).toEqual(['sync']);
+      expect(
+        (await keywords.search({ terms: ['readfilesync'], libraryIds: null, limit: 5 })).map((h) => h.chunkId),
+      ).toEqual(['sync']);
     } finally {
       db.close();
       removeDir();

@@ -19,7 +19,8 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
 
   async search(query: KeywordQuery): Promise<ChunkHit[]> {
     if (query.terms.length === 0 || query.limit < 1 || query.libraryIds?.length === 0) return [];
-    const rows = query.libraryIds?.length === 1 ? this.searchOne(query, query.libraryIds[0]!) : this.searchMarked(query);
+    const rows =
+      query.libraryIds?.length === 1 ? this.searchOne(query, query.libraryIds[0]!) : this.searchMarked(query);
     const wanted = query.libraryIds ? new Set(query.libraryIds) : null;
     // FTS5's bm25() is lower for better matches; the port wants higher.
     return rows.filter((row) => !wanted || wanted.has(row.libraryId)).map((row) => ({ ...row, score: -row.score }));
@@ -31,7 +32,8 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
    * equal to another library's 15-19 digit marker would only count that library's chunks in its idf).
    */
   private searchOne(query: KeywordQuery, libraryId: string): ChunkHit[] {
-    const library = statement(this.db, 'SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number } | undefined;
+    const library = statement(this.db, 'SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as
+      { seq_base: number } | undefined;
     const marker = libraryKey(libraryId);
     const terms = query.terms.filter((term) => term !== marker);
     if (!library || terms.length === 0) return [];
@@ -40,7 +42,14 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
       `${RANKED_SELECT} WHERE chunk_search MATCH ? AND rowid BETWEEN ? AND ? ORDER BY score LIMIT ?
        ) AS ranked JOIN chunks ON chunks.seq = ranked.rowid
        ORDER BY ranked.score, chunks.seq`,
-    ).all(TITLE_WEIGHT, BODY_WEIGHT, terms.map(quote).join(' OR '), library.seq_base, library.seq_base + KEY_RANGE - 1, query.limit) as ChunkHit[];
+    ).all(
+      TITLE_WEIGHT,
+      BODY_WEIGHT,
+      terms.map(quote).join(' OR '),
+      library.seq_base,
+      library.seq_base + KEY_RANGE - 1,
+      query.limit,
+    ) as ChunkHit[];
   }
 
   /** Several libraries or all: the matches intersected with the libraries' marker tokens (see matchExpression). */

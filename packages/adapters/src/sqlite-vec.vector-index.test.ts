@@ -5,10 +5,17 @@ import { openSqliteDatabase } from './sqlite.database';
 import { createTempDir } from './testing/temp-dir';
 import { announceContractTarget } from './testing/announce-target';
 
-announceContractTarget('VectorIndex', 'sqlite-vec', 'real SQLite file with sqlite-vec in a temp dir, queries in SQL and in memory');
+announceContractTarget(
+  'VectorIndex',
+  'sqlite-vec',
+  'real SQLite file with sqlite-vec in a temp dir, queries in SQL and in memory',
+);
 const onFile = (options: SqliteVecVectorIndexOptions) => async () => {
   const { dir, removeDir } = createTempDir();
-  const index = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.db')), 8, { ownsDatabase: true, ...options });
+  const index = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.db')), 8, {
+    ownsDatabase: true,
+    ...options,
+  });
   return {
     index,
     cleanup: async () => {
@@ -47,7 +54,9 @@ describe('SqliteVecVectorIndex on a file', () => {
   it('refuses to reopen with other dimensions', async () => {
     await new SqliteVecVectorIndex(openSqliteDatabase(file), 256, { ownsDatabase: true }).close();
     const db = openSqliteDatabase(file);
-    expect(() => new SqliteVecVectorIndex(db, 384)).toThrow('vector index was created with 256 dimensions, embedder produces 384');
+    expect(() => new SqliteVecVectorIndex(db, 384)).toThrow(
+      'vector index was created with 256 dimensions, embedder produces 384',
+    );
     db.close();
   });
 
@@ -73,7 +82,10 @@ describe('SqliteVecVectorIndex on a file', () => {
     const next = seeded(7);
     const vector = () => Array.from({ length: 32 }, () => next() * 2 - 1);
     // More vectors than the SIMD kernel's minimum, so the scan is the one large libraries get.
-    await inSql.upsert('lib', Array.from({ length: 1_200 }, (_, i) => ({ chunkId: `c${i}`, values: vector() })));
+    await inSql.upsert(
+      'lib',
+      Array.from({ length: 1_200 }, (_, i) => ({ chunkId: `c${i}`, values: vector() })),
+    );
     for (let q = 0; q < 20; q++) {
       const question = vector();
       const expected = await inSql.query('lib', question, 25);
@@ -84,11 +96,14 @@ describe('SqliteVecVectorIndex on a file', () => {
     db.close();
   });
 
-  it('sees another process\'s writes on its next query once a library is in memory', async () => {
+  it("sees another process's writes on its next query once a library is in memory", async () => {
     // Two connections to one file, as the API and the worker have.
     const api = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, loadAfterQueries: 1 });
     const worker = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, cacheBytes: 0 });
-    await worker.upsert('lib', [{ chunkId: 'a', values: [1, 0, 0, 0] }, { chunkId: 'b', values: [0, 1, 0, 0] }]);
+    await worker.upsert('lib', [
+      { chunkId: 'a', values: [1, 0, 0, 0] },
+      { chunkId: 'b', values: [0, 1, 0, 0] },
+    ]);
     expect((await api.query('lib', [0, 0.3, 1, 0], 1))[0]?.chunkId).toBe('b');
     await worker.upsert('lib', [{ chunkId: 'c', values: [0, 0, 1, 0] }]);
     expect((await api.query('lib', [0, 0.3, 1, 0], 1))[0]?.chunkId).toBe('c');
@@ -104,9 +119,17 @@ describe('SqliteVecVectorIndex on a file', () => {
   });
 
   it('answers a library larger than its memory budget from SQL', async () => {
-    const index = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ownsDatabase: true, cacheBytes: 100, loadAfterQueries: 1 });
-    await index.upsert('lib', Array.from({ length: 50 }, (_, i) => ({ chunkId: `c${i}`, values: [1, i, 0, 0] })));
-    for (let q = 0; q < 3; q++) expect((await index.query('lib', [1, 0, 0, 0], 2)).map((m) => m.chunkId)).toEqual(['c0', 'c1']);
+    const index = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, {
+      ownsDatabase: true,
+      cacheBytes: 100,
+      loadAfterQueries: 1,
+    });
+    await index.upsert(
+      'lib',
+      Array.from({ length: 50 }, (_, i) => ({ chunkId: `c${i}`, values: [1, i, 0, 0] })),
+    );
+    for (let q = 0; q < 3; q++)
+      expect((await index.query('lib', [1, 0, 0, 0], 2)).map((m) => m.chunkId)).toEqual(['c0', 'c1']);
     await index.close();
   });
 

@@ -86,7 +86,9 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   async count(libraryId: string): Promise<number> {
-    const row = this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number };
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as {
+      n: number;
+    };
     return row.n;
   }
 
@@ -121,7 +123,9 @@ export class SqliteVecVectorIndex implements VectorIndex {
          WHERE vector_keys.library_id = ? AND vector_keys.chunk_id IN (SELECT value FROM json_each(?))`,
       )
       .all(libraryId, JSON.stringify(chunkIds)) as { chunkId: string; embedding: Buffer }[];
-    return new Map(rows.map((row) => [row.chunkId, Array.from(new Float32Array(new Uint8Array(row.embedding).buffer))]));
+    return new Map(
+      rows.map((row) => [row.chunkId, Array.from(new Float32Array(new Uint8Array(row.embedding).buffer))]),
+    );
   }
 
   async moveLibrary(from: string, to: string, chunkIds: string[]): Promise<void> {
@@ -202,7 +206,9 @@ export class SqliteVecVectorIndex implements VectorIndex {
   private loadMatrix(libraryId: string): { version: number; matrix: VectorMatrix } | null {
     return this.db.transaction(() => {
       const version = this.versionOf(libraryId);
-      const count = (this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number }).n;
+      const count = (
+        this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number }
+      ).n;
       // Four bytes per value: a library that cannot fit is not read at all.
       if (count * this.dimensions * 4 > this.cacheBytes) return null;
       const rows = this.db
@@ -216,14 +222,17 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   private versionOf(libraryId: string): number {
-    const row = statement(this.db, 'SELECT version FROM vector_versions WHERE library_id = ?').get(libraryId) as { version: number } | undefined;
+    const row = statement(this.db, 'SELECT version FROM vector_versions WHERE library_id = ?').get(libraryId) as
+      { version: number } | undefined;
     return row?.version ?? 0;
   }
 
   /** Marks a change of the library's vectors; called inside the write's transaction. */
   private bumpVersion(libraryId: string): void {
     this.db
-      .prepare('INSERT INTO vector_versions (library_id, version) VALUES (?, 1) ON CONFLICT (library_id) DO UPDATE SET version = version + 1')
+      .prepare(
+        'INSERT INTO vector_versions (library_id, version) VALUES (?, 1) ON CONFLICT (library_id) DO UPDATE SET version = version + 1',
+      )
       .run(libraryId);
   }
 
@@ -231,7 +240,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
   private ensureTable(): void {
     this.db
       .transaction(() => {
-        const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(DIMENSIONS_KEY) as { value: string } | undefined;
+        const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(DIMENSIONS_KEY) as
+          { value: string } | undefined;
         if (row) {
           const stored = Number(row.value);
           if (stored !== this.dimensions) {

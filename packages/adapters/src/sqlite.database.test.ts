@@ -13,7 +13,11 @@ function openInChildProcess(file: string): Promise<void> {
     db.close();
   `;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@docshelf/source', '--require', 'tsx/cjs', '-e', script, file], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@docshelf/source', '--require', 'tsx/cjs', '-e', script, file],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
     child.on('error', reject);
@@ -50,10 +54,12 @@ describe('openSqliteDatabase', () => {
     first.close();
     const second = openSqliteDatabase(file);
     expect(second.pragma('user_version', { simple: true })).toBe(version);
-    const tables = (second.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-      (t) => t.name,
+    const tables = (
+      second.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((t) => t.name);
+    expect(tables).toEqual(
+      expect.arrayContaining(['libraries', 'chunks', 'users', 'sessions', 'api_keys', 'vector_keys', 'meta']),
     );
-    expect(tables).toEqual(expect.arrayContaining(['libraries', 'chunks', 'users', 'sessions', 'api_keys', 'vector_keys', 'meta']));
     second.close();
   });
 

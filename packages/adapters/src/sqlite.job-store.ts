@@ -54,7 +54,13 @@ const COLUMNS: Record<ProgressCounter, string> = {
   pagesUnchanged: 'pages_unchanged',
   chunksIngested: 'chunks_ingested',
 };
-const OPTIONAL_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
+const OPTIONAL_COUNTERS = [
+  'pagesDiscovered',
+  'pagesCrawled',
+  'pagesFailed',
+  'pagesUnchanged',
+  'chunksIngested',
+] as const;
 const ACTIVE = `state IN ('queued', 'running')`;
 
 /** JobStore in the service's SQLite file; every transition is one conditional UPDATE, so concurrent writers agree. */
@@ -77,7 +83,8 @@ export class SqliteJobStore implements JobStore {
     const create = this.db.transaction(() => {
       if (job.idempotency) {
         const since = new Date(job.createdAt.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
-        const earlier = this.sql('SELECT * FROM jobs WHERE idempotency_key = ?').get(job.idempotency.key) as JobRow | undefined;
+        const earlier = this.sql('SELECT * FROM jobs WHERE idempotency_key = ?').get(job.idempotency.key) as
+          JobRow | undefined;
         if (earlier && earlier.created_at >= since) return toStoredJob(earlier);
         if (earlier) this.sql('UPDATE jobs SET idempotency_key = NULL WHERE id = ?').run(earlier.id);
       }
@@ -99,7 +106,10 @@ export class SqliteJobStore implements JobStore {
   }
 
   async findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null> {
-    const row = this.sql('SELECT * FROM jobs WHERE idempotency_key = ? AND created_at >= ?').get(key, since.toISOString()) as JobRow | undefined;
+    const row = this.sql('SELECT * FROM jobs WHERE idempotency_key = ? AND created_at >= ?').get(
+      key,
+      since.toISOString(),
+    ) as JobRow | undefined;
     return row ? toStoredJob(row) : null;
   }
 
@@ -108,12 +118,10 @@ export class SqliteJobStore implements JobStore {
   }
 
   async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
-    const rows = this
-      .sql(
-        `SELECT * FROM jobs WHERE (@libraryId IS NULL OR library_id = @libraryId) AND (@state IS NULL OR state = @state)
+    const rows = this.sql(
+      `SELECT * FROM jobs WHERE (@libraryId IS NULL OR library_id = @libraryId) AND (@state IS NULL OR state = @state)
          ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-      )
-      .all({ libraryId: filter.libraryId ?? null, state: filter.state ?? null, limit: filter.limit }) as JobRow[];
+    ).all({ libraryId: filter.libraryId ?? null, state: filter.state ?? null, limit: filter.limit }) as JobRow[];
     return rows.map(toStoredJob);
   }
 
@@ -150,22 +158,33 @@ export class SqliteJobStore implements JobStore {
     const result = completed ? JSON.stringify(outcome.result) : null;
     const error = completed ? null : JSON.stringify(outcome.error);
     const status = outcome.state === 'failed' ? (outcome.status ?? null) : null;
-    const params = [...progress.params, outcome.state, result, error, status, at.toISOString(), last.startedAt?.toISOString() ?? null, id];
+    const params = [
+      ...progress.params,
+      outcome.state,
+      result,
+      error,
+      status,
+      at.toISOString(),
+      last.startedAt?.toISOString() ?? null,
+      id,
+    ];
     return finish.run(...params).changes > 0;
   }
 
   async cancelJob(id: string, at: Date): Promise<CancelOutcome> {
-    const cancelled = this
-      .sql(`UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND ${ACTIVE} AND committing = 0`)
-      .run(at.toISOString(), id).changes;
+    const cancelled = this.sql(
+      `UPDATE jobs SET state = 'cancelled', finished_at = ? WHERE id = ? AND ${ACTIVE} AND committing = 0`,
+    ).run(at.toISOString(), id).changes;
     if (cancelled > 0) return 'cancelled';
-    const row = this.sql('SELECT state, committing FROM jobs WHERE id = ?').get(id) as Pick<JobRow, 'state' | 'committing'> | undefined;
+    const row = this.sql('SELECT state, committing FROM jobs WHERE id = ?').get(id) as
+      Pick<JobRow, 'state' | 'committing'> | undefined;
     if (!row) return 'unknown';
     return row.state === 'queued' || row.state === 'running' ? 'committing' : 'finished';
   }
 
   async pruneJobs(before: Date): Promise<number> {
-    return this.sql('DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(before.toISOString()).changes;
+    return this.sql('DELETE FROM jobs WHERE finished_at IS NOT NULL AND finished_at < ?').run(before.toISOString())
+      .changes;
   }
 
   private read(id: string): StoredJob | null {

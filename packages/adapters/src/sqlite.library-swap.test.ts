@@ -25,7 +25,14 @@ describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states
     vectors = new SqliteVecVectorIndex(db, 4);
     swap = new SqliteLibrarySwap(db, records, vectors);
     const commit = (id: string, chunks: ChunkInput[]) =>
-      records.commitIngestion({ library: { id, name: id, sourceType: 'html' }, ownerId: 'o', chunks, replace: true, ingestionId: id, now: new Date() });
+      records.commitIngestion({
+        library: { id, name: id, sourceType: 'html' },
+        ownerId: 'o',
+        chunks,
+        replace: true,
+        ingestionId: id,
+        now: new Date(),
+      });
     await commit('acme/docs', [{ id: 'old', content: 'the legacy gearbox' }]);
     await vectors.upsert('acme/docs', [{ chunkId: 'old', values: unit(0) }]);
     await commit(STAGED, [{ id: 'new', content: 'the electric motor' }]);
@@ -38,7 +45,9 @@ describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states
   });
 
   const searchable = async (word: string) =>
-    (await new SqliteFtsKeywordIndex(db).search({ terms: [word], libraryIds: ['acme/docs'], limit: 5 })).map((h) => h.chunkId);
+    (await new SqliteFtsKeywordIndex(db).search({ terms: [word], libraryIds: ['acme/docs'], limit: 5 })).map(
+      (h) => h.chunkId,
+    );
 
   it('swaps chunks, keyword index and vectors in together', async () => {
     expect(await swap.swapIn(STAGED, 'acme/docs', new Date())).toBe(true);

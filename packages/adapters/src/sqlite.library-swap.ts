@@ -16,7 +16,9 @@ export class SqliteLibrarySwap implements LibrarySwap {
 
   async swapIn(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
     const swap = this.db.transaction(() => {
-      const chunkIds = (this.db.prepare('SELECT id FROM chunks WHERE library_id = ?').all(stagedId) as { id: string }[]).map((r) => r.id);
+      const chunkIds = (
+        this.db.prepare('SELECT id FROM chunks WHERE library_id = ?').all(stagedId) as { id: string }[]
+      ).map((r) => r.id);
       if (!this.records.swapLibraryNow(stagedId, libraryId, now)) return false;
       this.vectors.moveLibraryNow(stagedId, libraryId, chunkIds);
       return true;

@@ -53,7 +53,9 @@ describe('SqliteRecordStore on a shared file', () => {
 
     const reopened = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
     expect(await reopened.getLibrary('vercel/next.js')).toEqual(library);
-    expect((await reopened.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.content)).toEqual(['alpha']);
+    expect((await reopened.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.content)).toEqual([
+      'alpha',
+    ]);
     await reopened.close();
   });
 
@@ -71,7 +73,10 @@ describe('SqliteRecordStore on a shared file', () => {
       library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
       ownerId: 'owner-1',
       // A null content violates NOT NULL, standing in for any failure midway.
-      chunks: [{ id: 'a', content: 'ok' }, { id: 'b', content: null as unknown as string, tokenCount: 1 }],
+      chunks: [
+        { id: 'a', content: 'ok' },
+        { id: 'b', content: null as unknown as string, tokenCount: 1 },
+      ],
       replace: false,
       ingestionId: 'ing-1',
       now: new Date(),
@@ -111,10 +116,18 @@ describe('SqliteRecordStore on a shared file', () => {
     sqliteVec.load(old);
     registerSearchFunctions(old);
     migrateSchema(old, 10);
-    old.prepare(`INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
-                 VALUES ('acme/old', 'Old', 'llms_txt', 1, 'o', 't', 't')`).run();
-    old.prepare(`INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
-                 VALUES ('acme/old', 'a', 'Intro', 'an introduction to the legacy format', NULL, 5, 0, 'i')`).run();
+    old
+      .prepare(
+        `INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+                 VALUES ('acme/old', 'Old', 'llms_txt', 1, 'o', 't', 't')`,
+      )
+      .run();
+    old
+      .prepare(
+        `INSERT INTO chunks (library_id, id, title, content, url, token_count, position, ingestion_id)
+                 VALUES ('acme/old', 'a', 'Intro', 'an introduction to the legacy format', NULL, 5, 0, 'i')`,
+      )
+      .run();
     old.close();
 
     const store = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });

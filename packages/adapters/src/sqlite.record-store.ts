@@ -126,7 +126,9 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   async commitIngestion(input: CommitIngestionInput): Promise<Library> {
     // Counted before the write lock is taken: the tokenizer is the slow part of a commit. A chunk without text fails
     // in the transaction below, as any other bad row does.
-    const bpeTokens = new Map(input.chunks.map((chunk) => [chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null]));
+    const bpeTokens = new Map(
+      input.chunks.map((chunk) => [chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null]),
+    );
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
       const libraryId = input.library.id;
@@ -153,7 +155,12 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     const rows = this.db
       .prepare('SELECT id, title, url, token_count FROM chunks WHERE library_id = ? ORDER BY position')
       .all(libraryId) as Omit<ChunkRow, 'content' | 'position'>[];
-    return rows.map((row) => ({ id: row.id, ...optionalField('title', row.title), ...optionalField('url', row.url), tokenCount: row.token_count }));
+    return rows.map((row) => ({
+      id: row.id,
+      ...optionalField('title', row.title),
+      ...optionalField('url', row.url),
+      tokenCount: row.token_count,
+    }));
   }
 
   async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
@@ -167,10 +174,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     if (chunkIds.length === 0) return [];
     // Sorted here: an ORDER BY position would make SQLite walk the whole library by position instead of using the
     // (library, id) key for each id.
-    const rows = statement(this.db, `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`).all(
-      libraryId,
-      JSON.stringify(chunkIds),
-    ) as ChunkRow[];
+    const rows = statement(
+      this.db,
+      `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`,
+    ).all(libraryId, JSON.stringify(chunkIds)) as ChunkRow[];
     return rows.sort((a, b) => a.position - b.position).map(toStoredChunk);
   }
 
@@ -182,7 +189,9 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async countChunks(libraryId: string): Promise<number> {
-    const row = this.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE library_id = ?').get(libraryId) as { n: number };
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE library_id = ?').get(libraryId) as {
+      n: number;
+    };
     return row.n;
   }
 
@@ -208,7 +217,13 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     if (!staged) return false;
     const existing = this.readLibrary(libraryId);
     const at = now.toISOString();
-    const fields = [staged.name, staged.description ?? null, staged.sourceUrl ?? null, staged.sourceType, staged.version ?? null];
+    const fields = [
+      staged.name,
+      staged.description ?? null,
+      staged.sourceUrl ?? null,
+      staged.sourceType,
+      staged.version ?? null,
+    ];
     const embedding = [staged.embeddingModel ?? null, staged.embeddingDimensions ?? null];
     if (existing) {
       this.db
@@ -228,7 +243,9 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
     // The chunks move into the library's key range (see the migration that added seq_base).
     this.db
-      .prepare('UPDATE chunks SET library_id = ?, seq = (SELECT seq_base FROM libraries WHERE id = ?) + position WHERE library_id = ?')
+      .prepare(
+        'UPDATE chunks SET library_id = ?, seq = (SELECT seq_base FROM libraries WHERE id = ?) + position WHERE library_id = ?',
+      )
       .run(libraryId, libraryId, stagedId);
     this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE crawled_pages SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
@@ -248,16 +265,17 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getEmbedderState(libraryId: string, model: string): Promise<EmbedderState | null> {
-    const row = this.db.prepare('SELECT state_id, data FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
-      | { state_id: string; data: Buffer }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT state_id, data FROM embedder_states WHERE library_id = ? AND model = ?')
+      .get(libraryId, model) as { state_id: string; data: Buffer } | undefined;
     return row ? { id: row.state_id, data: row.data } : null;
   }
 
   async getEmbedderStateId(libraryId: string, model: string): Promise<string | null> {
-    const row = statement(this.db, 'SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(libraryId, model) as
-      | { state_id: string }
-      | undefined;
+    const row = statement(this.db, 'SELECT state_id FROM embedder_states WHERE library_id = ? AND model = ?').get(
+      libraryId,
+      model,
+    ) as { state_id: string } | undefined;
     return row?.state_id ?? null;
   }
 
@@ -289,8 +307,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async findUserByEmail(email: string): Promise<UserWithPassword | null> {
     const row = this.db.prepare('SELECT id, email, password_hash FROM users WHERE email = ?').get(email) as
-      | UserRow
-      | undefined;
+      UserRow | undefined;
     return row ? { id: row.id, email: row.email, passwordHash: row.password_hash } : null;
   }
 
@@ -301,13 +318,23 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async createSession(input: { tokenHash: string; userId: string; expiresAt: Date; now: Date }): Promise<void> {
     this.db
-      .prepare('INSERT INTO sessions (token_hash, user_id, expires_at, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)')
-      .run(input.tokenHash, input.userId, input.expiresAt.toISOString(), input.now.toISOString(), input.now.toISOString());
+      .prepare(
+        'INSERT INTO sessions (token_hash, user_id, expires_at, created_at, last_used_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(
+        input.tokenHash,
+        input.userId,
+        input.expiresAt.toISOString(),
+        input.now.toISOString(),
+        input.now.toISOString(),
+      );
   }
 
   async findSession(tokenHash: string): Promise<Session | null> {
     const row = this.db
-      .prepare('SELECT user_id, expires_at, COALESCE(last_used_at, created_at) AS last_used_at FROM sessions WHERE token_hash = ?')
+      .prepare(
+        'SELECT user_id, expires_at, COALESCE(last_used_at, created_at) AS last_used_at FROM sessions WHERE token_hash = ?',
+      )
       .get(tokenHash) as { user_id: string; expires_at: string; last_used_at: string } | undefined;
     return row ? { userId: row.user_id, expiresAt: row.expires_at, lastUsedAt: row.last_used_at } : null;
   }
@@ -338,7 +365,15 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         `INSERT INTO api_keys (id, user_id, name, key_hash, key_prefix, permissions, last_used_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, NULL, ?) RETURNING ${API_KEY_COLUMNS}`,
       )
-      .get(input.id, input.userId, input.name, input.keyHash, input.keyPrefix, input.permissions, input.now.toISOString()) as ApiKeyRow;
+      .get(
+        input.id,
+        input.userId,
+        input.name,
+        input.keyHash,
+        input.keyPrefix,
+        input.permissions,
+        input.now.toISOString(),
+      ) as ApiKeyRow;
     return toApiKey(row);
   }
 
@@ -351,14 +386,14 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
     const row = this.db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`).get(keyHash) as
-      | ApiKeyRow
-      | undefined;
+      ApiKeyRow | undefined;
     return row ? { ...toApiKey(row), userId: row.user_id } : null;
   }
 
   async findApiKeysByPrefix(keyPrefix: string): Promise<ApiKeyCandidate[]> {
-    const rows = statement(this.db, `SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(keyPrefix) as
-      (ApiKeyRow & { key_hash: string })[];
+    const rows = statement(this.db, `SELECT ${API_KEY_COLUMNS}, key_hash FROM api_keys WHERE key_prefix = ?`).all(
+      keyPrefix,
+    ) as (ApiKeyRow & { key_hash: string })[];
     return rows.map((row) => ({ ...toApiKey(row), userId: row.user_id, keyHash: row.key_hash }));
   }
 
@@ -370,13 +405,25 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at.toISOString(), keyId);
   }
 
-  async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void> {
+  async stagePage(input: {
+    stagingId: string;
+    url: string;
+    chunks: ChunkInput[];
+    page?: StagedPageContent;
+    now: Date;
+  }): Promise<void> {
     this.db
       .prepare(
         `INSERT INTO staged_pages (staging_id, url, chunks, page, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (staging_id, url) DO UPDATE SET chunks = excluded.chunks, page = excluded.page, created_at = excluded.created_at`,
       )
-      .run(input.stagingId, input.url, JSON.stringify(input.chunks), input.page ? JSON.stringify(input.page) : null, input.now.toISOString());
+      .run(
+        input.stagingId,
+        input.url,
+        JSON.stringify(input.chunks),
+        input.page ? JSON.stringify(input.page) : null,
+        input.now.toISOString(),
+      );
   }
 
   async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
@@ -396,7 +443,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
-    const row = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ? AND url = ?').get(libraryId, url) as CrawledPageRow | undefined;
+    const row = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ? AND url = ?').get(libraryId, url) as
+      CrawledPageRow | undefined;
     return row ? toCrawledPage(row) : null;
   }
 
@@ -410,7 +458,16 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
          content_hash = excluded.content_hash, chunk_ids = excluded.chunk_ids, line_keys = excluded.line_keys, links = excluded.links`,
     );
     for (const page of pages) {
-      upsert.run(libraryId, page.url, page.etag ?? null, page.lastModified ?? null, page.contentHash, JSON.stringify(page.chunkIds), JSON.stringify(page.lineKeys), JSON.stringify(page.links));
+      upsert.run(
+        libraryId,
+        page.url,
+        page.etag ?? null,
+        page.lastModified ?? null,
+        page.contentHash,
+        JSON.stringify(page.chunkIds),
+        JSON.stringify(page.lineKeys),
+        JSON.stringify(page.links),
+      );
     }
   }
 
@@ -434,7 +491,13 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
 
   private writeLibrary({ library, ownerId, now }: CommitIngestionInput): void {
     const at = now.toISOString();
-    const fields = [library.name, library.description ?? null, library.sourceUrl ?? null, library.sourceType, library.version ?? null];
+    const fields = [
+      library.name,
+      library.description ?? null,
+      library.sourceUrl ?? null,
+      library.sourceType,
+      library.version ?? null,
+    ];
     const updated = this.db
       .prepare(
         `UPDATE libraries SET name = ?, description = ?, source_url = ?, source_type = ?, version = ?, updated_at = ?
@@ -451,12 +514,19 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   /** Existing ids keep their position; new ids are appended after the current last position in payload order. */
-  private upsertChunks(libraryId: string, chunks: ChunkInput[], ingestionId: string, bpeTokens: Map<ChunkInput, number | null>): void {
+  private upsertChunks(
+    libraryId: string,
+    chunks: ChunkInput[],
+    ingestionId: string,
+    bpeTokens: Map<ChunkInput, number | null>,
+  ): void {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
     };
     // A new chunk's key is its library's base plus its position; an existing one keeps its key (NULL is never stored).
-    const { seq_base: base } = this.db.prepare('SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as { seq_base: number };
+    const { seq_base: base } = this.db.prepare('SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as {
+      seq_base: number;
+    };
     let nextPosition = (last.p ?? -1) + 1;
     const findExisting = this.db.prepare(
       'SELECT id FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -475,7 +545,15 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
         const tokenCount = chunk.tokenCount ?? estimateTokens(chunk.content);
         // Position of an existing row is never overwritten (see ON CONFLICT), so any value works for it.
         const position = isNew ? nextPosition++ : -1;
-        params.push(isNew ? base + position : null, libraryId, chunk.id, chunk.title ?? null, chunk.content, chunk.url ?? null, tokenCount);
+        params.push(
+          isNew ? base + position : null,
+          libraryId,
+          chunk.id,
+          chunk.title ?? null,
+          chunk.content,
+          chunk.url ?? null,
+          tokenCount,
+        );
         params.push(position, ingestionId, leadOf(chunk), bpeTokens.get(chunk) ?? null);
       }
       this.prepareChunkUpsert(batch.length).run(...params);
@@ -511,7 +589,9 @@ function toLibrary(row: LibraryRow): Library {
     ownerId: row.owner_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    ...(row.embedding_model === null ? {} : { embeddingModel: row.embedding_model, embeddingDimensions: row.embedding_dimensions ?? 0 }),
+    ...(row.embedding_model === null
+      ? {}
+      : { embeddingModel: row.embedding_model, embeddingDimensions: row.embedding_dimensions ?? 0 }),
   };
 }
 

@@ -27,7 +27,11 @@ describe.each([
       const vector = () => Array.from({ length: dimensions }, () => next() * 2 - 1);
       // Enough rows for the SIMD kernel, which leaves small matrices to JavaScript.
       const stored = Array.from({ length: 1_500 }, (_, i) => ({ chunkId: `c${i}`, values: vector() }));
-      const matrix = VectorMatrix.fromRows(stored.map((s) => ({ chunkId: s.chunkId, embedding: blob(s.values) })), dimensions, options);
+      const matrix = VectorMatrix.fromRows(
+        stored.map((s) => ({ chunkId: s.chunkId, embedding: blob(s.values) })),
+        dimensions,
+        options,
+      );
       expect(matrix.simd).toBe(options.simd);
       for (let q = 0; q < 10; q++) {
         const query = vector();

@@ -30,7 +30,11 @@ export class VectorMatrix {
    * Builds the matrix from stored rows: each embedding is `dimensions` little-endian float32 values. `simd: false`
    * scans in JavaScript even where WebAssembly SIMD exists.
    */
-  static fromRows(rows: { chunkId: string; embedding: Buffer }[], dimensions: number, options: { simd?: boolean } = {}): VectorMatrix {
+  static fromRows(
+    rows: { chunkId: string; embedding: Buffer }[],
+    dimensions: number,
+    options: { simd?: boolean } = {},
+  ): VectorMatrix {
     const stride = Math.ceil(dimensions / KERNEL_LANES) * KERNEL_LANES;
     const kernel = options.simd === false ? null : createDotProductKernel(rows.length, stride);
     const values = kernel?.rows ?? new Float32Array(rows.length * stride);
@@ -57,7 +61,8 @@ export class VectorMatrix {
     const found = new Map<string, number[]>();
     for (const id of chunkIds) {
       const row = this.rowOf.get(id);
-      if (row !== undefined) found.set(id, Array.from(this.values.subarray(row * this.stride, row * this.stride + this.dimensions)));
+      if (row !== undefined)
+        found.set(id, Array.from(this.values.subarray(row * this.stride, row * this.stride + this.dimensions)));
     }
     return found;
   }
@@ -102,7 +107,7 @@ export class VectorMatrix {
     const below = (x: number, y: number) => scores[x]! < scores[y]! || (scores[x] === scores[y] && ids[x]! > ids[y]!);
     const heap: number[] = [];
     const siftDown = (from: number) => {
-      for (let at = from; ; ) {
+      for (let at = from; ;) {
         const left = 2 * at + 1;
         let lowest = at;
         if (left < heap.length && below(heap[left]!, heap[lowest]!)) lowest = left;
@@ -115,7 +120,7 @@ export class VectorMatrix {
     for (let i = 0; i < scores.length; i++) {
       if (heap.length < k) {
         heap.push(i);
-        for (let at = heap.length - 1; at > 0; ) {
+        for (let at = heap.length - 1; at > 0;) {
           const parent = (at - 1) >> 1;
           if (!below(heap[at]!, heap[parent]!)) break;
           [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];

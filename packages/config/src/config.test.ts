@@ -11,7 +11,10 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       publicLibraryDelete: false,
       publicSearch: false,
-      worker: { queues: ['embed', 'backup', 'delete', 'ingest', 'crawl'], concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4 } },
+      worker: {
+        queues: ['embed', 'backup', 'delete', 'ingest', 'crawl'],
+        concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4 },
+      },
     });
     expect(config).toMatchObject({
       shutdownTimeoutMs: 25_000,
@@ -34,7 +37,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ADMIN_EMAIL: 'a@b.test' })).toThrow(ConfigError);
     expect(() => loadConfig({ WORKER_QUEUES: 'embed,bogus' })).toThrow(/WORKER_QUEUES: unknown queue\(s\) bogus/);
     // Per-queue concurrency is part of the env schema: its variables are named with the others.
-    expect(() => loadConfig({ PORT: 'eighty', WORKER_CONCURRENCY_CRAWL: '0', WORKER_CONCURRENCY_EMBED: 'lots' })).toThrow(
+    expect(() =>
+      loadConfig({ PORT: 'eighty', WORKER_CONCURRENCY_CRAWL: '0', WORKER_CONCURRENCY_EMBED: 'lots' }),
+    ).toThrow(
       /PORT[\s\S]*WORKER_CONCURRENCY_EMBED: expected an integer from 1 to 256[\s\S]*WORKER_CONCURRENCY_CRAWL: expected an integer from 1 to 256/,
     );
   });
@@ -49,27 +54,51 @@ describe('loadConfig', () => {
   });
 
   it('parses flags and lists', () => {
-    const config = loadConfig({ PUBLIC_LIBRARY_DELETE: 'true', WORKER_QUEUES: ' backup , delete ', PRIVATE_HOST_ALLOWLIST: '127.0.0.1, docs.local' });
+    const config = loadConfig({
+      PUBLIC_LIBRARY_DELETE: 'true',
+      WORKER_QUEUES: ' backup , delete ',
+      PRIVATE_HOST_ALLOWLIST: '127.0.0.1, docs.local',
+    });
     expect(config.publicLibraryDelete).toBe(true);
     expect(loadConfig({ PUBLIC_SEARCH: 'true' }).publicSearch).toBe(true);
     expect(config.worker.queues).toEqual(['backup', 'delete']);
-    expect(loadConfig({ WORKER_CONCURRENCY: '2', WORKER_CONCURRENCY_CRAWL: '8' }).worker.concurrency).toMatchObject({ crawl: 8, embed: 2 });
+    expect(loadConfig({ WORKER_CONCURRENCY: '2', WORKER_CONCURRENCY_CRAWL: '8' }).worker.concurrency).toMatchObject({
+      crawl: 8,
+      embed: 2,
+    });
     expect(() => loadConfig({ WORKER_CONCURRENCY_CRAWL: 'lots' })).toThrow(/WORKER_CONCURRENCY_CRAWL/);
-    expect(loadConfig({ WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY_BACKUP: '' }).worker.concurrency).toEqual({ embed: 3, backup: 3, delete: 3, ingest: 3, crawl: 3 });
+    expect(loadConfig({ WORKER_CONCURRENCY: '3', WORKER_CONCURRENCY_BACKUP: '' }).worker.concurrency).toEqual({
+      embed: 3,
+      backup: 3,
+      delete: 3,
+      ingest: 3,
+      crawl: 3,
+    });
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
 
   it('reads the job settings: retention of ended jobs, and the secret that signs callbacks', () => {
     expect(loadConfig({}).jobs).toEqual({ retentionMs: 30 * 24 * 3600_000, webhookSecret: undefined });
-    expect(loadConfig({ JOB_RETENTION_DAYS: '7', WEBHOOK_SECRET: 'sixteen-chars-ok' }).jobs).toEqual({ retentionMs: 7 * 24 * 3600_000, webhookSecret: 'sixteen-chars-ok' });
+    expect(loadConfig({ JOB_RETENTION_DAYS: '7', WEBHOOK_SECRET: 'sixteen-chars-ok' }).jobs).toEqual({
+      retentionMs: 7 * 24 * 3600_000,
+      webhookSecret: 'sixteen-chars-ok',
+    });
     expect(loadConfig({ WEBHOOK_SECRET: '' }).jobs.webhookSecret).toBeUndefined();
     expect(() => loadConfig({ JOB_RETENTION_DAYS: '1' })).toThrow(/JOB_RETENTION_DAYS/);
     expect(() => loadConfig({ WEBHOOK_SECRET: 'short' })).toThrow(/WEBHOOK_SECRET/);
   });
 
   it('reads the operations settings', () => {
-    const config = loadConfig({ SHUTDOWN_TIMEOUT_MS: '5000', WORKER_HEALTH_PORT: '0', METRICS_TOKEN: 'a-long-scrape-token' });
-    expect(config).toMatchObject({ shutdownTimeoutMs: 5000, metricsToken: 'a-long-scrape-token', worker: { healthPort: 0 } });
+    const config = loadConfig({
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      WORKER_HEALTH_PORT: '0',
+      METRICS_TOKEN: 'a-long-scrape-token',
+    });
+    expect(config).toMatchObject({
+      shutdownTimeoutMs: 5000,
+      metricsToken: 'a-long-scrape-token',
+      worker: { healthPort: 0 },
+    });
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
     expect(() => loadConfig({ WORKER_HEALTH_PORT: '70000' })).toThrow(/WORKER_HEALTH_PORT/);
@@ -78,7 +107,12 @@ describe('loadConfig', () => {
 
 describe('loadConfig: production adapters', () => {
   it('uses the embedded engines by default', () => {
-    expect(loadConfig({}).adapters).toEqual({ records: { kind: 'sqlite' }, vectors: { kind: 'sqlite-vec' }, backups: { kind: 'fs' }, embedder: { kind: 'local' } });
+    expect(loadConfig({}).adapters).toEqual({
+      records: { kind: 'sqlite' },
+      vectors: { kind: 'sqlite-vec' },
+      backups: { kind: 'fs' },
+      embedder: { kind: 'local' },
+    });
   });
 
   it('reads each production engine with its settings and defaults', () => {
@@ -96,20 +130,48 @@ describe('loadConfig: production adapters', () => {
     });
     expect(config.adapters).toEqual({
       records: { kind: 'mongo', uri: 'mongodb://db:27017/docshelf?replicaSet=rs0' },
-      vectors: { kind: 'pinecone', apiKey: 'pc-key', indexName: 'docs', indexHost: undefined, controllerHost: undefined },
+      vectors: {
+        kind: 'pinecone',
+        apiKey: 'pc-key',
+        indexName: 'docs',
+        indexHost: undefined,
+        controllerHost: undefined,
+      },
       backups: { kind: 'gcs', bucket: 'docshelf-backups', projectId: undefined, apiEndpoint: 'http://localhost:4443' },
-      embedder: { kind: 'openai', apiKey: 'sk-test', baseUrl: undefined, model: 'text-embedding-3-small', dimensions: 1536, maxConcurrency: 4, maxRetries: 6, timeoutMs: 60_000 },
+      embedder: {
+        kind: 'openai',
+        apiKey: 'sk-test',
+        baseUrl: undefined,
+        model: 'text-embedding-3-small',
+        dimensions: 1536,
+        maxConcurrency: 4,
+        maxRetries: 6,
+        timeoutMs: 60_000,
+      },
     });
-    expect(loadConfig({ BACKUP_STORAGE: 'gcs', GCS_BUCKET: 'b-1', GCS_API_ENDPOINT: 'http://gcs:4443', STORAGE_EMULATOR_HOST: 'other:1' }).adapters.backups).toMatchObject({ apiEndpoint: 'http://gcs:4443' });
-    expect(loadConfig({ EMBEDDER: 'openai', OPENAI_BASE_URL: 'http://ollama:11434/v1' }).adapters.embedder).toMatchObject({ apiKey: 'not-needed' });
+    expect(
+      loadConfig({
+        BACKUP_STORAGE: 'gcs',
+        GCS_BUCKET: 'b-1',
+        GCS_API_ENDPOINT: 'http://gcs:4443',
+        STORAGE_EMULATOR_HOST: 'other:1',
+      }).adapters.backups,
+    ).toMatchObject({ apiEndpoint: 'http://gcs:4443' });
+    expect(
+      loadConfig({ EMBEDDER: 'openai', OPENAI_BASE_URL: 'http://ollama:11434/v1' }).adapters.embedder,
+    ).toMatchObject({ apiKey: 'not-needed' });
   });
 
   it('names every missing setting of a selected engine at once', () => {
-    expect(() => loadConfig({ RECORD_STORE: 'mongo', VECTOR_INDEX: 'pinecone', BACKUP_STORAGE: 'gcs', EMBEDDER: 'openai' })).toThrow(
+    expect(() =>
+      loadConfig({ RECORD_STORE: 'mongo', VECTOR_INDEX: 'pinecone', BACKUP_STORAGE: 'gcs', EMBEDDER: 'openai' }),
+    ).toThrow(
       /MONGODB_URI[\s\S]*PINECONE_INDEX or PINECONE_INDEX_HOST[\s\S]*PINECONE_API_KEY[\s\S]*GCS_BUCKET[\s\S]*OPENAI_API_KEY/,
     );
     expect(() => loadConfig({ RECORD_STORE: 'postgres' })).toThrow(/RECORD_STORE/);
-    expect(() => loadConfig({ OPENAI_EMBEDDING_DIMENSIONS: '0', OPENAI_MAX_CONCURRENCY: 'many' })).toThrow(/OPENAI_EMBEDDING_DIMENSIONS[\s\S]*OPENAI_MAX_CONCURRENCY/);
+    expect(() => loadConfig({ OPENAI_EMBEDDING_DIMENSIONS: '0', OPENAI_MAX_CONCURRENCY: 'many' })).toThrow(
+      /OPENAI_EMBEDDING_DIMENSIONS[\s\S]*OPENAI_MAX_CONCURRENCY/,
+    );
     expect(() => loadConfig({ MONGODB_URI: 'postgres://x' })).toThrow(/MONGODB_URI/);
   });
 });

@@ -11,23 +11,32 @@ const booleanFlag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const CONCURRENCY_RANGE = 'expected an integer from 1 to 256';
-const concurrency = z.coerce.number({ error: CONCURRENCY_RANGE }).int(CONCURRENCY_RANGE).min(1, CONCURRENCY_RANGE).max(256, CONCURRENCY_RANGE);
+const concurrency = z.coerce
+  .number({ error: CONCURRENCY_RANGE })
+  .int(CONCURRENCY_RANGE)
+  .min(1, CONCURRENCY_RANGE)
+  .max(256, CONCURRENCY_RANGE);
 
 /** WORKER_CONCURRENCY_<QUEUE>: the jobs at once of one queue, when it differs from WORKER_CONCURRENCY. */
 type ConcurrencyVariable = `WORKER_CONCURRENCY_${Uppercase<QueueName>}`;
 const concurrencyVariable = (queue: QueueName) => `WORKER_CONCURRENCY_${queue.toUpperCase()}` as ConcurrencyVariable;
 const concurrencyOverride = z.preprocess((v) => (v === '' ? undefined : v), concurrency.optional());
-const queueConcurrencyShape = Object.fromEntries(QUEUE_NAMES.map((queue) => [concurrencyVariable(queue), concurrencyOverride])) as Record<
-  ConcurrencyVariable,
-  typeof concurrencyOverride
->;
+const queueConcurrencyShape = Object.fromEntries(
+  QUEUE_NAMES.map((queue) => [concurrencyVariable(queue), concurrencyOverride]),
+) as Record<ConcurrencyVariable, typeof concurrencyOverride>;
 
 /** `WORKER_QUEUES`: a comma-separated subset of the queues, at least one. */
 function readQueueList(value: string, ctx: z.RefinementCtx): QueueName[] {
-  const queues = value.split(',').map((q) => q.trim()).filter(Boolean);
+  const queues = value
+    .split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
   const unknown = queues.filter((q) => !(QUEUE_NAMES as readonly string[]).includes(q));
   if (unknown.length > 0 || queues.length === 0) {
-    ctx.addIssue({ code: 'custom', message: `unknown queue(s) ${unknown.join(', ') || '(none given)'}; known: ${QUEUE_NAMES.join(', ')}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown queue(s) ${unknown.join(', ') || '(none given)'}; known: ${QUEUE_NAMES.join(', ')}`,
+    });
   }
   return queues as QueueName[];
 }
@@ -52,24 +61,45 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: concurrency.default(4),
   ...queueConcurrencyShape,
   TRUST_PROXY: booleanFlag,
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb|gb)$/i, 'BODY_LIMIT looks like 50mb').default('50mb'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)$/i, 'BODY_LIMIT looks like 50mb')
+    .default('50mb'),
   JOB_WAIT_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
-  CRAWL_WAIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
+  CRAWL_WAIT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(30 * 60_000),
   PAGE_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(30_000),
-  PAGE_MAX_BYTES: z.coerce.number().int().min(1_024).default(10 * 2 ** 20),
+  PAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(10 * 2 ** 20),
   PAGE_MAX_MEMORY_MB: z.coerce.number().int().min(64).default(512),
-  CRAWL_MAX_DURATION_MS: z.coerce.number().int().min(1_000).default(30 * 60_000),
+  CRAWL_MAX_DURATION_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(30 * 60_000),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
   /** Threads that extract pages; unset = one per CPU up to the crawl concurrency, 0 = on the worker's event loop. */
-  CRAWL_EXTRACT_THREADS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(64).optional()),
+  CRAWL_EXTRACT_THREADS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(64).optional(),
+  ),
   CHROMIUM_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   BROWSER_RECYCLE_PAGES: z.coerce.number().int().min(1).default(500),
   BROWSER_RECYCLE_MB: z.coerce.number().int().min(128).default(768),
   /** A line on at least this share of a crawl's pages is chrome and dropped; 0 turns the rule off. */
   CRAWL_REPEATED_LINE_SHARE: z.coerce.number().min(0).max(1).default(0.6),
   CRAWL_REPEATED_LINE_MIN_PAGES: z.coerce.number().int().min(2).max(10_000).default(5),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -86,7 +116,10 @@ const envSchema = z.object({
     z.string().min(16, 'WEBHOOK_SECRET must be at least 16 characters').optional(),
   ),
   JOB_RETENTION_DAYS: z.coerce.number().int().min(7, 'JOB_RETENTION_DAYS must be at least 7').max(3650).default(30),
-  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(60 * 24),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .positive()
+    .default(60 * 24),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
@@ -114,7 +147,9 @@ export const configSchema = envSchema.transform((e, ctx) => {
     dataDir: path.resolve(e.DATA_DIR),
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
     chromiumPath: e.CHROMIUM_PATH,
-    privateHostAllowlist: e.PRIVATE_HOST_ALLOWLIST.split(',').map((h) => h.trim()).filter(Boolean),
+    privateHostAllowlist: e.PRIVATE_HOST_ALLOWLIST.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     publicLibraryDelete: e.PUBLIC_LIBRARY_DELETE,
     /** When true search, context, chunks and MCP answer without a credential. */
     publicSearch: e.PUBLIC_SEARCH,
@@ -153,16 +188,28 @@ export const configSchema = envSchema.transform((e, ctx) => {
       /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
       repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
     },
-    browser: { sandbox: e.CHROMIUM_SANDBOX, recycleAfterPages: e.BROWSER_RECYCLE_PAGES, recycleAfterMb: e.BROWSER_RECYCLE_MB },
+    browser: {
+      sandbox: e.CHROMIUM_SANDBOX,
+      recycleAfterPages: e.BROWSER_RECYCLE_PAGES,
+      recycleAfterMb: e.BROWSER_RECYCLE_MB,
+    },
     /** Absolute session lifetime (from login); see also security.sessionIdleMs. */
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     security: {
       /** A session unused for this long is refused. */
       sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
       /** Failed logins allowed per account and per client IP within windowMs (shared by replicas through Redis). */
-      login: { perAccount: e.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT, perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+      login: {
+        perAccount: e.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT,
+        perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP,
+        windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
+      },
       /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
-      retrieval: { perKey: e.RATE_LIMIT_PER_KEY, perIp: e.RATE_LIMIT_PER_IP, windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1_000 },
+      retrieval: {
+        perKey: e.RATE_LIMIT_PER_KEY,
+        perIp: e.RATE_LIMIT_PER_IP,
+        windowMs: e.RATE_LIMIT_WINDOW_SECONDS * 1_000,
+      },
     },
     /** Sizes a request may have beyond BODY_LIMIT. */
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
@@ -181,7 +228,9 @@ export type Config = z.output<typeof configSchema>;
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => (i.path.length > 0 ? `  ${i.path.join('.')}: ${i.message}` : `  ${i.message}`));
+    const lines = parsed.error.issues.map((i) =>
+      i.path.length > 0 ? `  ${i.path.join('.')}: ${i.message}` : `  ${i.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return Object.freeze(parsed.data);

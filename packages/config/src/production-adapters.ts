@@ -7,7 +7,12 @@ const optionalUrl = emptyAsUndefined(z.string().url().optional()) as z.ZodType<s
 /** Variables of the production engines; each engine's own settings are checked only when it is selected. */
 export const productionEnvSchema = z.object({
   RECORD_STORE: z.enum(['sqlite', 'mongo']).default('sqlite'),
-  MONGODB_URI: emptyAsUndefined(z.string().regex(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI starts with mongodb:// or mongodb+srv://').optional()) as z.ZodType<string | undefined>,
+  MONGODB_URI: emptyAsUndefined(
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'MONGODB_URI starts with mongodb:// or mongodb+srv://')
+      .optional(),
+  ) as z.ZodType<string | undefined>,
   MONGODB_ATLAS_SEARCH_INDEX: optionalString,
   VECTOR_INDEX: z.enum(['sqlite-vec', 'pinecone']).default('sqlite-vec'),
   PINECONE_API_KEY: optionalString,
@@ -15,7 +20,12 @@ export const productionEnvSchema = z.object({
   PINECONE_INDEX_HOST: optionalString,
   PINECONE_CONTROLLER_HOST: optionalUrl,
   BACKUP_STORAGE: z.enum(['fs', 'gcs']).default('fs'),
-  GCS_BUCKET: emptyAsUndefined(z.string().regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, 'GCS_BUCKET is a bucket name').optional()) as z.ZodType<string | undefined>,
+  GCS_BUCKET: emptyAsUndefined(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, 'GCS_BUCKET is a bucket name')
+      .optional(),
+  ) as z.ZodType<string | undefined>,
   GCS_PROJECT_ID: optionalString,
   GCS_API_ENDPOINT: optionalUrl,
   STORAGE_EMULATOR_HOST: optionalString,
@@ -48,7 +58,11 @@ export function readProductionAdapters(e: ProductionEnv, ctx: z.RefinementCtx) {
     embedder: e.EMBEDDER === 'openai' ? readOpenAi(e, need) : { kind: e.EMBEDDER },
   };
   if (e.MONGODB_ATLAS_SEARCH_INDEX && e.RECORD_STORE !== 'mongo') {
-    ctx.addIssue({ code: 'custom', path: ['MONGODB_ATLAS_SEARCH_INDEX'], message: 'only valid with RECORD_STORE=mongo' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MONGODB_ATLAS_SEARCH_INDEX'],
+      message: 'only valid with RECORD_STORE=mongo',
+    });
   }
   return adapters;
 }
@@ -66,7 +80,11 @@ function readMongo(e: ProductionEnv, need: Need) {
 
 function readPinecone(e: ProductionEnv, need: Need, ctx: z.RefinementCtx) {
   if (!e.PINECONE_INDEX && !e.PINECONE_INDEX_HOST) {
-    ctx.addIssue({ code: 'custom', path: [], message: 'PINECONE_INDEX or PINECONE_INDEX_HOST: one is required when VECTOR_INDEX=pinecone' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: 'PINECONE_INDEX or PINECONE_INDEX_HOST: one is required when VECTOR_INDEX=pinecone',
+    });
   }
   return {
     kind: 'pinecone' as const,
@@ -79,7 +97,10 @@ function readPinecone(e: ProductionEnv, need: Need, ctx: z.RefinementCtx) {
 
 function readGcs(e: ProductionEnv, need: Need) {
   // STORAGE_EMULATOR_HOST is the variable Google's SDKs and fake-gcs-server docs use; GCS_API_ENDPOINT wins when both are set.
-  const emulator = e.STORAGE_EMULATOR_HOST && !/^https?:\/\//.test(e.STORAGE_EMULATOR_HOST) ? `http://${e.STORAGE_EMULATOR_HOST}` : e.STORAGE_EMULATOR_HOST;
+  const emulator =
+    e.STORAGE_EMULATOR_HOST && !/^https?:\/\//.test(e.STORAGE_EMULATOR_HOST)
+      ? `http://${e.STORAGE_EMULATOR_HOST}`
+      : e.STORAGE_EMULATOR_HOST;
   return {
     kind: 'gcs' as const,
     bucket: need(e.GCS_BUCKET, 'GCS_BUCKET', 'required when BACKUP_STORAGE=gcs'),
@@ -90,7 +111,9 @@ function readGcs(e: ProductionEnv, need: Need) {
 
 function readOpenAi(e: ProductionEnv, need: Need) {
   // Self-hosted OpenAI-compatible servers (vLLM, Ollama, TEI) usually take no key, but the SDK insists on one.
-  const apiKey = e.OPENAI_BASE_URL ? (e.OPENAI_API_KEY ?? 'not-needed') : need(e.OPENAI_API_KEY, 'OPENAI_API_KEY', 'required when EMBEDDER=openai (or set OPENAI_BASE_URL)');
+  const apiKey = e.OPENAI_BASE_URL
+    ? (e.OPENAI_API_KEY ?? 'not-needed')
+    : need(e.OPENAI_API_KEY, 'OPENAI_API_KEY', 'required when EMBEDDER=openai (or set OPENAI_BASE_URL)');
   return {
     kind: 'openai' as const,
     apiKey,

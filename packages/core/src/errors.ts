@@ -59,7 +59,10 @@ export const embeddingMismatch = (libraryId: string, stored: string, current: st
   );
 /** 429: too many requests; the answer carries Retry-After. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
-  new AppError('RATE_LIMITED', message, 429, { retryable: true, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+  new AppError('RATE_LIMITED', message, 429, {
+    retryable: true,
+    retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
 export const conflict = (code: string, message: string) => new AppError(code, message, 409, { retryable: false });
 export const serviceUnavailable = (code: string, message: string) =>
   new AppError(code, message, 503, { retryable: true });

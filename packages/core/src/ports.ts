@@ -128,7 +128,13 @@ export interface RecordStore {
   touchApiKey(keyId: string, at: Date): Promise<void>;
 
   /** Keeps one crawled page's chunks (or content) until the crawl commits them; a page staged twice keeps the last. */
-  stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent; now: Date }): Promise<void>;
+  stagePage(input: {
+    stagingId: string;
+    url: string;
+    chunks: ChunkInput[];
+    page?: StagedPageContent;
+    now: Date;
+  }): Promise<void>;
   listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]>;
   /** The pages the library's crawls kept (see CrawledPage), in no particular order. */
   listCrawledPages(libraryId: string): Promise<CrawledPage[]>;

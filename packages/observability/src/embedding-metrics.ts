@@ -15,7 +15,12 @@ export function createEmbeddingMetrics(registry: Registry): EmbeddingMetrics {
       labelNames: ['model', 'outcome'] as const,
       registers: [registry],
     }),
-    inputs: new Counter({ name: 'embedding_inputs_total', help: 'Texts sent to the embedding model', labelNames: ['model'] as const, registers: [registry] }),
+    inputs: new Counter({
+      name: 'embedding_inputs_total',
+      help: 'Texts sent to the embedding model',
+      labelNames: ['model'] as const,
+      registers: [registry],
+    }),
     tokens: new Counter({
       name: 'embedding_tokens_total',
       help: 'Estimated tokens sent to the embedding model (the tokenizer-free estimate Docshelf uses everywhere)',

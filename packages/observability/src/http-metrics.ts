@@ -9,7 +9,12 @@ export interface HttpMetrics {
 export function createHttpMetrics(registry: Registry): HttpMetrics {
   const labelNames = ['method', 'route', 'status'] as const;
   return {
-    requests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] }),
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered',
+      labelNames,
+      registers: [registry],
+    }),
     duration: new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from request to response',

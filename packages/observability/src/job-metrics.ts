@@ -26,9 +26,21 @@ export function createJobMetrics(registry: Registry): JobMetrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 1800],
       registers: [registry],
     }),
-    crawlPagesFetched: new Counter({ name: 'crawl_pages_fetched_total', help: 'Crawl pages fetched, extracted and staged', registers: [registry] }),
-    crawlPagesFailed: new Counter({ name: 'crawl_pages_failed_total', help: 'Crawl pages that failed for good (after retries)', registers: [registry] }),
-    crawlPagesRendered: new Counter({ name: 'crawl_pages_rendered_total', help: 'Crawl pages of crawl_pages_fetched_total that were rendered in Chromium', registers: [registry] }),
+    crawlPagesFetched: new Counter({
+      name: 'crawl_pages_fetched_total',
+      help: 'Crawl pages fetched, extracted and staged',
+      registers: [registry],
+    }),
+    crawlPagesFailed: new Counter({
+      name: 'crawl_pages_failed_total',
+      help: 'Crawl pages that failed for good (after retries)',
+      registers: [registry],
+    }),
+    crawlPagesRendered: new Counter({
+      name: 'crawl_pages_rendered_total',
+      help: 'Crawl pages of crawl_pages_fetched_total that were rendered in Chromium',
+      registers: [registry],
+    }),
   };
 }
 

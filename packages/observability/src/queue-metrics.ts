@@ -50,7 +50,9 @@ async function readQueueCounts(source: QueueSource): Promise<Counts> {
   try {
     // Without a live connection BullMQ would wait for one instead of failing.
     await source.ping(1_000);
-    return await Promise.all(source.queues().map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const));
+    return await Promise.all(
+      source.queues().map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const),
+    );
   } catch {
     return undefined;
   }

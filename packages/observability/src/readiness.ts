@@ -10,9 +10,16 @@ export interface ReadinessReport {
 }
 
 /** Runs every check at once, each bounded by timeoutMs, and names each one that failed with its message. */
-export async function evaluateReadiness(checks: Record<string, ReadinessCheck>, timeoutMs = 2_000): Promise<ReadinessReport> {
+export async function evaluateReadiness(
+  checks: Record<string, ReadinessCheck>,
+  timeoutMs = 2_000,
+): Promise<ReadinessReport> {
   const names = Object.keys(checks);
-  const outcomes = await Promise.allSettled(names.map((name) => pTimeout(checks[name]!(), { milliseconds: timeoutMs, message: `${name} check timed out after ${timeoutMs} ms` })));
+  const outcomes = await Promise.allSettled(
+    names.map((name) =>
+      pTimeout(checks[name]!(), { milliseconds: timeoutMs, message: `${name} check timed out after ${timeoutMs} ms` }),
+    ),
+  );
   const failures: { check: string; message: string }[] = [];
   const results: Record<string, 'ok' | 'failed'> = {};
   outcomes.forEach((outcome, i) => {
@@ -24,7 +31,13 @@ export async function evaluateReadiness(checks: Record<string, ReadinessCheck>, 
   const summary = failures.map((f) => `${f.check}: ${f.message}`).join('; ');
   return {
     ready: false,
-    body: { status: 'not_ready', checks: results, error: `Not ready: ${summary}`, code: 'NOT_READY', details: failures },
+    body: {
+      status: 'not_ready',
+      checks: results,
+      error: `Not ready: ${summary}`,
+      code: 'NOT_READY',
+      details: failures,
+    },
   };
 }
 

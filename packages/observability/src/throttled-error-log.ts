@@ -3,7 +3,11 @@ interface WarnLogger {
 }
 
 /** Redis reconnects report an error every attempt; one line per source every interval is enough to see an outage. */
-export function throttledErrorLog(logger: WarnLogger, message: string, intervalMs = 10_000): (error: Error, source: string) => void {
+export function throttledErrorLog(
+  logger: WarnLogger,
+  message: string,
+  intervalMs = 10_000,
+): (error: Error, source: string) => void {
   const lastLogged = new Map<string, number>();
   return (error, source) => {
     const now = Date.now();

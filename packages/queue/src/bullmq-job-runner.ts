@@ -18,7 +18,13 @@ import {
 } from '@docshelf/core';
 import type { Redis } from 'ioredis';
 import { consumerConnection, createProducerRedis } from './connections';
-import { DEFAULT_JOB_OPTIONS, EVENT_STREAM_LENGTH, JOB_CHANGED_EVENT, JOB_EVENTS_QUEUE, jobOptionsFor } from './job-options';
+import {
+  DEFAULT_JOB_OPTIONS,
+  EVENT_STREAM_LENGTH,
+  JOB_CHANGED_EVENT,
+  JOB_EVENTS_QUEUE,
+  jobOptionsFor,
+} from './job-options';
 import { pingRedis, watchRedisAvailability } from './redis-health';
 import { haltWorkflow } from './halt-workflow';
 
@@ -51,8 +57,15 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     this.producer = createProducerRedis(options.redisUrl);
     this.ensureRedisAvailable = watchRedisAvailability(this.producer, (error) => report(error, 'redis'));
     for (const name of QUEUE_NAMES) {
-      const queue = new Queue(name, { connection: this.producer, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-      const events = new QueueEvents(name, { connection: consumerConnection(options.redisUrl), prefix: options.prefix });
+      const queue = new Queue(name, {
+        connection: this.producer,
+        prefix: options.prefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
+      const events = new QueueEvents(name, {
+        connection: consumerConnection(options.redisUrl),
+        prefix: options.prefix,
+      });
       // Without listeners BullMQ prints every reconnect failure to stderr.
       queue.on('error', (error) => report(error, `queue:${name}`));
       events.on('error', (error) => report(error, `queue-events:${name}`));
@@ -74,7 +87,11 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     return [...this.queues.values()];
   }
 
-  async run<N extends JobName>(name: N, payload: JobPayload<N>, options: { timeoutMs?: number; jobId?: string } = {}): Promise<JobResult<N>> {
+  async run<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    options: { timeoutMs?: number; jobId?: string } = {},
+  ): Promise<JobResult<N>> {
     const spec = jobRegistry[name];
     const events = this.events.get(spec.queue)!;
     const job = await this.add(name, payload, options.jobId);
@@ -96,7 +113,10 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     const listener = () => onChange();
     const subscriptions = [
       [JOB_EVENTS_QUEUE, `${JOB_CHANGED_EVENT}:${jobId}`],
-      ...ROOT_QUEUES.flatMap((queue) => [[queue, `completed:${jobId}`], [queue, `failed:${jobId}`]]),
+      ...ROOT_QUEUES.flatMap((queue) => [
+        [queue, `completed:${jobId}`],
+        [queue, `failed:${jobId}`],
+      ]),
     ] as [QueueName, 'progress'][];
     for (const [queue, event] of subscriptions) this.events.get(queue)!.on(event, listener);
     return () => subscriptions.forEach(([queue, event]) => this.events.get(queue)!.off(event, listener));

@@ -1,4 +1,12 @@
-import { jobRegistry, QUEUE_NAMES, type JobName, type JobNotifier, type JobPayload, type JobRunner, type QueueName } from '@docshelf/core';
+import {
+  jobRegistry,
+  QUEUE_NAMES,
+  type JobName,
+  type JobNotifier,
+  type JobPayload,
+  type JobRunner,
+  type QueueName,
+} from '@docshelf/core';
 import { Queue, QueueEventsProducer } from 'bullmq';
 import { Redis } from 'ioredis';
 import { consumerConnection } from './connections';
@@ -38,20 +46,25 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
   queueOf = (name: JobName): Queue => this.queues.get(jobRegistry[name].queue)!;
 
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId: string }): Promise<void> {
-    await this.queueOf(name).add(name, jobRegistry[name].payload.parse(payload), jobOptionsFor(name, { jobId: options.jobId }));
+    await this.queueOf(name).add(
+      name,
+      jobRegistry[name].payload.parse(payload),
+      jobOptionsFor(name, { jobId: options.jobId }),
+    );
   }
 
   /**
    * Returns at once: followers re-read the record when told, so a burst of changes needs one notification in flight
    * and one after it, never one per change, and the job does not wait for Redis to hear it.
    */
-  async jobChanged(jobId: string): Promise<void> {
+  jobChanged(jobId: string): Promise<void> {
     if (this.notifying.has(jobId)) {
       this.notifying.set(jobId, true);
-      return;
+    } else {
+      this.notifying.set(jobId, false);
+      void this.publish(jobId);
     }
-    this.notifying.set(jobId, false);
-    void this.publish(jobId);
+    return Promise.resolve();
   }
 
   private async publish(jobId: string): Promise<void> {

@@ -9,7 +9,12 @@ export function producerConnection(url: string): RedisOptions {
 /** Workers and event listeners keep retrying forever: a Redis restart must not kill them. */
 export function consumerConnection(url: string): RedisOptions {
   // BullMQ's own back-off grows to 20 s; a restarted Redis should be picked up within a few seconds.
-  return { url, maxRetriesPerRequest: null, enableOfflineQueue: true, retryStrategy: (attempt) => Math.min(attempt * 250, 3_000) };
+  return {
+    url,
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: true,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 3_000),
+  };
 }
 
 /**

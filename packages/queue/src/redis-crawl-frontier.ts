@@ -1,4 +1,11 @@
-import type { Admission, CrawlFrontier, FrontierScope, FrontierStart, FrontierSummary, PageLinks } from '@docshelf/core';
+import type {
+  Admission,
+  CrawlFrontier,
+  FrontierScope,
+  FrontierStart,
+  FrontierSummary,
+  PageLinks,
+} from '@docshelf/core';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { consumerConnection } from './connections';
@@ -114,7 +121,13 @@ export class RedisCrawlFrontier implements CrawlFrontier {
 
   private keys(crawlId: string) {
     const base = `${this.prefix}:crawl-frontier:${crawlId}`;
-    return { meta: `${base}:meta`, depth: `${base}:depth`, order: `${base}:order`, by: `${base}:by`, links: `${base}:links` };
+    return {
+      meta: `${base}:meta`,
+      depth: `${base}:depth`,
+      order: `${base}:order`,
+      by: `${base}:by`,
+      links: `${base}:links`,
+    };
   }
 
   async open(crawlId: string, start: FrontierStart): Promise<void> {
@@ -122,7 +135,9 @@ export class RedisCrawlFrontier implements CrawlFrontier {
     const depths: string[] = [];
     const scheduled = new Set(start.scheduled);
     for (const url of new Set([...start.found, ...start.scheduled])) depths.push(url, scheduled.has(url) ? '0' : 'x');
-    const tx = this.redis().multi().del(...Object.values(keys));
+    const tx = this.redis()
+      .multi()
+      .del(...Object.values(keys));
     tx.hset(keys.meta, {
       budget: start.budget,
       deadline: start.deadline ?? -1,
@@ -162,7 +177,16 @@ export class RedisCrawlFrontier implements CrawlFrontier {
       sitemap: (links.sitemap ?? []).map((l) => [l.url, l.allowed ? 1 : 0]),
       links: links.links.map((l) => [l.url, l.allowed ? 1 : 0]),
     };
-    const answer = await this.redis().eval(ADMIT, 5, keys.meta, keys.depth, keys.order, keys.by, keys.links, JSON.stringify(input));
+    const answer = await this.redis().eval(
+      ADMIT,
+      5,
+      keys.meta,
+      keys.depth,
+      keys.order,
+      keys.by,
+      keys.links,
+      JSON.stringify(input),
+    );
     const known = this.scopes.get(crawlId);
     if (links.finalOrigin && known && !known.origins.includes(links.finalOrigin)) known.origins.push(links.finalOrigin);
     return admissionSchema.parse(JSON.parse(String(answer)));
@@ -175,12 +199,17 @@ export class RedisCrawlFrontier implements CrawlFrontier {
 
   async summary(crawlId: string): Promise<FrontierSummary | null> {
     const keys = this.keys(crawlId);
-    const [meta, found, order] = ((await this.redis().multi().hmget(keys.meta, 'late', 'maxDepth').hlen(keys.depth).lrange(keys.order, 0, -1).exec()) ?? []).map(
-      ([error, value]) => {
-        if (error) throw error;
-        return value;
-      },
-    );
+    const [meta, found, order] = (
+      (await this.redis()
+        .multi()
+        .hmget(keys.meta, 'late', 'maxDepth')
+        .hlen(keys.depth)
+        .lrange(keys.order, 0, -1)
+        .exec()) ?? []
+    ).map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
     const [late, maxDepth] = (meta ?? [null, null]) as Array<string | null>;
     if (late === null || maxDepth === null) return null;
     const urls = order as string[];

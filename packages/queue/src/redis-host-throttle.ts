@@ -53,6 +53,8 @@ export class RedisHostThrottle implements HostThrottle {
   }
 
   private async takeTurn(host: string, intervalMs: number): Promise<number> {
-    return Number(await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
+    return Number(
+      await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)),
+    );
   }
 }

@@ -1,4 +1,15 @@
-import { AppError, decodeAppError, JOB_NAMES, jobRegistry, QUEUE_NAMES, type ChildJob, type ChildOutcome, type JobContext, type JobName, type Workflow } from '@docshelf/core';
+import {
+  AppError,
+  decodeAppError,
+  JOB_NAMES,
+  jobRegistry,
+  QUEUE_NAMES,
+  type ChildJob,
+  type ChildOutcome,
+  type JobContext,
+  type JobName,
+  type Workflow,
+} from '@docshelf/core';
 import { WaitingChildrenError, type Job, type Queue } from 'bullmq';
 import { z } from 'zod';
 import { jobOptionsFor } from './job-options';
@@ -7,7 +18,9 @@ import { jobOptionsFor } from './job-options';
 export type QueueOf = (name: JobName) => Queue;
 
 /** The children a step waits for, as saved in the job's data (validated like any job payload read back from Redis). */
-const awaitingSchema = z.array(z.object({ key: z.string().max(64), name: z.enum(JOB_NAMES as [JobName, ...JobName[]]), payload: z.unknown() }));
+const awaitingSchema = z.array(
+  z.object({ key: z.string().max(64), name: z.enum(JOB_NAMES as [JobName, ...JobName[]]), payload: z.unknown() }),
+);
 
 /** A child's id: derived from its workflow and key, so adding it twice adds it once. */
 export const childJobId = (workflowId: string, key: string) => `${workflowId}.${key}`;
@@ -55,7 +68,11 @@ async function addChildren(parent: Job, children: ChildJob[], queueOf: QueueOf):
  * Adds children to a workflow's root, by its id and qualified queue name (`job.parent` of one of its children). A
  * child that adds more before it ends keeps the root waiting: BullMQ moves a parent on only when none is pending.
  */
-export async function addChildrenTo(parent: { id: string; queue: string }, children: ChildJob[], queueOf: QueueOf): Promise<void> {
+export async function addChildrenTo(
+  parent: { id: string; queue: string },
+  children: ChildJob[],
+  queueOf: QueueOf,
+): Promise<void> {
   const byQueue = new Map<Queue, ChildJob[]>();
   for (const child of children) {
     const queue = queueOf(child.name);
@@ -81,7 +98,10 @@ export async function addChildrenTo(parent: { id: string; queue: string }, child
  * The outcomes of every child the job has had (those its children added included), and the awaited children that
  * have none because they were never added.
  */
-async function collectOutcomes(job: Job, awaiting: ChildJob[]): Promise<{ outcomes: ChildOutcome[]; missing: ChildJob[] }> {
+async function collectOutcomes(
+  job: Job,
+  awaiting: ChildJob[],
+): Promise<{ outcomes: ChildOutcome[]; missing: ChildJob[] }> {
   if (awaiting.length === 0) return { outcomes: [], missing: [] };
   const values = (await job.getChildrenValues()) ?? {};
   const failures = (await job.getIgnoredChildrenFailures()) ?? {};

@@ -12,8 +12,7 @@ import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
 
 export type Principal =
-  | { kind: 'session'; userId: string; user: User; token: string }
-  | { kind: 'key'; userId: string; key: ApiKeyRecord };
+  { kind: 'session'; userId: string; user: User; token: string } | { kind: 'key'; userId: string; key: ApiKeyRecord };
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -29,8 +28,15 @@ export interface AuthDeps {
 }
 
 /** What the credential checks need from the API's dependencies. */
-export function authDeps(deps: { records: RecordStore; config: { sessionTtlMs: number; security?: { sessionIdleMs: number } } }): AuthDeps {
-  return { records: deps.records, sessionTtlMs: deps.config.sessionTtlMs, sessionIdleMs: deps.config.security?.sessionIdleMs };
+export function authDeps(deps: {
+  records: RecordStore;
+  config: { sessionTtlMs: number; security?: { sessionIdleMs: number } };
+}): AuthDeps {
+  return {
+    records: deps.records,
+    sessionTtlMs: deps.config.sessionTtlMs,
+    sessionIdleMs: deps.config.security?.sessionIdleMs,
+  };
 }
 
 /** What a request presents: a bearer key wins over a cookie, so a key can never borrow a browser's session. */

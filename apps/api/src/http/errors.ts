@@ -32,13 +32,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const body: ErrorBody = { error: known.message, code: known.code };
       if (known.details) body.details = known.details;
       if (known.options.jobId) body.jobId = known.options.jobId;
-      if (known.options.retryAfterSeconds !== undefined) res.set('Retry-After', String(known.options.retryAfterSeconds));
+      if (known.options.retryAfterSeconds !== undefined)
+        res.set('Retry-After', String(known.options.retryAfterSeconds));
       res.status(known.status).json(body);
       return;
     }
     const errorId = randomUUID();
     logger.error({ err: error, errorId, requestId: req.requestId }, 'unhandled request error');
-    res.status(500).json({ error: `Internal error (errorId ${errorId})`, code: 'INTERNAL', errorId } satisfies ErrorBody);
+    res
+      .status(500)
+      .json({ error: `Internal error (errorId ${errorId})`, code: 'INTERNAL', errorId } satisfies ErrorBody);
   };
 }
 
@@ -48,7 +51,8 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 /** POST bodies must be JSON; anything else is a 415 rather than a confusing validation error. */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['content-length'] !== '0' && (req.headers['content-length'] || req.headers['transfer-encoding']);
+  const hasBody =
+    req.headers['content-length'] !== '0' && (req.headers['content-length'] || req.headers['transfer-encoding']);
   if (hasBody && !req.is('application/json')) {
     next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json', 415));
     return;

@@ -33,7 +33,9 @@ export function jobModeOf(req: Request, timeoutMs?: number): JobMode {
   const idempotency: Idempotency | undefined = key
     ? {
         key: `${principalOf(req).userId}:${key}`,
-        requestHash: createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`).digest('hex'),
+        requestHash: createHash('sha256')
+          .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
+          .digest('hex'),
       }
     : undefined;
   const mode: JobMode = respondAsync ? { async: true } : { async: false, timeoutMs };

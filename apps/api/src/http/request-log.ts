@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { routeLabelOf } from '../ops/route-label';
 
 /** One log line per request; the route pattern, not the raw path, so ids and keys stay out of the log. */
 export function requestLog(logger: Logger): RequestHandler {
@@ -10,7 +11,7 @@ export function requestLog(logger: Logger): RequestHandler {
     res.setHeader('x-request-id', req.requestId);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const route = req.route?.path ? String(req.baseUrl + req.route.path) : 'unmatched';
+      const route = routeLabelOf(req);
       logger.info(
         { requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         'request',

@@ -32,7 +32,9 @@ const tokensArg = z
   .min(MIN_CONTEXT_TOKENS)
   .max(MAX_CONTEXT_TOKENS)
   .optional()
-  .describe(`Most tokens of documentation to return (${MIN_CONTEXT_TOKENS}–${MAX_CONTEXT_TOKENS}, default ${DEFAULT_TOKENS})`);
+  .describe(
+    `Most tokens of documentation to return (${MIN_CONTEXT_TOKENS}–${MAX_CONTEXT_TOKENS}, default ${DEFAULT_TOKENS})`,
+  );
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /**
@@ -63,10 +65,17 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         if (matches.length === 0) {
           return result(
             `No library matches "${args.libraryName}". ${libraries.length} libraries exist` +
-              (libraries.length > 0 ? `, e.g. ${libraries.slice(0, 5).map((l) => l.id).join(', ')}.` : '.'),
+              (libraries.length > 0
+                ? `, e.g. ${libraries
+                    .slice(0, 5)
+                    .map((l) => l.id)
+                    .join(', ')}.`
+                : '.'),
           );
         }
-        return result(`Libraries matching "${args.libraryName}", best first:\n\n${matches.slice(0, MAX_LIBRARIES_LISTED).map(describeLibrary).join('\n----------\n')}`);
+        return result(
+          `Libraries matching "${args.libraryName}", best first:\n\n${matches.slice(0, MAX_LIBRARIES_LISTED).map(describeLibrary).join('\n----------\n')}`,
+        );
       }),
   );
 
@@ -78,7 +87,9 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         'Returns the documentation of one library most relevant to a question, packed into a token budget, each piece ' +
         'with its source URL. Get the library ID from resolve-library-id.',
       inputSchema: {
-        libraryId: text(130).describe('Library ID from resolve-library-id, e.g. "vercel/next.js" (a leading "/" is accepted)'),
+        libraryId: text(130).describe(
+          'Library ID from resolve-library-id, e.g. "vercel/next.js" (a leading "/" is accepted)',
+        ),
         query: text(MAX_QUERY_LENGTH).describe('The question or task, in plain words'),
         tokens: tokensArg,
       },
@@ -87,7 +98,11 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
     (args) =>
       guard(logger, async () => {
         const libraryId = await existingLibraryId(deps, args.libraryId);
-        const context = await buildContext(deps, { libraryId, query: args.query, tokens: args.tokens ?? DEFAULT_TOKENS });
+        const context = await buildContext(deps, {
+          libraryId,
+          query: args.query,
+          tokens: args.tokens ?? DEFAULT_TOKENS,
+        });
         return result(context.text || `Library '${libraryId}' has no documentation matching "${args.query}".`);
       }),
   );
@@ -100,7 +115,9 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         'Older form of query-docs: documentation of one library, on a topic when one is given, else from its beginning, ' +
         'packed into a token budget.',
       inputSchema: {
-        context7CompatibleLibraryID: text(130).describe('Library ID from resolve-library-id, e.g. "vercel/next.js" or "/vercel/next.js"'),
+        context7CompatibleLibraryID: text(130).describe(
+          'Library ID from resolve-library-id, e.g. "vercel/next.js" or "/vercel/next.js"',
+        ),
         topic: text(MAX_QUERY_LENGTH).optional().describe('Topic to focus on, e.g. "routing"'),
         tokens: tokensArg,
       },
@@ -115,7 +132,10 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
           return result(context.text || `Library '${libraryId}' has no documentation matching "${args.topic}".`);
         }
         const chunks = await deps.records.listChunks(libraryId, { offset: 0, limit: OVERVIEW_CHUNKS });
-        const packed = packContext(chunks.map((chunk) => ({ ...chunk, libraryId, score: 0 })), tokens);
+        const packed = packContext(
+          chunks.map((chunk) => ({ ...chunk, libraryId, score: 0 })),
+          tokens,
+        );
         return result(packed.text || `Library '${libraryId}' has no chunks yet.`);
       }),
   );
@@ -155,6 +175,9 @@ async function guard(logger: Logger, run: () => Promise<CallToolResult>): Promis
     }
     const errorId = randomUUID();
     logger.error({ err: error, errorId }, 'mcp tool failed');
-    return { content: [{ type: 'text', text: `Internal error (errorId ${errorId}); try again later.` }], isError: true };
+    return {
+      content: [{ type: 'text', text: `Internal error (errorId ${errorId}); try again later.` }],
+      isError: true,
+    };
   }
 }

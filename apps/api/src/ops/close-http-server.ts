@@ -11,7 +11,10 @@ export async function closeHttpServer(server: Server, deadlineMs: number): Promi
   const sweep = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
   try {
-    const outcome = await pTimeout(closed.then(() => 'drained' as const), { milliseconds: deadlineMs, fallback: () => 'cut' as const });
+    const outcome = await pTimeout(
+      closed.then(() => 'drained' as const),
+      { milliseconds: deadlineMs, fallback: () => 'cut' as const },
+    );
     if (outcome === 'cut') {
       server.closeAllConnections();
       await closed;

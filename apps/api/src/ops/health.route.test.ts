@@ -16,7 +16,9 @@ function appWith(options: { recordsFail?: boolean; stopping?: boolean }) {
 
 describe('GET /readyz', () => {
   it('answers 503 naming the record store when it fails', async () => {
-    const res = await request(appWith({ recordsFail: true })).get('/readyz').expect(503);
+    const res = await request(appWith({ recordsFail: true }))
+      .get('/readyz')
+      .expect(503);
     expect(res.body).toEqual({
       status: 'not_ready',
       checks: { redis: 'ok', records: 'failed' },

@@ -21,6 +21,6 @@ export function healthRoutes(deps: Pick<ApiDeps, 'queues' | 'records' | 'isStopp
     });
 }
 
-async function rejectStopping(): Promise<void> {
-  throw new Error('the process is shutting down');
+function rejectStopping(): Promise<void> {
+  return Promise.reject(new Error('the process is shutting down'));
 }

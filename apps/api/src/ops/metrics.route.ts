@@ -5,7 +5,9 @@ import { Router } from 'express';
 export function metricsRoute(registry: Registry, token: string | undefined): Router {
   return Router().get('/metrics', async (req, res) => {
     if (!isMetricsScrapeAllowed(req.headers.authorization, token)) {
-      res.status(401).json({ error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"', code: 'UNAUTHORIZED' });
+      res
+        .status(401)
+        .json({ error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"', code: 'UNAUTHORIZED' });
       return;
     }
     const { contentType, body } = await renderMetrics(registry);

@@ -1,4 +1,11 @@
-import { logIn, logOut, loginRequestSchema, SESSION_COOKIE, type SuccessResponse, type UserResponse } from '@docshelf/core';
+import {
+  logIn,
+  logOut,
+  loginRequestSchema,
+  SESSION_COOKIE,
+  type SuccessResponse,
+  type UserResponse,
+} from '@docshelf/core';
 import { parseCookie } from 'cookie';
 import { Router, type CookieOptions } from 'express';
 import type { ApiDeps } from '../api-deps';

@@ -20,6 +20,9 @@ export function crawlRoutes(deps: ApiDeps): Router {
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {
       const body = parseInput(ingestUrlRequestSchema, req.body);
       checkBodyLimits(deps.config.limits, body);
-      sendJobOutcome(res, await ingestLibraryFromUrl(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
+      sendJobOutcome(
+        res,
+        await ingestLibraryFromUrl(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)),
+      );
     });
 }

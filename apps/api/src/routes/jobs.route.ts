@@ -1,4 +1,13 @@
-import { cancelJob, followJob, jobIdSchema, jobListQuerySchema, jobNotFound, listJobs, readJob, type JobEvent } from '@docshelf/core';
+import {
+  cancelJob,
+  followJob,
+  jobIdSchema,
+  jobListQuerySchema,
+  jobNotFound,
+  listJobs,
+  readJob,
+  type JobEvent,
+} from '@docshelf/core';
 import { Router, type Request } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, requireAdmin } from '../http/auth';

@@ -23,15 +23,22 @@ function libraryIdOf(req: Request): string {
 
 export function libraryRoutes(deps: ApiDeps): Router {
   /** Beside the SPEC's fields, how many chunks have a vector (the dashboard's "share embedded"). */
-  const withVectorCount = async (library: Library): Promise<LibraryView> => ({ ...library, vectorCount: await deps.vectors.count(library.id) });
+  const withVectorCount = async (library: Library): Promise<LibraryView> => ({
+    ...library,
+    vectorCount: await deps.vectors.count(library.id),
+  });
   const auth = authDeps(deps);
-  const guardDelete: RequestHandler = deps.config.publicLibraryDelete ? (_req, _res, next) => next() : requireAdmin(auth);
+  const guardDelete: RequestHandler = deps.config.publicLibraryDelete
+    ? (_req, _res, next) => next()
+    : requireAdmin(auth);
 
   return Router()
     .get('/api/libraries', async (req, res) => {
       const { q } = parseInput(libraryListQuerySchema, req.query, 'Query');
       const libraries = await deps.records.listLibraries();
-      res.json({ libraries: await Promise.all((q ? rankLibraries(libraries, q) : libraries).map(withVectorCount)) } satisfies LibraryListResponse);
+      res.json({
+        libraries: await Promise.all((q ? rankLibraries(libraries, q) : libraries).map(withVectorCount)),
+      } satisfies LibraryListResponse);
     })
     .get('/api/libraries/*id', async (req, res) => {
       const id = libraryIdOf(req);

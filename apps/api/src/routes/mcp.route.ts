@@ -29,5 +29,9 @@ function methodNotAllowed(res: Response): void {
   res
     .status(405)
     .set('Allow', 'POST')
-    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' }, id: null });
+    .json({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' },
+      id: null,
+    });
 }

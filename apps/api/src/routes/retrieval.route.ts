@@ -1,4 +1,11 @@
-import { buildContext, chunksQuerySchema, contextQuerySchema, pageChunks, searchDocs, searchQuerySchema } from '@docshelf/core';
+import {
+  buildContext,
+  chunksQuerySchema,
+  contextQuerySchema,
+  pageChunks,
+  searchDocs,
+  searchQuerySchema,
+} from '@docshelf/core';
 import { Router, type RequestHandler } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, requireReader } from '../http/auth';
@@ -11,11 +18,17 @@ export function retrievalRoutes(deps: ApiDeps, rateLimit: RequestHandler): Route
   return Router()
     .get('/api/search', reader, rateLimit, async (req, res) => {
       const query = parseInput(searchQuerySchema, req.query, 'Query');
-      res.json(await searchDocs(deps, { query: query.q, libraryIds: query.libraryId, limit: query.limit, mode: query.mode }));
+      res.json(
+        await searchDocs(deps, { query: query.q, libraryIds: query.libraryId, limit: query.limit, mode: query.mode }),
+      );
     })
     .get('/api/context', reader, rateLimit, async (req, res) => {
       const query = parseInput(contextQuerySchema, req.query, 'Query');
-      const context = await buildContext(deps, { libraryId: query.libraryId, query: query.query, tokens: query.tokens });
+      const context = await buildContext(deps, {
+        libraryId: query.libraryId,
+        query: query.query,
+        tokens: query.tokens,
+      });
       if (query.format === 'json') res.json(context.response);
       else res.type('text/plain; charset=utf-8').send(context.text);
     })

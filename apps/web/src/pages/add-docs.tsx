@@ -81,7 +81,10 @@ function useSubmit(start: (form: FormData) => Promise<{ jobId: string }>) {
   return { error, busy, submit };
 }
 
-const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value.trim() : '';
+};
 const optional = (form: FormData, name: string) => (text(form, name) ? { [name]: text(form, name) } : {});
 
 function CrawlForm() {
@@ -102,7 +105,7 @@ function CrawlForm() {
     }),
   );
   return (
-    <form class="card job-form" onSubmit={submit} aria-labelledby="crawl-heading">
+    <form class="card job-form" onSubmit={(event) => void submit(event)} aria-labelledby="crawl-heading">
       <h2 id="crawl-heading">Crawl a site</h2>
       <LibraryFields />
       <div class="field">
@@ -196,7 +199,7 @@ function IngestUrlForm() {
     }),
   );
   return (
-    <form class="card job-form" onSubmit={submit} aria-labelledby="url-heading">
+    <form class="card job-form" onSubmit={(event) => void submit(event)} aria-labelledby="url-heading">
       <h2 id="url-heading">Ingest one URL</h2>
       <LibraryFields />
       <div class="field">

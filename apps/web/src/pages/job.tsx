@@ -95,7 +95,11 @@ export function JobPage({ id }: { id: string }) {
       </p>
       <PageHeading>{job ? `${titleOf(job)} ${job.libraryId}` : 'Job'}</PageHeading>
       <ErrorMessage message={error} />
-      {job ? <JobView job={job} onCancel={cancel} cancelling={cancelling} /> : <p class="loading">Loading…</p>}
+      {job ? (
+        <JobView job={job} onCancel={() => void cancel()} cancelling={cancelling} />
+      ) : (
+        <p class="loading">Loading…</p>
+      )}
     </section>
   );
 }
@@ -165,7 +169,7 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
       ) : null}
       <Outcome job={job} />
       <PageErrors
-        errors={job.state === 'completed' ? ((job.result?.errors as string[] | undefined) ?? p.errors) : p.errors}
+        errors={job.state === 'completed' ? (job.result?.errors ?? p.errors) : p.errors}
         failed={p.pagesFailed}
       />
     </>

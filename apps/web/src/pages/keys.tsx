@@ -95,7 +95,7 @@ export function KeysPage() {
         open={revoking !== null}
         title={`Revoke key ${revoking?.name ?? ''}?`}
         confirmLabel={`Revoke ${revoking?.name ?? 'key'}`}
-        onConfirm={revoke}
+        onConfirm={() => void revoke()}
         onCancel={() => setRevoking(null)}
       >
         <p>
@@ -126,7 +126,7 @@ function CreateKey({ onCreated }: { onCreated: (key: { name: string; key: string
     }
   };
   return (
-    <form class="card" onSubmit={submit} aria-labelledby="create-key-heading">
+    <form class="card" onSubmit={(event) => void submit(event)} aria-labelledby="create-key-heading">
       <h2 id="create-key-heading">Create a key</h2>
       <div class="field">
         <label for="key-name">Key name</label>
@@ -210,7 +210,7 @@ function NewKey({
           class="mono"
           onFocus={(e) => e.currentTarget.select()}
         />
-        <button type="button" onClick={copy}>
+        <button type="button" onClick={() => void copy()}>
           Copy key
         </button>
       </div>

@@ -42,7 +42,7 @@ export function LibraryPage({ id }: { id: string }) {
       {library ? (
         <>
           <Metadata library={library} />
-          <EmbedRest library={library} onDone={load} />
+          <EmbedRest library={library} onDone={() => void load()} />
           <SearchBox libraryId={library.id} />
           <Chunks libraryId={library.id} />
           <DeleteLibrary library={library} />
@@ -127,7 +127,7 @@ function EmbedRest({ library, onDone }: { library: Library; onDone: () => void }
         {library.vectorCount} of {library.chunkCount} chunks have a vector. Search ranks chunks without one by keywords
         only.
       </p>
-      <button type="button" onClick={run} disabled={running}>
+      <button type="button" onClick={() => void run()} disabled={running}>
         {running ? 'Embedding…' : 'Embed the rest'}
       </button>
       {progress ? (
@@ -174,7 +174,7 @@ function DeleteLibrary({ library }: { library: Library }) {
         title={`Delete ${library.name}?`}
         confirmLabel={`Delete ${library.id}`}
         busy={busy}
-        onConfirm={confirm}
+        onConfirm={() => void confirm()}
         onCancel={() => setOpen(false)}
       >
         <p>
@@ -207,7 +207,7 @@ function SearchBox({ libraryId }: { libraryId: string }) {
   return (
     <section class="search card" aria-labelledby="search-heading">
       <h2 id="search-heading">Search this library</h2>
-      <form role="search" onSubmit={submit} class="inline-form">
+      <form role="search" onSubmit={(event) => void submit(event)} class="inline-form">
         <label for="search-q">Question or keywords</label>
         <div class="inline-row">
           <input id="search-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />

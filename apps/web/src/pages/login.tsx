@@ -24,7 +24,7 @@ export function LoginPage({ next, onLoggedIn }: { next: string; onLoggedIn: (use
   return (
     <section class="login card">
       <PageHeading>Log in to Docshelf</PageHeading>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <label for="email">Email</label>
         <input
           id="email"

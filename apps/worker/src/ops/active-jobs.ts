@@ -27,7 +27,9 @@ export class ActiveJobs {
     const outcomes = await Promise.allSettled(entries.map(({ job, token }) => job.moveToWait(token)));
     const handedBack: string[] = [];
     const failed: string[] = [];
-    outcomes.forEach((outcome, i) => (outcome.status === 'fulfilled' ? handedBack : failed).push(String(entries[i]!.job.id)));
+    outcomes.forEach((outcome, i) =>
+      (outcome.status === 'fulfilled' ? handedBack : failed).push(String(entries[i]!.job.id)),
+    );
     return { handedBack, failed };
   }
 }

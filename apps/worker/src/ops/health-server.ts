@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { evaluateReadiness, isMetricsScrapeAllowed, renderMetrics, type ReadinessCheck, type Registry } from '@docshelf/observability';
+import {
+  evaluateReadiness,
+  isMetricsScrapeAllowed,
+  renderMetrics,
+  type ReadinessCheck,
+  type Registry,
+} from '@docshelf/observability';
 
 export interface HealthServerOptions {
   /** The port to take; when it is in use a free one is taken instead (see the returned port). */
@@ -22,13 +28,20 @@ export interface HealthServer {
 /** The worker's small HTTP side for orchestrators and Prometheus: /healthz, /readyz and /metrics, nothing else. */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server = http.createServer((req, res) => {
-    void answer(options, req, res).catch((error: unknown) => sendJson(res, 500, { error: (error as Error).message, code: 'INTERNAL' }));
+    void answer(options, req, res).catch((error: unknown) =>
+      sendJson(res, 500, { error: (error as Error).message, code: 'INTERNAL' }),
+    );
   });
   try {
     await listen(server, options.port, options.host);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') {
-      throw new Error(`worker health server could not listen on ${options.host}:${options.port} (${(error as Error).message})`);
+      throw new Error(
+        `worker health server could not listen on ${options.host}:${options.port} (${(error as Error).message})`,
+        {
+          cause: error,
+        },
+      );
     }
     await listen(server, 0, options.host);
   }
@@ -52,9 +65,14 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-async function answer(options: HealthServerOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function answer(
+  options: HealthServerOptions,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://worker').pathname;
-  if (req.method !== 'GET') return sendJson(res, 405, { error: `Method ${req.method} not allowed`, code: 'METHOD_NOT_ALLOWED' });
+  if (req.method !== 'GET')
+    return sendJson(res, 405, { error: `Method ${req.method} not allowed`, code: 'METHOD_NOT_ALLOWED' });
   if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
   if (path === '/readyz') {
     const report = await evaluateReadiness(options.checks());
@@ -62,7 +80,10 @@ async function answer(options: HealthServerOptions, req: http.IncomingMessage, r
   }
   if (path === '/metrics') {
     if (!isMetricsScrapeAllowed(req.headers.authorization, options.metricsToken)) {
-      return sendJson(res, 401, { error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"', code: 'UNAUTHORIZED' });
+      return sendJson(res, 401, {
+        error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"',
+        code: 'UNAUTHORIZED',
+      });
     }
     const { contentType, body } = await renderMetrics(options.registry);
     res.writeHead(200, { 'content-type': contentType }).end(body);

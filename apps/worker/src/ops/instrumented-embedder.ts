@@ -19,7 +19,10 @@ export function instrumentEmbedder(embedder: Embedder, metrics: EmbeddingMetrics
         const vectors = await embedder.embed(texts, scope);
         metrics.requests.inc({ ...model, outcome: 'ok' });
         metrics.inputs.inc(model, texts.length);
-        metrics.tokens.inc(model, texts.reduce((sum, text) => sum + estimateTokens(text), 0));
+        metrics.tokens.inc(
+          model,
+          texts.reduce((sum, text) => sum + estimateTokens(text), 0),
+        );
         return vectors;
       } catch (error) {
         metrics.requests.inc({ ...model, outcome: 'error' });

@@ -1,4 +1,10 @@
-import { createEmbeddingMetrics, createJobMetrics, Registry, type EmbeddingMetrics, type JobMetrics } from '@docshelf/observability';
+import {
+  createEmbeddingMetrics,
+  createJobMetrics,
+  Registry,
+  type EmbeddingMetrics,
+  type JobMetrics,
+} from '@docshelf/observability';
 
 export interface WorkerMetrics {
   registry: Registry;

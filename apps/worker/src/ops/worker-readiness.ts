@@ -12,10 +12,15 @@ export function workerReadinessChecks(deps: {
   return {
     redis: () => deps.redis.ping(1_000),
     records: () => deps.records.ping(),
-    workers: async () => {
-      if (deps.isStopping()) throw new Error('shutting down: finishing active jobs, taking no new ones');
-      const stopped = deps.running.status().filter((s) => !s.running).map((s) => s.queue);
-      if (stopped.length > 0) throw new Error(`not running: ${stopped.join(', ')}`);
+    workers: () => {
+      if (deps.isStopping())
+        return Promise.reject(new Error('shutting down: finishing active jobs, taking no new ones'));
+      const stopped = deps.running
+        .status()
+        .filter((s) => !s.running)
+        .map((s) => s.queue);
+      if (stopped.length > 0) return Promise.reject(new Error(`not running: ${stopped.join(', ')}`));
+      return Promise.resolve();
     },
   };
 }

@@ -19,11 +19,29 @@ import type { WorkerDeps } from '../worker-deps';
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
 
 /** One processor per job, a function or a workflow of steps: the compiler refuses a registry entry without one. */
-export type ProcessorMap = { [N in JobName]: JobHandler<N> | Workflow<N, any> };
+export type ProcessorMap = {
+  // Each workflow's state type is its own (the runner parses it with the workflow's `state` schema); S is invariant, so
+  // only `any` admits them all here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [N in JobName]: JobHandler<N> | Workflow<N, any>;
+};
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
-  const pages = { records: deps.records, loader: deps.pages, swap: deps.swap, frontier: deps.frontier, maxDurationMs: deps.crawlLimits?.maxDurationMs, ...(deps.repetition ? { repetition: deps.repetition } : {}) };
-  const pageDeps = { records: deps.records, loader: deps.pages, frontier: deps.frontier, throttle: deps.throttle, politeness: deps.crawlLimits };
+  const pages = {
+    records: deps.records,
+    loader: deps.pages,
+    swap: deps.swap,
+    frontier: deps.frontier,
+    maxDurationMs: deps.crawlLimits?.maxDurationMs,
+    ...(deps.repetition ? { repetition: deps.repetition } : {}),
+  };
+  const pageDeps = {
+    records: deps.records,
+    loader: deps.pages,
+    frontier: deps.frontier,
+    throttle: deps.throttle,
+    politeness: deps.crawlLimits,
+  };
   return {
     'ingest-library': ingestLibraryWorkflow(deps),
     'index-ingestion': (payload, ctx) => indexIngestion(deps, payload, ctx),

@@ -47,7 +47,12 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
         robotsTxt: 'User-agent: *\nDisallow: /private/\n',
         useSitemap: false,
       });
-      expect(await frontier.summary(id)).toEqual({ found: 2, scheduled: [{ url: u('/'), depth: 0 }], late: 0, maxDepth: 1 });
+      expect(await frontier.summary(id)).toEqual({
+        found: 2,
+        scheduled: [{ url: u('/'), depth: 0 }],
+        late: 0,
+        maxDepth: 1,
+      });
       expect(await frontier.scope(crawlId())).toBeNull();
       expect(await frontier.summary(crawlId())).toBeNull();
     });
@@ -73,7 +78,10 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       const id = crawlId();
       await frontier.open(id, start({ maxDepth: 1 }));
       await frontier.admit(id, { page: u('/'), now, links: ok('/a') });
-      expect(await frontier.admit(id, { page: u('/a'), now, links: ok('/deeper') })).toEqual({ admitted: [], found: 0 });
+      expect(await frontier.admit(id, { page: u('/a'), now, links: ok('/deeper') })).toEqual({
+        admitted: [],
+        found: 0,
+      });
       expect((await frontier.summary(id))!.found).toBe(2);
     });
 
@@ -82,7 +90,10 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       await frontier.open(id, start());
       expect(await frontier.admittedBy(id, u('/'))).toBeNull();
       await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b') });
-      expect(await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b', '/c') })).toEqual({ admitted: [u('/a'), u('/b')], found: 0 });
+      expect(await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b', '/c') })).toEqual({
+        admitted: [u('/a'), u('/b')],
+        found: 0,
+      });
       expect(await frontier.admittedBy(id, u('/'))).toEqual([u('/a'), u('/b')]);
       await frontier.admit(id, { page: u('/a'), now, links: [] });
       expect(await frontier.admittedBy(id, u('/a'))).toEqual([]);
@@ -96,7 +107,9 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       expect(seed).toEqual({ admitted: [u('/s1'), u('/a')], found: 2 });
       const id2 = crawlId();
       await frontier.open(id2, start({ maxDepth: 1, useSitemap: true }));
-      expect((await frontier.admit(id2, { page: u('/'), now, sitemap: ok('/s1', '/a'), links: ok('/a', '/b') })).admitted).toEqual([u('/s1'), u('/a'), u('/b')]);
+      expect(
+        (await frontier.admit(id2, { page: u('/'), now, sitemap: ok('/s1', '/a'), links: ok('/a', '/b') })).admitted,
+      ).toEqual([u('/s1'), u('/a'), u('/b')]);
     });
 
     it("adds the seed's final origin to the scope and never hands out a final URL", async () => {
@@ -107,7 +120,10 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
         now,
         finalOrigin: 'https://www.docs.test',
         finalUrl: 'https://www.docs.test/index.html',
-        links: [{ url: 'https://www.docs.test/index.html', allowed: true }, { url: 'https://www.docs.test/a', allowed: true }],
+        links: [
+          { url: 'https://www.docs.test/index.html', allowed: true },
+          { url: 'https://www.docs.test/a', allowed: true },
+        ],
       });
       expect(seed).toEqual({ admitted: ['https://www.docs.test/a'], found: 2 });
       expect((await frontier.scope(id))!.origins).toEqual([O, 'https://www.docs.test']);
@@ -116,21 +132,32 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
     it('counts the pages found after the deadline as late, within the budget, and hands none out', async () => {
       const id = crawlId();
       await frontier.open(id, start({ budget: 2, deadline: now - 1 }));
-      expect(await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b', '/c') })).toEqual({ admitted: [], found: 3 });
+      expect(await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b', '/c') })).toEqual({
+        admitted: [],
+        found: 3,
+      });
       expect(await frontier.summary(id)).toMatchObject({ late: 2, scheduled: [{ url: u('/'), depth: 0 }] });
     });
 
     it('lowers the depth of a page reached by a shorter path and follows the links it could not follow before', async () => {
       const id = crawlId();
       await frontier.open(id, start({ maxDepth: 3 }));
-      expect((await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b') })).admitted).toEqual([u('/a'), u('/b')]);
+      expect((await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b') })).admitted).toEqual([
+        u('/a'),
+        u('/b'),
+      ]);
       expect((await frontier.admit(id, { page: u('/a'), now, links: ok('/c') })).admitted).toEqual([u('/c')]);
       expect((await frontier.admit(id, { page: u('/c'), now, links: ok('/d') })).admitted).toEqual([u('/d')]);
       // /d is at depth 3 = maxDepth: its link is not followed, as long as /d is that deep.
       expect((await frontier.admit(id, { page: u('/d'), now, links: ok('/e') })).admitted).toEqual([]);
       // /b (depth 1) links /d: /d is at depth 2 now, and its link /e is followed at depth 3.
-      expect(await frontier.admit(id, { page: u('/b'), now, links: ok('/d') })).toEqual({ admitted: [u('/e')], found: 1 });
-      const depths = Object.fromEntries((await frontier.summary(id))!.scheduled.map((s) => [new URL(s.url).pathname, s.depth]));
+      expect(await frontier.admit(id, { page: u('/b'), now, links: ok('/d') })).toEqual({
+        admitted: [u('/e')],
+        found: 1,
+      });
+      const depths = Object.fromEntries(
+        (await frontier.summary(id))!.scheduled.map((s) => [new URL(s.url).pathname, s.depth]),
+      );
       expect(depths).toEqual({ '/': 0, '/a': 1, '/b': 1, '/c': 2, '/d': 2, '/e': 3 });
     });
 

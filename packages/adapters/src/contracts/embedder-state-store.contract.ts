@@ -10,7 +10,10 @@ export interface EmbedderStateStoreHarness {
 const state = (id: string, bytes = 64) => ({ id, data: Buffer.alloc(bytes, id) });
 
 /** Behaviour every EmbedderStateStore adapter must show. */
-export function describeEmbedderStateStoreContract(label: string, create: () => Promise<EmbedderStateStoreHarness>): void {
+export function describeEmbedderStateStoreContract(
+  label: string,
+  create: () => Promise<EmbedderStateStoreHarness>,
+): void {
   describe(`EmbedderStateStore contract: ${label}`, () => {
     let harness: EmbedderStateStoreHarness;
     let states: EmbedderStateStore;
@@ -55,7 +58,7 @@ export function describeEmbedderStateStoreContract(label: string, create: () => 
       expect(await states.getEmbedderStateId('acme/b', 'm1')).toBe('other-library');
     });
 
-    it('moves with a replacement swapped into its library, replacing the library\'s own', async () => {
+    it("moves with a replacement swapped into its library, replacing the library's own", async () => {
       const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
       await harness.records.commitIngestion({
         library: { id: staged, name: 'a', sourceType: 'llms_txt' },

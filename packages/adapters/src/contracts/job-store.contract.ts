@@ -59,7 +59,9 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
 
     it('makes a queued job running with its first progress; startedAt is stamped once', async () => {
       const job = await store.createJob(newJob());
-      expect(await store.recordProgress(job.id, { phase: 'crawling', set: { total: 150, pagesDiscovered: 150 } }, at(1))).toEqual({
+      expect(
+        await store.recordProgress(job.id, { phase: 'crawling', set: { total: 150, pagesDiscovered: 150 } }, at(1)),
+      ).toEqual({
         phase: 'crawling',
         done: 0,
         total: 150,
@@ -75,35 +77,59 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
         pagesCrawled: 1,
         pagesFailed: 1,
       });
-      expect(await store.getJob(job.id)).toMatchObject({ startedAt: at(1).toISOString(), progress: { done: 2, pagesCrawled: 1 } });
-      expect(await store.recordProgress('00000000-0000-4000-8000-ffffffffffff', { add: { done: 1 } }, at(1))).toBeNull();
+      expect(await store.getJob(job.id)).toMatchObject({
+        startedAt: at(1).toISOString(),
+        progress: { done: 2, pagesCrawled: 1 },
+      });
+      expect(
+        await store.recordProgress('00000000-0000-4000-8000-ffffffffffff', { add: { done: 1 } }, at(1)),
+      ).toBeNull();
     });
 
     it('records no progress for a job that ended, and never restarts it', async () => {
       const job = await store.createJob(newJob());
       expect(await store.cancelJob(job.id, at(1))).toBe('cancelled');
       expect(await store.recordProgress(job.id, { add: { done: 1 } }, at(2))).toBeNull();
-      expect(await store.getJob(job.id)).toMatchObject({ state: 'cancelled', progress: { done: 0 }, finishedAt: at(1).toISOString() });
+      expect(await store.getJob(job.id)).toMatchObject({
+        state: 'cancelled',
+        progress: { done: 0 },
+        finishedAt: at(1).toISOString(),
+      });
       expect(await store.getJob(job.id)).not.toHaveProperty('startedAt');
     });
 
     it('adds concurrent increments without losing any', async () => {
       const job = await store.createJob(newJob());
-      await Promise.all(Array.from({ length: 40 }, () => store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } }, at(1))));
+      await Promise.all(
+        Array.from({ length: 40 }, () => store.recordProgress(job.id, { add: { done: 1, pagesCrawled: 1 } }, at(1))),
+      );
       expect((await store.getJob(job.id))!.progress).toMatchObject({ done: 40, pagesCrawled: 40 });
     });
 
     it('appends per-page errors as they happen, concurrent ones too, keeping the latest 50', async () => {
       const job = await store.createJob(newJob());
       await store.recordProgress(job.id, { phase: 'crawling', errors: ['http://x/a: HTTP 404'] }, at(1));
-      const second = await store.recordProgress(job.id, { add: { pagesFailed: 1 }, errors: ['http://x/b: timed out', 'http://x/c: HTTP 500'] }, at(1));
-      expect(second).toMatchObject({ pagesFailed: 1, errors: ['http://x/a: HTTP 404', 'http://x/b: timed out', 'http://x/c: HTTP 500'] });
-      await Promise.all(Array.from({ length: 60 }, (_, i) => store.recordProgress(job.id, { errors: [`http://x/p${i}: HTTP 404`] }, at(2))));
+      const second = await store.recordProgress(
+        job.id,
+        { add: { pagesFailed: 1 }, errors: ['http://x/b: timed out', 'http://x/c: HTTP 500'] },
+        at(1),
+      );
+      expect(second).toMatchObject({
+        pagesFailed: 1,
+        errors: ['http://x/a: HTTP 404', 'http://x/b: timed out', 'http://x/c: HTTP 500'],
+      });
+      await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          store.recordProgress(job.id, { errors: [`http://x/p${i}: HTTP 404`] }, at(2)),
+        ),
+      );
       const { errors } = (await store.getJob(job.id))!.progress;
       expect(errors).toHaveLength(50);
       expect(new Set(errors).size).toBe(50);
       expect(errors!.every((e) => /^http:\/\/x\/p\d+: HTTP 404$/.test(e))).toBe(true);
-      await store.finishJob(job.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), { progress: { errors: ['http://x/last: HTTP 410'] } });
+      await store.finishJob(job.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), {
+        progress: { errors: ['http://x/last: HTTP 410'] },
+      });
       expect((await store.getJob(job.id))!.progress.errors!.at(-1)).toBe('http://x/last: HTTP 410');
       const quiet = await store.createJob(newJob());
       expect(await store.recordProgress(quiet.id, { add: { done: 1 } }, at(1))).not.toHaveProperty('errors');
@@ -114,9 +140,17 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       await store.recordProgress(job.id, { phase: 'crawling', set: { pagesCrawled: 1, done: 1, total: 10 } }, at(1));
       // Page jobs add as they finish; the coordinator's count, taken earlier, arrives late.
       await store.recordProgress(job.id, { add: { pagesCrawled: 2, done: 2 } }, at(1));
-      const late = await store.recordProgress(job.id, { phase: 'crawling', set: { pagesCrawled: 2, done: 2, total: 10 } }, at(1));
+      const late = await store.recordProgress(
+        job.id,
+        { phase: 'crawling', set: { pagesCrawled: 2, done: 2, total: 10 } },
+        at(1),
+      );
       expect(late).toMatchObject({ phase: 'crawling', pagesCrawled: 3, done: 3, total: 10 });
-      const next = await store.recordProgress(job.id, { phase: 'indexing', set: { done: 0, total: 4, chunksIngested: 4 } }, at(1));
+      const next = await store.recordProgress(
+        job.id,
+        { phase: 'indexing', set: { done: 0, total: 4, chunksIngested: 4 } },
+        at(1),
+      );
       expect(next).toMatchObject({ phase: 'indexing', done: 0, total: 4, pagesCrawled: 3, chunksIngested: 4 });
     });
 
@@ -125,8 +159,15 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       await store.recordProgress(ok.id, { phase: 'indexing' }, at(1));
       const result = { success: true, libraryId: 'acme/docs', pagesCrawled: 3, errors: ['x: HTTP 404'] };
       expect(await store.finishJob(ok.id, { state: 'completed', result }, at(2))).toBe(true);
-      expect(await store.finishJob(ok.id, { state: 'failed', error: { error: 'late', code: 'LATE' } }, at(3))).toBe(false);
-      expect(await store.getJob(ok.id)).toMatchObject({ state: 'completed', result, finishedAt: at(2).toISOString(), progress: { phase: 'done' } });
+      expect(await store.finishJob(ok.id, { state: 'failed', error: { error: 'late', code: 'LATE' } }, at(3))).toBe(
+        false,
+      );
+      expect(await store.getJob(ok.id)).toMatchObject({
+        state: 'completed',
+        result,
+        finishedAt: at(2).toISOString(),
+        progress: { phase: 'done' },
+      });
       expect(await store.recordProgress(ok.id, { add: { done: 1 } }, at(4))).toBeNull();
 
       const bad = await store.createJob(newJob());
@@ -151,7 +192,10 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
 
       const started = await store.createJob(newJob());
       await store.recordProgress(started.id, { phase: 'crawling', set: { pagesCrawled: 3 } }, at(1));
-      await store.finishJob(started.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), { progress: { add: { pagesFailed: 1 } }, startedAt: at(2) });
+      await store.finishJob(started.id, { state: 'failed', error: { error: 'x', code: 'X' } }, at(3), {
+        progress: { add: { pagesFailed: 1 } },
+        startedAt: at(2),
+      });
       expect(await store.getJob(started.id)).toMatchObject({
         state: 'failed',
         startedAt: at(1).toISOString(),
@@ -169,7 +213,11 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
 
       const late = await store.createJob(newJob());
       expect(await store.claimCommit(late.id, at(1))).toBe(true);
-      expect(await store.getJob(late.id)).toMatchObject({ state: 'running', startedAt: at(1).toISOString(), progress: { phase: 'committing' } });
+      expect(await store.getJob(late.id)).toMatchObject({
+        state: 'running',
+        startedAt: at(1).toISOString(),
+        progress: { phase: 'committing' },
+      });
       expect(await store.claimCommit(late.id, at(2))).toBe(true);
       expect(await store.cancelJob(late.id, at(2))).toBe('committing');
       await store.finishJob(late.id, { state: 'completed', result: { ok: true } }, at(3));
@@ -181,7 +229,9 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       const key = { key: 'user-1:order-42', requestHash: 'hash-a' };
       const first = await store.createJob(newJob({ createdAt: at(0), idempotency: key }));
       expect(first.requestHash).toBe('hash-a');
-      const again = await store.createJob(newJob({ createdAt: at(60), idempotency: { ...key, requestHash: 'hash-b' } }));
+      const again = await store.createJob(
+        newJob({ createdAt: at(60), idempotency: { ...key, requestHash: 'hash-b' } }),
+      );
       expect(again.id).toBe(first.id);
       expect(again.requestHash).toBe('hash-a');
       expect((await store.findJobByIdempotencyKey(key.key, at(-1)))?.id).toBe(first.id);
@@ -197,7 +247,11 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
 
     it('keeps the HTTP status a failed job answered with, out of what clients see', async () => {
       const job = await store.createJob(newJob());
-      await store.finishJob(job.id, { state: 'failed', error: { error: 'No content', code: 'NO_CONTENT' }, status: 400 }, at(1));
+      await store.finishJob(
+        job.id,
+        { state: 'failed', error: { error: 'No content', code: 'NO_CONTENT' }, status: 400 },
+        at(1),
+      );
       const failed = await store.getJob(job.id);
       expect(failed).toMatchObject({ state: 'failed', errorStatus: 400, error: { code: 'NO_CONTENT' } });
       expect(toJobRecord(failed!)).not.toHaveProperty('errorStatus');

@@ -100,7 +100,10 @@ export function describeKeywordIndexContract(
     });
 
     it('matches any of the terms and stems English words', async () => {
-      await ingest('acme/docs', [chunk('remove', 'This function removes the file from disk.'), chunk('connect', 'Connections are retried.')]);
+      await ingest('acme/docs', [
+        chunk('remove', 'This function removes the file from disk.'),
+        chunk('connect', 'Connections are retried.'),
+      ]);
       expect(await ids(['removing', 'nonexistentterm'])).toEqual(['remove']);
       expect(await ids(['connected'])).toEqual(['connect']);
     });
@@ -110,7 +113,10 @@ export function describeKeywordIndexContract(
       await ingest('acme/b', [chunk('b1', 'shared topic in library b')]);
       await ingest('acme/a-b', [chunk('c1', 'shared topic in library a-b')]);
       expect((await search(['shared'], ['acme/a'])).map((h) => [h.libraryId, h.chunkId])).toEqual([['acme/a', 'a1']]);
-      expect((await search(['shared'], ['acme/a', 'acme/b'])).map((h) => h.libraryId).sort()).toEqual(['acme/a', 'acme/b']);
+      expect((await search(['shared'], ['acme/a', 'acme/b'])).map((h) => h.libraryId).sort()).toEqual([
+        'acme/a',
+        'acme/b',
+      ]);
       expect((await search(['shared'])).map((h) => h.libraryId).sort()).toEqual(['acme/a', 'acme/a-b', 'acme/b']);
       expect(await search(['shared'], [])).toEqual([]);
       expect(await search(['shared'], ['acme/none'])).toEqual([]);
@@ -119,7 +125,12 @@ export function describeKeywordIndexContract(
     it("finds a page's later chunks by the words of the page's lead", async () => {
       const page = 'https://docs.example.com/scalar';
       await ingest('acme/docs', [
-        { id: 'intro', title: 'scalar(1)', url: page, content: 'scalar - A tool for managing large repositories\n\n## SYNOPSIS' },
+        {
+          id: 'intro',
+          title: 'scalar(1)',
+          url: page,
+          content: 'scalar - A tool for managing large repositories\n\n## SYNOPSIS',
+        },
         { id: 'options', title: 'scalar(1) › OPTIONS', url: page, content: '--full-clone clones the whole history.' },
         { id: 'other', title: 'clone', url: 'https://docs.example.com/clone', content: 'Cloning copies history.' },
       ]);
@@ -127,7 +138,10 @@ export function describeKeywordIndexContract(
     });
 
     it('follows updates, replaces and deletes with no stale hit', async () => {
-      await ingest('acme/docs', [chunk('one', 'the old wording of the page'), chunk('two', 'a second page about kittens')]);
+      await ingest('acme/docs', [
+        chunk('one', 'the old wording of the page'),
+        chunk('two', 'a second page about kittens'),
+      ]);
       await ingest('acme/docs', [chunk('one', 'the new phrasing of the page')]);
       expect(await ids(['wording'])).toEqual([]);
       expect(await ids(['phrasing'])).toEqual(['one']);
@@ -140,7 +154,10 @@ export function describeKeywordIndexContract(
     });
 
     it('keeps to the limit and treats query syntax as plain words', async () => {
-      await ingest('acme/docs', Array.from({ length: 12 }, (_, i) => chunk(`c${i}`, `repeated topic number ${i}`)));
+      await ingest(
+        'acme/docs',
+        Array.from({ length: 12 }, (_, i) => chunk(`c${i}`, `repeated topic number ${i}`)),
+      );
       expect(await search(['topic'], null, 5)).toHaveLength(5);
       for (const term of ['"', 'AND', 'NOT', 'NEAR', '*', 'topic"', 'title:', '-', '$where', '{a b}']) {
         await expect(search([term, 'topic'], ['acme/docs'])).resolves.toEqual(expect.any(Array));

@@ -1,4 +1,11 @@
-import { countTokens, type ChunkInput, type CommitIngestionInput, type CrawledPage, type LibraryInput, type RecordStore } from '@docshelf/core';
+import {
+  countTokens,
+  type ChunkInput,
+  type CommitIngestionInput,
+  type CrawledPage,
+  type LibraryInput,
+  type RecordStore,
+} from '@docshelf/core';
 
 export interface RecordStoreHarness {
   store: RecordStore;
@@ -101,7 +108,9 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect(Object.keys(created).sort()).toEqual(
           ['chunkCount', 'createdAt', 'id', 'name', 'ownerId', 'sourceType', 'updatedAt'].sort(),
         );
-        await store.commitIngestion(ingestion({ library: { ...minimal, description: 'd', version: '1', sourceUrl: 'u' } }));
+        await store.commitIngestion(
+          ingestion({ library: { ...minimal, description: 'd', version: '1', sourceUrl: 'u' } }),
+        );
         const dropped = await store.commitIngestion(ingestion({ library: minimal, now: at(1) }));
         expect(dropped).not.toHaveProperty('description');
         expect(dropped).not.toHaveProperty('sourceUrl');
@@ -135,7 +144,12 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         await store.commitIngestion(ingestion({ chunks: [chunk('old-1'), chunk('old-2')], ownerId: 'first-owner' }));
         await store.setEmbeddingModel('vercel/next.js', { model: 'old-model', dimensions: 4 });
         await store.commitIngestion(
-          ingestion({ library: library({ id: staged, name: 'Next.js 16', version: 'v16' }), chunks: [chunk('new-1'), chunk('new-2'), chunk('new-3')], ownerId: 'second', now: at(5) }),
+          ingestion({
+            library: library({ id: staged, name: 'Next.js 16', version: 'v16' }),
+            chunks: [chunk('new-1'), chunk('new-2'), chunk('new-3')],
+            ownerId: 'second',
+            now: at(5),
+          }),
         );
         await store.setEmbeddingModel(staged, { model: 'new-model', dimensions: 8 });
         expect((await store.listLibraries()).map((l) => l.id)).toEqual(['vercel/next.js']);
@@ -143,10 +157,20 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect(await store.swapLibrary(staged, 'vercel/next.js', at(10))).toBe(true);
         const swapped = await store.getLibrary('vercel/next.js');
         expect(swapped).toMatchObject({
-          name: 'Next.js 16', version: 'v16', chunkCount: 3, ownerId: 'first-owner',
-          createdAt: T0.toISOString(), updatedAt: at(10).toISOString(), embeddingModel: 'new-model', embeddingDimensions: 8,
+          name: 'Next.js 16',
+          version: 'v16',
+          chunkCount: 3,
+          ownerId: 'first-owner',
+          createdAt: T0.toISOString(),
+          updatedAt: at(10).toISOString(),
+          embeddingModel: 'new-model',
+          embeddingDimensions: 8,
         });
-        expect((await store.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual(['new-1', 'new-2', 'new-3']);
+        expect((await store.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual([
+          'new-1',
+          'new-2',
+          'new-3',
+        ]);
         expect(await store.getLibrary(staged)).toBeNull();
         expect(await store.countChunks(staged)).toBe(0);
         // Swapped in already: a retried step changes nothing.
@@ -156,9 +180,15 @@ export function describeRecordStoreContract(label: string, create: () => Promise
 
       it('creates the library when it did not exist, and leaves other libraries alone', async () => {
         await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('keep')] }));
-        await store.commitIngestion(ingestion({ library: library({ id: staged }), chunks: [chunk('a')], ownerId: 'creator', now: at(2) }));
+        await store.commitIngestion(
+          ingestion({ library: library({ id: staged }), chunks: [chunk('a')], ownerId: 'creator', now: at(2) }),
+        );
         expect(await store.swapLibrary(staged, 'vercel/next.js', at(3))).toBe(true);
-        expect(await store.getLibrary('vercel/next.js')).toMatchObject({ ownerId: 'creator', createdAt: at(3).toISOString(), chunkCount: 1 });
+        expect(await store.getLibrary('vercel/next.js')).toMatchObject({
+          ownerId: 'creator',
+          createdAt: at(3).toISOString(),
+          chunkCount: 1,
+        });
         expect(await store.getLibrary('vercel/next.js')).not.toHaveProperty('embeddingModel');
         expect(await store.countChunks('vercel')).toBe(1);
       });
@@ -169,11 +199,19 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         const created = await store.commitIngestion(ingestion({ chunks: [chunk('a')] }));
         expect(created).not.toHaveProperty('embeddingModel');
         await store.setEmbeddingModel('vercel/next.js', { model: 'text-embedding-3-small', dimensions: 1536 });
-        expect(await store.getLibrary('vercel/next.js')).toEqual({ ...created, embeddingModel: 'text-embedding-3-small', embeddingDimensions: 1536 });
+        expect(await store.getLibrary('vercel/next.js')).toEqual({
+          ...created,
+          embeddingModel: 'text-embedding-3-small',
+          embeddingDimensions: 1536,
+        });
         const later = await store.commitIngestion(ingestion({ chunks: [chunk('b')], now: at(1) }));
         expect(later).toMatchObject({ embeddingModel: 'text-embedding-3-small', embeddingDimensions: 1536 });
         await store.setEmbeddingModel('vercel/next.js', null);
-        expect(await store.getLibrary('vercel/next.js')).toEqual({ ...later, embeddingModel: undefined, embeddingDimensions: undefined });
+        expect(await store.getLibrary('vercel/next.js')).toEqual({
+          ...later,
+          embeddingModel: undefined,
+          embeddingDimensions: undefined,
+        });
         expect(await store.getLibrary('vercel/next.js')).not.toHaveProperty('embeddingModel');
         await store.setEmbeddingModel('missing', { model: 'm', dimensions: 8 });
         expect(await store.getLibrary('missing')).toBeNull();
@@ -197,8 +235,9 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         });
       });
 
-      it('counts each chunk with the read side\'s tokenizer when it is written, and again when its content changes', async () => {
-        const long = 'Configure the `cacheDirectory` option before the first build — ünïcödé, emoji 🚀 and <|endoftext|> too.';
+      it("counts each chunk with the read side's tokenizer when it is written, and again when its content changes", async () => {
+        const long =
+          'Configure the `cacheDirectory` option before the first build — ünïcödé, emoji 🚀 and <|endoftext|> too.';
         await store.commitIngestion(ingestion({ chunks: [chunk('a', long), chunk('b')] }));
         const [a] = await store.getChunks('vercel/next.js', ['a']);
         expect(a?.bpeTokens).toBe(countTokens(long));
@@ -237,7 +276,10 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       it('estimates tokenCount when it is not supplied and omits absent title and url', async () => {
         await store.commitIngestion(
           ingestion({
-            chunks: [{ id: 'plain', content: 'Hello brave new world, how are you today?' }, chunk('given', 'x', { tokenCount: 7 })],
+            chunks: [
+              { id: 'plain', content: 'Hello brave new world, how are you today?' },
+              chunk('given', 'x', { tokenCount: 7 }),
+            ],
           }),
         );
         const [plain, given] = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
@@ -278,14 +320,21 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
 
       it('reads chunks by id in library order, leaving out unknown ids and other libraries', async () => {
-        await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('c', 'elsewhere')] }));
+        await store.commitIngestion(
+          ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('c', 'elsewhere')] }),
+        );
         await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')] }));
         const found = await store.getChunks('vercel/next.js', ['c', 'missing', 'a']);
         expect(found.map((c) => [c.id, c.content])).toEqual([
           ['a', 'content of a'],
           ['c', 'content of c'],
         ]);
-        expect(found[0]).toMatchObject({ title: 'Title a', url: 'https://example.com/a', tokenCount: 10, position: expect.any(Number) });
+        expect(found[0]).toMatchObject({
+          title: 'Title a',
+          url: 'https://example.com/a',
+          tokenCount: 10,
+          position: expect.any(Number),
+        });
         expect(await store.getChunks('vercel/next.js', [])).toEqual([]);
       });
 
@@ -322,7 +371,11 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         await store.createSession({ tokenHash: 'old', userId: user.id, expiresAt: at(10), now: T0 });
         await store.createSession({ tokenHash: 'new', userId: user.id, expiresAt: at(60), now: T0 });
         await store.createSession({ tokenHash: 'gone', userId: user.id, expiresAt: at(60), now: T0 });
-        expect(await store.findSession('old')).toEqual({ userId: user.id, expiresAt: at(10).toISOString(), lastUsedAt: T0.toISOString() });
+        expect(await store.findSession('old')).toEqual({
+          userId: user.id,
+          expiresAt: at(10).toISOString(),
+          lastUsedAt: T0.toISOString(),
+        });
         expect(await store.findSession('missing')).toBeNull();
         await store.deleteSession('gone');
         expect(await store.findSession('gone')).toBeNull();
@@ -344,9 +397,19 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       const now = new Date('2026-01-01T00:00:00.000Z');
 
       it('keeps pages per staging id in staging order, last write wins, until discarded', async () => {
-        await store.stagePage({ stagingId: 's1', url: 'https://d.test/a', chunks: [{ id: 'a1', content: 'A one' }], now });
+        await store.stagePage({
+          stagingId: 's1',
+          url: 'https://d.test/a',
+          chunks: [{ id: 'a1', content: 'A one' }],
+          now,
+        });
         await store.stagePage({ stagingId: 's1', url: 'https://d.test/b', chunks: [], now });
-        await store.stagePage({ stagingId: 's2', url: 'https://d.test/a', chunks: [{ id: 'x', content: 'other crawl' }], now });
+        await store.stagePage({
+          stagingId: 's2',
+          url: 'https://d.test/a',
+          chunks: [{ id: 'x', content: 'other crawl' }],
+          now,
+        });
         await store.stagePage({
           stagingId: 's1',
           url: 'https://d.test/a',
@@ -354,7 +417,10 @@ export function describeRecordStoreContract(label: string, create: () => Promise
           now,
         });
         expect(await store.listStagedPages('s1')).toEqual([
-          { url: 'https://d.test/a', chunks: [{ id: 'a2', title: 'T', content: 'A two', url: 'https://d.test/a', tokenCount: 2 }] },
+          {
+            url: 'https://d.test/a',
+            chunks: [{ id: 'a2', title: 'T', content: 'A two', url: 'https://d.test/a', tokenCount: 2 }],
+          },
           { url: 'https://d.test/b', chunks: [] },
         ]);
         await store.discardStaging('s1');
@@ -363,7 +429,12 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
 
       it('discards stale staging left by crashed crawls', async () => {
-        await store.stagePage({ stagingId: 'old', url: 'https://d.test/a', chunks: [], now: new Date('2020-01-01T00:00:00Z') });
+        await store.stagePage({
+          stagingId: 'old',
+          url: 'https://d.test/a',
+          chunks: [],
+          now: new Date('2020-01-01T00:00:00Z'),
+        });
         await store.stagePage({ stagingId: 'new', url: 'https://d.test/a', chunks: [], now });
         await store.discardStaging('none', new Date('2025-01-01T00:00:00Z'));
         expect(await store.listStagedPages('old')).toEqual([]);
@@ -384,9 +455,22 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       });
 
       it('keeps staged page content beside the chunks, and a page staged again without it loses it', async () => {
-        const content = { finalUrl: 'https://d.test/a', title: 'A', markdown: '# A\n\ntext', landmark: true, links: [], validators: { contentHash: 'h' } };
+        const content = {
+          finalUrl: 'https://d.test/a',
+          title: 'A',
+          markdown: '# A\n\ntext',
+          landmark: true,
+          links: [],
+          validators: { contentHash: 'h' },
+        };
         await store.stagePage({ stagingId: 's1', url: 'https://d.test/a', chunks: [], page: content, now: T0 });
-        await store.stagePage({ stagingId: 's1', url: 'https://d.test/b', chunks: [], page: { ...content, markdown: '', unchanged: true }, now: T0 });
+        await store.stagePage({
+          stagingId: 's1',
+          url: 'https://d.test/b',
+          chunks: [],
+          page: { ...content, markdown: '', unchanged: true },
+          now: T0,
+        });
         expect(await store.listStagedPages('s1')).toEqual([
           { url: 'https://d.test/a', chunks: [], page: content },
           { url: 'https://d.test/b', chunks: [], page: { ...content, markdown: '', unchanged: true } },
@@ -398,27 +482,54 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       it('stores pages with a commit, updates them by URL, forgets removed ones and drops removed chunks in the same commit', async () => {
         const a = page('https://d.test/a', { chunkIds: ['a1', 'a2'] });
         const { etag: _none, ...b } = page('https://d.test/b', { chunkIds: ['b1'] });
-        await store.commitIngestion(ingestion({ chunks: [chunk('a1'), chunk('a2'), chunk('b1')], crawledPages: [a, b] }));
+        await store.commitIngestion(
+          ingestion({ chunks: [chunk('a1'), chunk('a2'), chunk('b1')], crawledPages: [a, b] }),
+        );
         expect(await store.getCrawledPage('vercel/next.js', 'https://d.test/a')).toEqual(a);
         expect(await store.getCrawledPage('vercel/next.js', 'https://d.test/b')).toEqual(b);
         expect(await store.getCrawledPage('other/lib', 'https://d.test/a')).toBeNull();
 
         const a2 = { ...a, contentHash: 'changed', chunkIds: ['a3'] };
         await store.commitIngestion(
-          ingestion({ chunks: [chunk('a3')], crawledPages: [a2], removeChunkIds: ['a1', 'a2', 'b1'], removeCrawledPages: ['https://d.test/b'], ingestionId: 'ing-2' }),
+          ingestion({
+            chunks: [chunk('a3')],
+            crawledPages: [a2],
+            removeChunkIds: ['a1', 'a2', 'b1'],
+            removeCrawledPages: ['https://d.test/b'],
+            ingestionId: 'ing-2',
+          }),
         );
-        expect((await store.listCrawledPages('vercel/next.js')).sort((x, y) => x.url.localeCompare(y.url))).toEqual([a2]);
+        expect((await store.listCrawledPages('vercel/next.js')).sort((x, y) => x.url.localeCompare(y.url))).toEqual([
+          a2,
+        ]);
         expect((await store.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(['a3']);
         expect((await store.getLibrary('vercel/next.js'))?.chunkCount).toBe(1);
       });
 
       it('replaces the pages with a replacing commit, swaps them in with a staged library and deletes them with the library', async () => {
-        await store.commitIngestion(ingestion({ chunks: [chunk('a1')], crawledPages: [page('https://d.test/a'), page('https://d.test/b')] }));
-        await store.commitIngestion(ingestion({ chunks: [chunk('c1')], replace: true, crawledPages: [page('https://d.test/c')], ingestionId: 'ing-2' }));
+        await store.commitIngestion(
+          ingestion({ chunks: [chunk('a1')], crawledPages: [page('https://d.test/a'), page('https://d.test/b')] }),
+        );
+        await store.commitIngestion(
+          ingestion({
+            chunks: [chunk('c1')],
+            replace: true,
+            crawledPages: [page('https://d.test/c')],
+            ingestionId: 'ing-2',
+          }),
+        );
         expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/c']);
 
         const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
-        await store.commitIngestion(ingestion({ library: library({ id: staged }), chunks: [chunk('d1')], replace: true, crawledPages: [page('https://d.test/d')], ingestionId: 'ing-3' }));
+        await store.commitIngestion(
+          ingestion({
+            library: library({ id: staged }),
+            chunks: [chunk('d1')],
+            replace: true,
+            crawledPages: [page('https://d.test/d')],
+            ingestionId: 'ing-3',
+          }),
+        );
         expect(await store.swapLibrary(staged, 'vercel/next.js', at(5))).toBe(true);
         expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/d']);
         expect(await store.listCrawledPages(staged)).toEqual([]);

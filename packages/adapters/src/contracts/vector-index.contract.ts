@@ -96,9 +96,16 @@ export function describeVectorIndexContract(label: string, create: () => Promise
       expect((await index.fetch('nobody', ['a'])).size).toBe(0);
     });
 
-    it('moves a library\'s vectors over another\'s, leaving the source empty', async () => {
-      await index.upsert('target', [{ chunkId: 'old', values: vec(0) }, { chunkId: 'same', values: vec(1) }]);
-      await index.upsert('~staged/x', [{ chunkId: 'same', values: vec(2) }, { chunkId: 'new', values: vec(3) }, { chunkId: 'stray', values: vec(0) }]);
+    it("moves a library's vectors over another's, leaving the source empty", async () => {
+      await index.upsert('target', [
+        { chunkId: 'old', values: vec(0) },
+        { chunkId: 'same', values: vec(1) },
+      ]);
+      await index.upsert('~staged/x', [
+        { chunkId: 'same', values: vec(2) },
+        { chunkId: 'new', values: vec(3) },
+        { chunkId: 'stray', values: vec(0) },
+      ]);
       await index.upsert('bystander', [{ chunkId: 'same', values: vec(1) }]);
       await index.moveLibrary('~staged/x', 'target', ['same', 'new']);
       expect(await index.count('target')).toBe(2);
@@ -154,7 +161,10 @@ export function describeVectorIndexContract(label: string, create: () => Promise
     });
 
     it('handles a batch of many vectors', async () => {
-      const records = Array.from({ length: 300 }, (_, i) => ({ chunkId: `c${i}`, values: vec(i % 4, (i % 4) + 1, i / 300) }));
+      const records = Array.from({ length: 300 }, (_, i) => ({
+        chunkId: `c${i}`,
+        values: vec(i % 4, (i % 4) + 1, i / 300),
+      }));
       await index.upsert('lib', records);
       expect(await index.count('lib')).toBe(300);
       const matches = await index.query('lib', vec(3), 10);
@@ -166,7 +176,12 @@ export function describeVectorIndexContract(label: string, create: () => Promise
 
     it('rejects vectors of the wrong length or with non-finite values, writing nothing', async () => {
       const short = vec(0).slice(1);
-      await expect(index.upsert('lib', [{ chunkId: 'a', values: vec(0) }, { chunkId: 'b', values: short }])).rejects.toThrow();
+      await expect(
+        index.upsert('lib', [
+          { chunkId: 'a', values: vec(0) },
+          { chunkId: 'b', values: short },
+        ]),
+      ).rejects.toThrow();
       const withNaN = vec(0);
       withNaN[1] = Number.NaN;
       await expect(index.upsert('lib', [{ chunkId: 'c', values: withNaN }])).rejects.toThrow();

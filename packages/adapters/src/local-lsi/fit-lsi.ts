@@ -42,7 +42,8 @@ export function fitLsi(documents: string[][], options: FitLsiOptions): LsiModel 
 
 function weighDocuments(documents: string[][], maxVocabulary: number) {
   const documentFrequency = new Map<string, number>();
-  for (const terms of documents) for (const term of new Set(terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  for (const terms of documents)
+    for (const term of new Set(terms)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const vocabulary = [...documentFrequency]
     .filter(([, df]) => df >= 2)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -68,12 +69,21 @@ function weighDocuments(documents: string[][], maxVocabulary: number) {
     }
     start[d + 1] = columns.length;
   });
-  const rows: SparseRows = { start, column: Int32Array.from(columns), value: Float64Array.from(values), columns: vocabulary.length };
+  const rows: SparseRows = {
+    start,
+    column: Int32Array.from(columns),
+    value: Float64Array.from(values),
+    columns: vocabulary.length,
+  };
   return { vocabulary, idf, rows };
 }
 
 /** The top `rank` right singular vectors of A, row-major (one row of `count` values per column of A). */
-function rightSingularVectors(a: SparseRows, rank: number, options: FitLsiOptions): { vectors: Float64Array; count: number } {
+function rightSingularVectors(
+  a: SparseRows,
+  rank: number,
+  options: FitLsiOptions,
+): { vectors: Float64Array; count: number } {
   const documents = a.start.length - 1;
   const width = Math.min(rank + (options.oversampling ?? 10), a.columns, documents);
   const random = gaussian(options.seed ?? 0x5eed);

@@ -55,10 +55,12 @@ export class LsiModel {
     const quantized = new Int8Array(count * this.dimensions);
     for (let t = 0; t < count; t++) {
       let max = 0;
-      for (let d = 0; d < this.dimensions; d++) max = Math.max(max, Math.abs(this.termVectors[t * this.dimensions + d]!));
+      for (let d = 0; d < this.dimensions; d++)
+        max = Math.max(max, Math.abs(this.termVectors[t * this.dimensions + d]!));
       scales[t] = max / 127;
       for (let d = 0; d < this.dimensions; d++) {
-        quantized[t * this.dimensions + d] = max === 0 ? 0 : Math.round((this.termVectors[t * this.dimensions + d]! / max) * 127);
+        quantized[t * this.dimensions + d] =
+          max === 0 ? 0 : Math.round((this.termVectors[t * this.dimensions + d]! / max) * 127);
       }
     }
     return Buffer.concat([header, terms, bytesOf(this.idf), bytesOf(scales), bytesOf(quantized)]);
@@ -73,7 +75,7 @@ export class LsiModel {
     const vocabulary = JSON.parse(data.toString('utf8', at, (at += termBytes))) as string[];
     const idf = new Float32Array(copy(data, at, (at += count * 4)));
     const scales = new Float32Array(copy(data, at, (at += count * 4)));
-    const quantized = new Int8Array(copy(data, at, (at += count * dimensions)));
+    const quantized = new Int8Array(copy(data, at, at + count * dimensions));
     const termVectors = new Float32Array(count * dimensions);
     for (let i = 0; i < termVectors.length; i++) termVectors[i] = quantized[i]! * scales[Math.floor(i / dimensions)]!;
     return new LsiModel(vocabulary, idf, termVectors, dimensions);

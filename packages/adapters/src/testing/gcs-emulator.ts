@@ -58,9 +58,15 @@ interface FirebaseStorageEmulator {
  */
 async function startFirebaseStorageEmulator(): Promise<GcsEmulator> {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { StorageEmulator } = require('firebase-tools/lib/emulator/storage') as { StorageEmulator: new (args: object) => FirebaseStorageEmulator };
-  const { createApp } = require('firebase-tools/lib/emulator/storage/server') as { createApp: (projectId: string, emulator: unknown) => Promise<http.RequestListener> };
-  const { EmulatorRegistry } = require('firebase-tools/lib/emulator/registry') as { EmulatorRegistry: { set(name: string, instance: unknown): void; clear(name: string): void } };
+  const { StorageEmulator } = require('firebase-tools/lib/emulator/storage') as {
+    StorageEmulator: new (args: object) => FirebaseStorageEmulator;
+  };
+  const { createApp } = require('firebase-tools/lib/emulator/storage/server') as {
+    createApp: (projectId: string, emulator: unknown) => Promise<http.RequestListener>;
+  };
+  const { EmulatorRegistry } = require('firebase-tools/lib/emulator/registry') as {
+    EmulatorRegistry: { set(name: string, instance: unknown): void; clear(name: string): void };
+  };
   const emulator = new StorageEmulator({ projectId: 'demo-docshelf', host: '127.0.0.1', port: 0, rules: [] });
   // Its default blob directory is shared by every emulator on the machine; each test process gets its own.
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-gcs-emulator-'));

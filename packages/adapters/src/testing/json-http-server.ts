@@ -23,7 +23,9 @@ export interface RunningServer {
 }
 
 /** A small HTTP server on 127.0.0.1 for the fakes of other services' JSON APIs. */
-export async function startJsonServer(handle: (request: JsonRequest) => Promise<JsonResponse> | JsonResponse): Promise<RunningServer> {
+export async function startJsonServer(
+  handle: (request: JsonRequest) => Promise<JsonResponse> | JsonResponse,
+): Promise<RunningServer> {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,7 +38,16 @@ export async function startJsonServer(handle: (request: JsonRequest) => Promise<
       } catch {
         body = undefined;
       }
-      Promise.resolve(handle({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody, body }))
+      void Promise.resolve(
+        handle({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          rawBody,
+          body,
+        }),
+      )
         .catch((error: unknown): JsonResponse => ({ status: 500, body: { error: String(error) } }))
         .then((reply) => {
           const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);

@@ -31,7 +31,11 @@ export function mongoTarget(): MongoTarget {
           return `${container.getConnectionString()}?directConnection=true`;
         })());
   return {
-    description: givenUri ? 'real server at MONGODB_URI' : runtime?.available ? `real server: ${MONGO_IMAGE} replica set via testcontainers` : undefined,
+    description: givenUri
+      ? 'real server at MONGODB_URI'
+      : runtime?.available
+        ? `real server: ${MONGO_IMAGE} replica set via testcontainers`
+        : undefined,
     skipReason: `skipped: no MONGODB_URI and ${runtime && !runtime.available ? runtime.reason : 'no container runtime'}`,
     async freshDatabase() {
       const dbName = `docshelf_test_${randomBytes(4).toString('hex')}`;

@@ -55,13 +55,18 @@ export async function startOpenAiFake(apiKey = 'sk-fake-test-key'): Promise<Open
   let maxInFlight = 0;
 
   const handle = async (req: JsonRequest): Promise<JsonResponse> => {
-    if (req.method !== 'POST' || req.path !== '/v1/embeddings') return apiError(404, `Unknown request URL: ${req.method} ${req.path}`);
+    if (req.method !== 'POST' || req.path !== '/v1/embeddings')
+      return apiError(404, `Unknown request URL: ${req.method} ${req.path}`);
     const at = Date.now();
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return apiError(401, 'Incorrect API key provided.', 'invalid_api_key');
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return apiError(401, 'Incorrect API key provided.', 'invalid_api_key');
     const failure = failures.shift();
     if (failure) {
       requests.push({ at, inputs: 0, tokens: 0, status: failure.status });
-      return { ...apiError(failure.status, `Injected failure ${failure.status}`, 'rate_limit_exceeded'), headers: failure.headers };
+      return {
+        ...apiError(failure.status, `Injected failure ${failure.status}`, 'rate_limit_exceeded'),
+        headers: failure.headers,
+      };
     }
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -102,37 +107,60 @@ async function answerEmbeddings(
 ): Promise<{ response: JsonResponse; seen: Omit<SeenEmbeddingRequest, 'at' | 'status'> }> {
   const request = (body ?? {}) as { model?: unknown; input?: unknown; dimensions?: unknown; encoding_format?: unknown };
   const inputs = typeof request.input === 'string' ? [request.input] : request.input;
-  const seen = { inputs: Array.isArray(inputs) ? inputs.length : 0, tokens: 0, dimensions: request.dimensions as number | undefined };
+  const seen = {
+    inputs: Array.isArray(inputs) ? inputs.length : 0,
+    tokens: 0,
+    dimensions: request.dimensions as number | undefined,
+  };
   const reject = (message: string) => ({ response: apiError(400, message), seen });
   const native = typeof request.model === 'string' ? MODEL_DIMENSIONS[request.model] : undefined;
   if (!native) return reject(`The model \`${String(request.model)}\` does not exist or you do not have access to it.`);
   if (!Array.isArray(inputs) || inputs.length === 0) return reject("'$.input' is invalid.");
-  if (inputs.length > OPENAI_FAKE_LIMITS.maxInputs) return reject(`'$.input' is invalid: at most ${OPENAI_FAKE_LIMITS.maxInputs} inputs per request.`);
-  if (inputs.some((input) => typeof input !== 'string' || input === '')) return reject("'$.input' is invalid: empty strings are not accepted.");
+  if (inputs.length > OPENAI_FAKE_LIMITS.maxInputs)
+    return reject(`'$.input' is invalid: at most ${OPENAI_FAKE_LIMITS.maxInputs} inputs per request.`);
+  if (inputs.some((input) => typeof input !== 'string' || input === ''))
+    return reject("'$.input' is invalid: empty strings are not accepted.");
   const tokens = (inputs as string[]).map(estimateTokens);
   seen.tokens = tokens.reduce((a, b) => a + b, 0);
   const longest = Math.max(...tokens);
   if (longest > OPENAI_FAKE_LIMITS.maxTokensPerInput) {
-    return reject(`This model's maximum context length is ${OPENAI_FAKE_LIMITS.maxTokensPerInput} tokens, however you requested ${longest} tokens.`);
+    return reject(
+      `This model's maximum context length is ${OPENAI_FAKE_LIMITS.maxTokensPerInput} tokens, however you requested ${longest} tokens.`,
+    );
   }
   if (seen.tokens > OPENAI_FAKE_LIMITS.maxTokensPerRequest) {
     return reject(`Requested ${seen.tokens} tokens, max ${OPENAI_FAKE_LIMITS.maxTokensPerRequest} tokens per request`);
   }
   let dimensions = native;
   if (request.dimensions !== undefined) {
-    if (!String(request.model).startsWith('text-embedding-3')) return reject('This model does not support specifying dimensions.');
-    if (!Number.isInteger(request.dimensions) || (request.dimensions as number) < 1 || (request.dimensions as number) > native) {
+    if (!String(request.model).startsWith('text-embedding-3'))
+      return reject('This model does not support specifying dimensions.');
+    if (
+      !Number.isInteger(request.dimensions) ||
+      (request.dimensions as number) < 1 ||
+      (request.dimensions as number) > native
+    ) {
       return reject(`'$.dimensions' must be between 1 and ${native}.`);
     }
     dimensions = request.dimensions as number;
   }
-  if (request.encoding_format !== undefined && request.encoding_format !== 'float' && request.encoding_format !== 'base64') {
+  if (
+    request.encoding_format !== undefined &&
+    request.encoding_format !== 'float' &&
+    request.encoding_format !== 'base64'
+  ) {
     return reject("'$.encoding_format' must be 'float' or 'base64'.");
   }
   let embedder = embedders.get(dimensions);
   if (!embedder) embedders.set(dimensions, (embedder = new LocalEmbedder(dimensions)));
   const vectors = await embedder.embed(inputs as string[]);
-  return { response: { status: 200, body: toResponse(vectors, String(request.model), seen.tokens, request.encoding_format === 'base64') }, seen };
+  return {
+    response: {
+      status: 200,
+      body: toResponse(vectors, String(request.model), seen.tokens, request.encoding_format === 'base64'),
+    },
+    seen,
+  };
 }
 
 function toResponse(vectors: number[][], model: string, tokens: number, base64: boolean) {

@@ -30,10 +30,15 @@ const pathPattern = z
   .superRefine((pattern, ctx) => {
     const segments = pattern.split('/');
     const globstars = segments.filter((s) => s === '**').length;
-    const crowded = segments.find((s) => s !== '**' && (s.match(/\*+/g)?.length ?? 0) > PATH_PATTERN_LIMITS.starsPerSegment);
+    const crowded = segments.find(
+      (s) => s !== '**' && (s.match(/\*+/g)?.length ?? 0) > PATH_PATTERN_LIMITS.starsPerSegment,
+    );
     const braces = (pattern.match(/\{/g) ?? []).length;
     if (crowded !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `at most ${PATH_PATTERN_LIMITS.starsPerSegment} '*' wildcards per path segment ('${crowded}' has more)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `at most ${PATH_PATTERN_LIMITS.starsPerSegment} '*' wildcards per path segment ('${crowded}' has more)`,
+      });
     }
     if (globstars > PATH_PATTERN_LIMITS.globstars) {
       ctx.addIssue({ code: 'custom', message: `at most ${PATH_PATTERN_LIMITS.globstars} '**' segments per pattern` });
@@ -80,28 +85,34 @@ export const crawlRequestSchema = z
   .meta({ id: 'CrawlRequest' });
 export type CrawlRequest = z.infer<typeof crawlRequestSchema>;
 
-export const crawlResponseSchema = z.object({
-  success: z.boolean(),
-  libraryId: z.string(),
-  pagesDiscovered: z.number().int(),
-  pagesCrawled: z.number().int(),
-  /** Of the pages crawled, those unchanged since the library's last crawl: kept with their chunks and vectors. */
-  pagesUnchanged: z
-    .number()
-    .int()
-    .describe('Pages unchanged since the library was last crawled (HTTP 304 or the same content): not extracted or embedded again'),
-  chunksIngested: z.number().int(),
-  vectorized: z.boolean(),
-  errors: z.array(z.string()),
-}).meta({ id: 'CrawlResponse' });
+export const crawlResponseSchema = z
+  .object({
+    success: z.boolean(),
+    libraryId: z.string(),
+    pagesDiscovered: z.number().int(),
+    pagesCrawled: z.number().int(),
+    /** Of the pages crawled, those unchanged since the library's last crawl: kept with their chunks and vectors. */
+    pagesUnchanged: z
+      .number()
+      .int()
+      .describe(
+        'Pages unchanged since the library was last crawled (HTTP 304 or the same content): not extracted or embedded again',
+      ),
+    chunksIngested: z.number().int(),
+    vectorized: z.boolean(),
+    errors: z.array(z.string()),
+  })
+  .meta({ id: 'CrawlResponse' });
 export type CrawlResponse = z.infer<typeof crawlResponseSchema>;
 
-export const ingestUrlRequestSchema = z.object({
-  libraryId: libraryIdSchema,
-  name: z.string().trim().min(1, 'name must not be empty').max(256),
-  description: z.string().max(4_096).optional(),
-  sourceUrl: httpUrlSchema,
-  sourceType: z.string().min(1).max(64),
-  callbackUrl: callbackUrlSchema,
-}).meta({ id: 'IngestUrlRequest' });
+export const ingestUrlRequestSchema = z
+  .object({
+    libraryId: libraryIdSchema,
+    name: z.string().trim().min(1, 'name must not be empty').max(256),
+    description: z.string().max(4_096).optional(),
+    sourceUrl: httpUrlSchema,
+    sourceType: z.string().min(1).max(64),
+    callbackUrl: callbackUrlSchema,
+  })
+  .meta({ id: 'IngestUrlRequest' });
 export type IngestUrlRequest = z.infer<typeof ingestUrlRequestSchema>;

@@ -9,7 +9,9 @@ export const MAX_CONTEXT_TOKENS = 100_000;
 
 const queryText = (name: string) =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a single string`) })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a single string`),
+    })
     .trim()
     .min(1, `${name} must not be empty`)
     .max(MAX_QUERY_LENGTH, `${name} must be at most ${MAX_QUERY_LENGTH} characters`);
@@ -65,11 +67,13 @@ export const searchResultSchema = z.object({
   tokens: z.number().int().describe('o200k_base BPE tokens of `content`'),
 });
 
-export const searchResponseSchema = z.object({
-  query: z.string(),
-  mode: searchModeSchema.describe('Which ranking ran: keyword alone when no library searched has vectors'),
-  results: z.array(searchResultSchema),
-}).meta({ id: 'SearchResponse' });
+export const searchResponseSchema = z
+  .object({
+    query: z.string(),
+    mode: searchModeSchema.describe('Which ranking ran: keyword alone when no library searched has vectors'),
+    results: z.array(searchResultSchema),
+  })
+  .meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 export const contextPieceSchema = z.object({
@@ -80,12 +84,14 @@ export const contextPieceSchema = z.object({
   tokens: z.number().int(),
 });
 
-export const contextResponseSchema = z.object({
-  libraryId: z.string(),
-  query: z.string(),
-  tokens: z.number().int().describe('o200k_base tokens of the plain-text rendering; never above the budget'),
-  pieces: z.array(contextPieceSchema),
-}).meta({ id: 'ContextResponse' });
+export const contextResponseSchema = z
+  .object({
+    libraryId: z.string(),
+    query: z.string(),
+    tokens: z.number().int().describe('o200k_base tokens of the plain-text rendering; never above the budget'),
+    pieces: z.array(contextPieceSchema),
+  })
+  .meta({ id: 'ContextResponse' });
 export type ContextResponse = z.infer<typeof contextResponseSchema>;
 
 export const chunkSchema = z.object({
@@ -96,9 +102,11 @@ export const chunkSchema = z.object({
   tokenCount: z.number().int(),
 });
 
-export const chunksResponseSchema = z.object({
-  chunks: z.array(chunkSchema),
-  total: z.number().int(),
-  nextOffset: z.number().int().nullable().describe('Offset of the next page; null at the end'),
-}).meta({ id: 'ChunksResponse' });
+export const chunksResponseSchema = z
+  .object({
+    chunks: z.array(chunkSchema),
+    total: z.number().int(),
+    nextOffset: z.number().int().nullable().describe('Offset of the next page; null at the end'),
+  })
+  .meta({ id: 'ChunksResponse' });
 export type ChunksResponse = z.infer<typeof chunksResponseSchema>;

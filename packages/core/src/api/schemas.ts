@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
-import { apiKeySchema, chunkInputSchema, chunkMetaSchema, libraryViewSchema, permissionSchema, userSchema } from '../domain/schemas';
+import {
+  apiKeySchema,
+  chunkInputSchema,
+  chunkMetaSchema,
+  libraryViewSchema,
+  permissionSchema,
+  userSchema,
+} from '../domain/schemas';
 import { callbackUrlSchema } from './crawl-schemas';
 
 /** Request and response bodies of the HTTP API: the single source of truth for their types. */
@@ -32,47 +39,59 @@ export const ingestRequestSchema = z
   .meta({ id: 'IngestRequest' });
 export type IngestRequest = z.infer<typeof ingestRequestSchema>;
 
-export const ingestResponseSchema = z.object({
-  success: z.boolean(),
-  libraryId: z.string(),
-  chunksIngested: z.number().int(),
-  vectorized: z.boolean(),
-}).meta({ id: 'IngestResponse' });
+export const ingestResponseSchema = z
+  .object({
+    success: z.boolean(),
+    libraryId: z.string(),
+    chunksIngested: z.number().int(),
+    vectorized: z.boolean(),
+  })
+  .meta({ id: 'IngestResponse' });
 export type IngestResponse = z.infer<typeof ingestResponseSchema>;
 
-export const embedRequestSchema = z.object({
-  libraryId: libraryIdSchema,
-  limit: z.number().int().min(1).max(5_000).default(200),
-  offset: z.number().int().min(0).default(0),
-  callbackUrl: callbackUrlSchema,
-}).meta({ id: 'EmbedRequest' });
+export const embedRequestSchema = z
+  .object({
+    libraryId: libraryIdSchema,
+    limit: z.number().int().min(1).max(5_000).default(200),
+    offset: z.number().int().min(0).default(0),
+    callbackUrl: callbackUrlSchema,
+  })
+  .meta({ id: 'EmbedRequest' });
 export type EmbedRequest = z.infer<typeof embedRequestSchema>;
 
-export const embedResponseSchema = z.object({
-  libraryId: z.string(),
-  processed: z.number().int(),
-  total: z.number().int(),
-  offset: z.number().int(),
-  nextOffset: z.number().int().nullable(),
-  done: z.boolean(),
-}).meta({ id: 'EmbedResponse' });
+export const embedResponseSchema = z
+  .object({
+    libraryId: z.string(),
+    processed: z.number().int(),
+    total: z.number().int(),
+    offset: z.number().int(),
+    nextOffset: z.number().int().nullable(),
+    done: z.boolean(),
+  })
+  .meta({ id: 'EmbedResponse' });
 export type EmbedResponse = z.infer<typeof embedResponseSchema>;
 
-export const loginRequestSchema = z.object({
-  email: z.string().trim().min(1, 'email is required').max(320),
-  password: z.string().min(1, 'password is required').max(1_024),
-}).meta({ id: 'LoginRequest' });
+export const loginRequestSchema = z
+  .object({
+    email: z.string().trim().min(1, 'email is required').max(320),
+    password: z.string().min(1, 'password is required').max(1_024),
+  })
+  .meta({ id: 'LoginRequest' });
 
-export const createKeyRequestSchema = z.object({
-  name: z.string().trim().min(1, 'name is required').max(128),
-  permissions: permissionSchema.default('read'),
-}).meta({ id: 'CreateKeyRequest' });
+export const createKeyRequestSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(128),
+    permissions: permissionSchema.default('read'),
+  })
+  .meta({ id: 'CreateKeyRequest' });
 
 export const deleteKeyQuerySchema = z.object({
   id: z.string().min(1, 'id is required').max(128),
 });
 
-export const libraryListResponseSchema = z.object({ libraries: z.array(libraryViewSchema) }).meta({ id: 'LibraryList' });
+export const libraryListResponseSchema = z
+  .object({ libraries: z.array(libraryViewSchema) })
+  .meta({ id: 'LibraryList' });
 export type LibraryListResponse = z.infer<typeof libraryListResponseSchema>;
 
 export const libraryDetailResponseSchema = z

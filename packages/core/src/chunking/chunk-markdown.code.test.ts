@@ -3,11 +3,17 @@ import { chunkMarkdown, countWords } from './chunk-markdown';
 const options = { pageUrl: 'https://docs.example.com/guide/code', pageTitle: 'Code guide' };
 
 function makeProse(sentences: number, topic: string): string {
-  return Array.from({ length: sentences }, (_, i) => `The ${topic} step ${i} explains how workers handle job number ${i}.`).join(' ');
+  return Array.from(
+    { length: sentences },
+    (_, i) => `The ${topic} step ${i} explains how workers handle job number ${i}.`,
+  ).join(' ');
 }
 
 function makeCode(lines: number, language = 'python'): string {
-  const body = Array.from({ length: lines }, (_, i) => `result_${i} = await worker.handle(job, attempt=${i})  # retry ${i}`);
+  const body = Array.from(
+    { length: lines },
+    (_, i) => `result_${i} = await worker.handle(job, attempt=${i})  # retry ${i}`,
+  );
   return ['```' + language, ...body, '```'].join('\n');
 }
 

@@ -119,9 +119,15 @@ describe('chunkMarkdown', () => {
   });
 
   it('starts a chunk at a heading rather than at a closer paragraph boundary when the chunk is nearly full', () => {
-    const sections = [1, 2, 3].map((n) => `## Part ${n}\n\n${Array.from({ length: 9 }, (_, p) => makeProse(40, n * 10 + p)).join('\n\n')}`);
+    const sections = [1, 2, 3].map(
+      (n) => `## Part ${n}\n\n${Array.from({ length: 9 }, (_, p) => makeProse(40, n * 10 + p)).join('\n\n')}`,
+    );
     const parts = chunkMarkdown(`# Worker guide\n\n${sections.join('\n\n')}`, options);
-    expect(parts.map((part) => part.title)).toEqual(['Worker guide › Part 1', 'Worker guide › Part 2', 'Worker guide › Part 3']);
+    expect(parts.map((part) => part.title)).toEqual([
+      'Worker guide › Part 1',
+      'Worker guide › Part 2',
+      'Worker guide › Part 3',
+    ]);
     for (let index = 1; index < parts.length; index += 1) {
       const fresh = parts[index]!.content.slice(sharedOverlap(parts[index - 1]!.content, parts[index]!.content).length);
       expect(fresh.trimStart()).toMatch(/^## Part \d/);
@@ -129,7 +135,8 @@ describe('chunkMarkdown', () => {
   });
 
   it('titles a chunk with the headings that contain it, outermost first', () => {
-    const markdown = '# Worker guide\n\n## Queues\n\nAbout queues.\n\n### Retries\n\nHow retries work.\n\n## Limits\n\nAbout limits.';
+    const markdown =
+      '# Worker guide\n\n## Queues\n\nAbout queues.\n\n### Retries\n\nHow retries work.\n\n## Limits\n\nAbout limits.';
     const titles = chunkMarkdown(markdown, { ...options, targetWords: 3, overlapWords: 0 }).map((c) => c.title);
     expect(titles).toEqual(['Worker guide › Queues', 'Worker guide › Queues › Retries', 'Worker guide › Limits']);
     expect(composeChunkTitle('Guide', ['A', 'B', 'C', 'D'])).toBe('Guide › B › C › D');

@@ -62,7 +62,13 @@ export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions): 
  * Index after the last unit of the chunk starting at `start`. Chunk sizes are balanced over the rest
  * of the page, so a page of 1.2 targets gives two even chunks rather than a full one and a scrap.
  */
-function selectChunkEnd(units: ChunkUnit[], start: number, overlap: number, target: number, overlapWords: number): number {
+function selectChunkEnd(
+  units: ChunkUnit[],
+  start: number,
+  overlap: number,
+  target: number,
+  overlapWords: number,
+): number {
   const remaining = units.slice(start).reduce((sum, unit) => sum + unit.words, 0);
   if (remaining + overlap <= target * FINAL_CHUNK_SLACK) return units.length;
   const capacity = Math.max(1, target - overlap);
@@ -112,7 +118,9 @@ const MAX_TITLE_HEADINGS = 3;
  */
 export function composeChunkTitle(pageTitle: string, heading: string | string[] | null): string {
   const title = pageTitle.trim();
-  const path = (Array.isArray(heading) ? heading : heading ? [heading] : []).map((h) => h.trim()).filter((h) => h !== '');
+  const path = (Array.isArray(heading) ? heading : heading ? [heading] : [])
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
   const below = path.filter((h, i) => !(i === 0 && h.toLowerCase() === title.toLowerCase())).slice(-MAX_TITLE_HEADINGS);
   if (title === '') return below.join(TITLE_SEPARATOR);
   return [title, ...below].join(TITLE_SEPARATOR);

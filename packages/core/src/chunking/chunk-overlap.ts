@@ -58,7 +58,8 @@ function listCandidates(text: string, wordStarts: number[], earliest: number): C
     if (kind === 'fence-open') openFence = { marker: FENCE.exec(line)![1]!, line };
     if (kind === 'fence-close') openFence = null;
     if (kind === 'fence-open' || kind === 'prose') candidates.push({ position: offset, preferred: true });
-    if (kind === 'code' && line.trim() !== '') candidates.push({ position: offset, preferred: true, reopen: openFence!.line });
+    if (kind === 'code' && line.trim() !== '')
+      candidates.push({ position: offset, preferred: true, reopen: openFence!.line });
     if (kind === 'prose') {
       proseRanges.push([offset, offset + line.length]);
       for (const match of line.matchAll(SENTENCE_END)) {
@@ -69,7 +70,8 @@ function listCandidates(text: string, wordStarts: number[], earliest: number): C
   }
   for (const start of wordStarts) {
     if (start < earliest) continue;
-    if (proseRanges.some(([from, to]) => start > from && start < to)) candidates.push({ position: start, preferred: false });
+    if (proseRanges.some(([from, to]) => start > from && start < to))
+      candidates.push({ position: start, preferred: false });
   }
   return candidates;
 }
@@ -77,7 +79,7 @@ function listCandidates(text: string, wordStarts: number[], earliest: number): C
 function classifyLine(line: string, openFence: { marker: string } | null): LineKind {
   const fence = FENCE.exec(line);
   if (openFence) {
-    const closes = fence && line.trim() === fence[1] && fence[1]!.startsWith(openFence.marker);
+    const closes = fence && line.trim() === fence[1] && fence[1].startsWith(openFence.marker);
     return closes ? 'fence-close' : 'code';
   }
   if (fence) return 'fence-open';

@@ -73,7 +73,10 @@ function splitCode(block: Extract<MarkdownBlock, { kind: 'code' }>, limits: Unit
   const body = lines.slice(1, closed ? -1 : undefined);
   const open = lines[0]!;
   const close = `${block.indent}${block.fence}`;
-  return packSegments(body.map((text) => ({ text, gap: '\n' })), limits.maxWords).map((piece) => ({
+  return packSegments(
+    body.map((text) => ({ text, gap: '\n' })),
+    limits.maxWords,
+  ).map((piece) => ({
     text: `${open}\n${piece.text}\n${close}`,
     gap: '\n\n',
   }));
@@ -87,16 +90,25 @@ export function splitProse(text: string, maxWords: number): Segment[] {
     const header = tableHeader(lines);
     const rows = header ? lines.slice(2) : lines;
     const pieces = packSegments(
-      rows.flatMap((line) => splitProse(line, maxWords - countWords(header ?? '')).map((s, i) => ({ ...s, gap: i === 0 ? '\n' : ' ' }))),
+      rows.flatMap((line) =>
+        splitProse(line, maxWords - countWords(header ?? '')).map((s, i) => ({ ...s, gap: i === 0 ? '\n' : ' ' })),
+      ),
       maxWords - countWords(header ?? ''),
     );
     // A table cut in pieces repeats its header so every piece stays a table.
     return header ? pieces.map((piece) => ({ text: `${header}\n${piece.text}`, gap: '\n\n' })) : pieces;
   }
   const sentences = text.split(/(?<=[.!?]["')\]]*)\s+(?=\S)/);
-  if (sentences.length > 1) return packSegments(sentences.map((s) => ({ text: s, gap: ' ' })), maxWords);
+  if (sentences.length > 1)
+    return packSegments(
+      sentences.map((s) => ({ text: s, gap: ' ' })),
+      maxWords,
+    );
   const words = text.split(/\s+/).filter((word) => word !== '');
-  return packSegments(words.map((word) => ({ text: word, gap: ' ' })), maxWords);
+  return packSegments(
+    words.map((word) => ({ text: word, gap: ' ' })),
+    maxWords,
+  );
 }
 
 function tableHeader(lines: string[]): string | null {

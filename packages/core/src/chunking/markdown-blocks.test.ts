@@ -7,7 +7,14 @@ describe('parseMarkdownBlocks', () => {
       { kind: 'heading', text: '# Title', gap: '', level: 1, title: 'Title' },
       { kind: 'prose', text: 'Intro line one\nline two', gap: '\n\n' },
       { kind: 'heading', text: '## Use', gap: '\n\n', level: 2, title: 'Use' },
-      { kind: 'code', text: '```sh\nnpm i\n\n# not a heading\n```', gap: '\n', fence: '```', language: 'sh', indent: '' },
+      {
+        kind: 'code',
+        text: '```sh\nnpm i\n\n# not a heading\n```',
+        gap: '\n',
+        fence: '```',
+        language: 'sh',
+        indent: '',
+      },
       { kind: 'prose', text: '- item', gap: '\n' },
     ]);
   });

@@ -49,7 +49,13 @@ export function parseMarkdownBlocks(markdown: string): MarkdownBlock[] {
     const heading = ATX_HEADING.exec(line);
     if (heading) {
       flushProse();
-      pushBlock({ kind: 'heading', text: line.trim(), gap: nextGap(), level: heading[1]!.length, title: plainHeadingText(heading[2]!) });
+      pushBlock({
+        kind: 'heading',
+        text: line.trim(),
+        gap: nextGap(),
+        level: heading[1]!.length,
+        title: plainHeadingText(heading[2]!),
+      });
       continue;
     }
     if (line.trim() === '') {

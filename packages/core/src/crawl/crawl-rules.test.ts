@@ -55,7 +55,9 @@ describe('sitemap.xml', () => {
     expect(parseSitemap(xml)).toEqual({ kind: 'urlset', urls: ['https://d.test/1'] });
     const images = `<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><url><loc><![CDATA[https://d.test/c?x=1&y=2]]></loc><image:image><image:loc>https://d.test/c.png</image:loc></image:image></url></urlset>`;
     expect(parseSitemap(images)).toEqual({ kind: 'urlset', urls: ['https://d.test/c?x=1&y=2'] });
-    expect(parseSitemap('<urlset><url><lastmod>2024-01-01</lastmod></url><url><loc>https://d.test/x</loc></url></urlset>')).toEqual({
+    expect(
+      parseSitemap('<urlset><url><lastmod>2024-01-01</lastmod></url><url><loc>https://d.test/x</loc></url></urlset>'),
+    ).toEqual({
       kind: 'urlset',
       urls: ['https://d.test/x'],
     });
@@ -64,7 +66,13 @@ describe('sitemap.xml', () => {
   it('tells a sitemap index from a list of pages, and reads anything else as no pages', () => {
     const index = `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://d.test/docs.xml.gz</loc><lastmod>2024-01-01</lastmod></sitemap></sitemapindex>`;
     expect(parseSitemap(index)).toEqual({ kind: 'index', sitemaps: ['https://d.test/docs.xml.gz'] });
-    for (const junk of ['', '<urlset/>', '<html><body>Not found</body></html>', '<urlset><url><loc>', '\u0000\u0001binary']) {
+    for (const junk of [
+      '',
+      '<urlset/>',
+      '<html><body>Not found</body></html>',
+      '<urlset><url><loc>',
+      '\u0000\u0001binary',
+    ]) {
       expect(parseSitemap(junk)).toEqual({ kind: 'urlset', urls: [] });
     }
   });
@@ -73,11 +81,17 @@ describe('sitemap.xml', () => {
     const urlset = (...locs: string[]) => `<urlset>${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
     const many = Array.from({ length: SITEMAP_INDEX_MAX_SITEMAPS + 5 }, (_, i) => `https://d.test/part-${i}.xml`);
     const files: Record<string, string> = {
-      'https://d.test/sitemap.xml': `<sitemapindex>${['/docs.xml.gz', 'ftp://d.test/x.xml', 'https://d.test/nested.xml', ...many]
+      'https://d.test/sitemap.xml': `<sitemapindex>${[
+        '/docs.xml.gz',
+        'ftp://d.test/x.xml',
+        'https://d.test/nested.xml',
+        ...many,
+      ]
         .map((l) => `<sitemap><loc>${l}</loc></sitemap>`)
         .join('')}</sitemapindex>`,
       'https://d.test/docs.xml.gz': urlset('https://d.test/docs/a', 'https://d.test/docs/b'),
-      'https://d.test/nested.xml': '<sitemapindex><sitemap><loc>https://d.test/deeper.xml</loc></sitemap></sitemapindex>',
+      'https://d.test/nested.xml':
+        '<sitemapindex><sitemap><loc>https://d.test/deeper.xml</loc></sitemap></sitemapindex>',
       'https://d.test/deeper.xml': urlset('https://d.test/too-deep'),
       ...Object.fromEntries(many.map((url, i) => [url, urlset(`https://d.test/page-${i}`)])),
     };

@@ -70,7 +70,11 @@ export interface HostThrottle {
 export const REVALIDATION_TURN_SHARE = 0.25;
 
 /** The spacing of one host's pages: CRAWL_HOST_PAGES_PER_SECOND, or robots.txt's Crawl-delay (capped) when longer. */
-export function hostIntervalMs(pagesPerSecond: number, crawlDelayMs: number | undefined, crawlDelayMaxMs: number): number {
+export function hostIntervalMs(
+  pagesPerSecond: number,
+  crawlDelayMs: number | undefined,
+  crawlDelayMaxMs: number,
+): number {
   const rate = pagesPerSecond > 0 ? 1000 / pagesPerSecond : 0;
   return Math.ceil(Math.max(rate, Math.min(crawlDelayMs ?? 0, crawlDelayMaxMs)));
 }

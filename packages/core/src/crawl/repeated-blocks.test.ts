@@ -27,7 +27,9 @@ const dropped = (pages: PageText[]) => {
 
 describe('boilerplate by repetition', () => {
   it('matches lines that differ only in dates, numbers, case and spacing', () => {
-    expect(normalizeLine('Page last modified 2024-01-02')).toBe(normalizeLine('page  last modified 3 March 2025'.replace('3 March 2025', '2025-03-03')));
+    expect(normalizeLine('Page last modified 2024-01-02')).toBe(
+      normalizeLine('page  last modified 3 March 2025'.replace('3 March 2025', '2025-03-03')),
+    );
     expect(normalizeLine('Updated Mon, 2 Jan 2024')).toBe(normalizeLine('Updated Fri, 19 Jul 2025'));
   });
 
@@ -49,7 +51,10 @@ describe('boilerplate by repetition', () => {
   });
 
   it('keeps lines that recur within the pages holding them, and drops nothing on a small crawl', () => {
-    const recurring = [1, 2, 3, 4, 5].map((n) => ({ landmark: true, markdown: `Added in: v1.${n}\n\nText ${n}\n\nAdded in: v2.${n}\n\nAdded in: v3.${n}` }));
+    const recurring = [1, 2, 3, 4, 5].map((n) => ({
+      landmark: true,
+      markdown: `Added in: v1.${n}\n\nText ${n}\n\nAdded in: v2.${n}\n\nAdded in: v3.${n}`,
+    }));
     expect(dropped(recurring)[0]).toContain('Added in: v1.1');
     expect(dropped([1, 2, 3, 4].map((n) => page(n)))[0]).toContain('tools for busy people');
   });

@@ -7,7 +7,9 @@ import { z } from 'zod';
 
 export const isoTimestampSchema = z.string().describe('ISO 8601 UTC timestamp');
 
-export const permissionSchema = z.enum(['read', 'admin']).describe('`read`: read endpoints and search; `admin`: also ingest, crawl, embed and delete');
+export const permissionSchema = z
+  .enum(['read', 'admin'])
+  .describe('`read`: read endpoints and search; `admin`: also ingest, crawl, embed and delete');
 
 const optionalText = (max: number) => z.string().max(max).optional();
 
@@ -38,12 +40,22 @@ export const librarySchema = z.object({
 });
 
 /** The library fields a client supplies on ingestion. */
-export const libraryInputSchema = librarySchema.pick({ id: true, name: true, description: true, sourceUrl: true, sourceType: true, version: true });
+export const libraryInputSchema = librarySchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  sourceUrl: true,
+  sourceType: true,
+  version: true,
+});
 
 /** A library as GET /api/libraries and /api/libraries/:id answer it: the record and how many chunks have a vector. */
 export const libraryViewSchema = librarySchema
   .extend({
-    vectorCount: z.number().int().describe('Chunks that have a vector; below chunkCount, POST /api/embed embeds the rest'),
+    vectorCount: z
+      .number()
+      .int()
+      .describe('Chunks that have a vector; below chunkCount, POST /api/embed embeds the rest'),
   })
   .meta({ id: 'Library' });
 
@@ -60,7 +72,9 @@ export const storedChunkSchema = z.object({
 });
 
 /** A chunk as GET /api/libraries/:id lists it: without its content. */
-export const chunkMetaSchema = storedChunkSchema.pick({ id: true, title: true, url: true, tokenCount: true }).meta({ id: 'ChunkMeta' });
+export const chunkMetaSchema = storedChunkSchema
+  .pick({ id: true, title: true, url: true, tokenCount: true })
+  .meta({ id: 'ChunkMeta' });
 
 export const userSchema = z.object({ id: z.string(), email: z.string() }).meta({ id: 'User' });
 

@@ -11,7 +11,8 @@ export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelle
 export const jobStateSchema = z.enum(JOB_STATES);
 export type JobState = z.infer<typeof jobStateSchema>;
 
-export const isFinalJobState = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
+export const isFinalJobState = (state: JobState) =>
+  state === 'completed' || state === 'failed' || state === 'cancelled';
 
 /** Where a job is: crawl pages, fetch one URL, write chunks, index (vectors and backup), embed a range. */
 export const JOB_PHASES = ['queued', 'crawling', 'fetching', 'committing', 'indexing', 'embedding', 'done'] as const;
@@ -44,11 +45,25 @@ export function appendProgressErrors(kept: readonly string[] | undefined, added:
 }
 
 /** The counters a progress report may set or add to. */
-export const PROGRESS_COUNTERS = ['done', 'total', 'pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
+export const PROGRESS_COUNTERS = [
+  'done',
+  'total',
+  'pagesDiscovered',
+  'pagesCrawled',
+  'pagesFailed',
+  'pagesUnchanged',
+  'chunksIngested',
+] as const;
 export type ProgressCounter = (typeof PROGRESS_COUNTERS)[number];
 
 /** Counters of a whole job, which only grow; `done` and `total` start again with each phase. */
-export const JOB_COUNTERS = ['pagesDiscovered', 'pagesCrawled', 'pagesFailed', 'pagesUnchanged', 'chunksIngested'] as const;
+export const JOB_COUNTERS = [
+  'pagesDiscovered',
+  'pagesCrawled',
+  'pagesFailed',
+  'pagesUnchanged',
+  'chunksIngested',
+] as const;
 
 export interface ProgressChange {
   phase?: JobPhase;
@@ -67,7 +82,9 @@ export interface ProgressChange {
 export const errorBodySchema = z
   .object({
     error: z.string().describe('Human-readable message'),
-    code: z.string().describe('Stable machine code, e.g. VALIDATION_FAILED, UNAUTHORIZED, LIBRARY_NOT_FOUND, QUEUE_UNAVAILABLE'),
+    code: z
+      .string()
+      .describe('Stable machine code, e.g. VALIDATION_FAILED, UNAUTHORIZED, LIBRARY_NOT_FOUND, QUEUE_UNAVAILABLE'),
     details: z.array(z.unknown()).optional().describe('Validation issues, each with the `path` of the field'),
     jobId: z.string().optional().describe('On 504 JOB_TIMEOUT: the job that is still queued or running'),
     errorId: z.string().optional().describe('On 500: also written to the log'),
@@ -75,28 +92,31 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-
 /** A job as GET /api/jobs/:id shows it. */
-export const jobRecordSchema = z.object({
-  id: z.string(),
-  type: jobTypeSchema,
-  libraryId: z.string(),
-  state: jobStateSchema,
-  progress: jobProgressSchema,
-  result: z.unknown().optional().describe('The body the synchronous call answers, once completed'),
-  error: errorBodySchema.optional().describe('The error the synchronous call answers, once failed'),
-  createdAt: isoTimestamp,
-  startedAt: isoTimestamp.optional(),
-  finishedAt: isoTimestamp.optional(),
-}).meta({ id: 'Job' });
+export const jobRecordSchema = z
+  .object({
+    id: z.string(),
+    type: jobTypeSchema,
+    libraryId: z.string(),
+    state: jobStateSchema,
+    progress: jobProgressSchema,
+    result: z.unknown().optional().describe('The body the synchronous call answers, once completed'),
+    error: errorBodySchema.optional().describe('The error the synchronous call answers, once failed'),
+    createdAt: isoTimestamp,
+    startedAt: isoTimestamp.optional(),
+    finishedAt: isoTimestamp.optional(),
+  })
+  .meta({ id: 'Job' });
 export type JobRecord = z.infer<typeof jobRecordSchema>;
 
 /** The 202 answer of a request sent with `Prefer: respond-async`. */
-export const acceptedJobSchema = z.object({
-  jobId: z.string(),
-  state: z.literal('queued'),
-  statusUrl: z.string().describe('/api/jobs/<jobId>'),
-}).meta({ id: 'AcceptedJob' });
+export const acceptedJobSchema = z
+  .object({
+    jobId: z.string(),
+    state: z.literal('queued'),
+    statusUrl: z.string().describe('/api/jobs/<jobId>'),
+  })
+  .meta({ id: 'AcceptedJob' });
 export type AcceptedJob = z.infer<typeof acceptedJobSchema>;
 
 /** Job ids are UUIDs minted by the API; anything else names no job. */

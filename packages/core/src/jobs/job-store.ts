@@ -20,7 +20,8 @@ export interface NewJob {
   idempotency?: { key: string; requestHash: string };
 }
 
-export type JobOutcome = { state: 'completed'; result: unknown } | { state: 'failed'; error: ErrorBody; status?: number };
+export type JobOutcome =
+  { state: 'completed'; result: unknown } | { state: 'failed'; error: ErrorBody; status?: number };
 
 /** A repeated request with the same Idempotency-Key is answered by the first one's job for this long. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
@@ -71,6 +72,11 @@ export interface JobStore {
 }
 
 /** What clients see of a stored job. */
-export function toJobRecord({ callbackUrl: _callbackUrl, errorStatus: _status, requestHash: _hash, ...job }: StoredJob): JobRecord {
+export function toJobRecord({
+  callbackUrl: _callbackUrl,
+  errorStatus: _status,
+  requestHash: _hash,
+  ...job
+}: StoredJob): JobRecord {
   return job;
 }

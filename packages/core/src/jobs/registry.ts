@@ -173,7 +173,11 @@ export function jobTypeOf(name: JobName): JobType | undefined {
 /** Runs a job somewhere (a worker process in production) and resolves with its validated result. */
 export interface JobRunner {
   /** Enqueues and awaits; a wait past `timeoutMs` throws 504 JOB_TIMEOUT naming the job, which goes on. */
-  run<N extends JobName>(name: N, payload: JobPayload<N>, options?: { timeoutMs?: number; jobId?: string }): Promise<JobResult<N>>;
+  run<N extends JobName>(
+    name: N,
+    payload: JobPayload<N>,
+    options?: { timeoutMs?: number; jobId?: string },
+  ): Promise<JobResult<N>>;
   /** Enqueues without waiting; `jobId` makes the job's id the one clients see. */
   enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { jobId: string }): Promise<void>;
 }

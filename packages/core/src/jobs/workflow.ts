@@ -44,7 +44,12 @@ export type Step<S, R> = { wait: ChildJob[]; state: S } | { done: R };
  */
 export interface Workflow<N extends JobName, S> {
   readonly state: z.ZodType<S>;
-  step(payload: JobPayload<N>, state: S | undefined, children: ChildOutcome[], ctx: JobContext): Promise<Step<S, JobResult<N>>>;
+  step(
+    payload: JobPayload<N>,
+    state: S | undefined,
+    children: ChildOutcome[],
+    ctx: JobContext,
+  ): Promise<Step<S, JobResult<N>>>;
   /** Drops what a run that will not finish left staged (never the library itself). */
   discard?(payload: JobPayload<N>): Promise<void>;
 }
@@ -64,10 +69,13 @@ export function childResult<T>(children: ChildOutcome[], key: string, schema: z.
 export function standaloneJobContext(signal: AbortSignal = new AbortController().signal): JobContext {
   return {
     signal,
-    reportProgress: async () => undefined,
-    beginCommit: async () => undefined,
-    addToWorkflow: async () => {
-      throw new AppError('NO_WORKFLOW', 'This job belongs to no workflow: it cannot add jobs to one', 500, { retryable: false });
-    },
+    reportProgress: () => Promise.resolve(),
+    beginCommit: () => Promise.resolve(),
+    addToWorkflow: () =>
+      Promise.reject(
+        new AppError('NO_WORKFLOW', 'This job belongs to no workflow: it cannot add jobs to one', 500, {
+          retryable: false,
+        }),
+      ),
   };
 }

@@ -48,9 +48,12 @@ describe('chunkLlmsTxt', () => {
   it('splits a section longer than about 500 words with the Markdown chunker', () => {
     const links = Array.from(
       { length: 80 },
-      (_, i) => `- [Guide ${i}](https://example.test/guide-${i}.md): How to configure workers, queues and retries for case ${i}.`,
+      (_, i) =>
+        `- [Guide ${i}](https://example.test/guide-${i}.md): How to configure workers, queues and retries for case ${i}.`,
     );
-    const doc = parseLlmsTxt(`# Big\n\n> Summary.\n\n## Guides\n\n${links.join('\n')}\n\n### Advanced\n\n${links.slice(0, 20).join('\n')}`);
+    const doc = parseLlmsTxt(
+      `# Big\n\n> Summary.\n\n## Guides\n\n${links.join('\n')}\n\n### Advanced\n\n${links.slice(0, 20).join('\n')}`,
+    );
     const parts = chunkLlmsTxt(doc, sourceUrl);
     expect(parts.length).toBeGreaterThanOrEqual(4);
     expect(parts[1]!.title).toBe('Big › Guides');

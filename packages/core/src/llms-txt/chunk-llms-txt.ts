@@ -29,12 +29,22 @@ export function chunkLlmsTxt(doc: LlmsTxt, sourceUrl: string): ChunkInput[] {
 
 function renderHeader(doc: LlmsTxt): string {
   const parts = [`# ${doc.title}`];
-  if (doc.summary) parts.push(doc.summary.split('\n').map((line) => `> ${line}`.trimEnd()).join('\n'));
+  if (doc.summary)
+    parts.push(
+      doc.summary
+        .split('\n')
+        .map((line) => `> ${line}`.trimEnd())
+        .join('\n'),
+    );
   if (doc.details) parts.push(doc.details);
   return parts.join('\n\n');
 }
 
-function draftSectionChunks(docTitle: string, section: LlmsTxtSection, sourceUrl: string): { title: string; content: string }[] {
+function draftSectionChunks(
+  docTitle: string,
+  section: LlmsTxtSection,
+  sourceUrl: string,
+): { title: string; content: string }[] {
   const title = `${composeChunkTitle(docTitle, section.heading)}${section.optional ? ' (optional)' : ''}`;
   const content = `## ${section.heading}\n\n${section.body}`;
   if (countWords(content) <= SECTION_MAX_WORDS) return [{ title, content }];

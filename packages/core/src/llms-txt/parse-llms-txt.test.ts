@@ -10,7 +10,7 @@ describe('parseLlmsTxt', () => {
   it('reads the H1 title and the blockquote summary', () => {
     expect(doc.title).toBe('FastHTML');
     expect(doc.summary).toBe(
-      "FastHTML is a python library which brings together Starlette, Uvicorn, HTMX, and fastcore's `FT` \"FastTags\" into a library for creating server-rendered hypermedia applications.",
+      'FastHTML is a python library which brings together Starlette, Uvicorn, HTMX, and fastcore\'s `FT` "FastTags" into a library for creating server-rendered hypermedia applications.',
     );
   });
 
@@ -38,7 +38,8 @@ describe('parseLlmsTxt', () => {
       {
         title: 'HTMX reference',
         url: 'https://raw.githubusercontent.com/bigskysoftware/htmx/master/www/content/reference.md',
-        notes: 'Brief description of all HTMX attributes, CSS classes, headers, events, extensions, js lib methods, and config options',
+        notes:
+          'Brief description of all HTMX attributes, CSS classes, headers, events, extensions, js lib methods, and config options',
       },
       {
         title: 'Starlette quick guide',
@@ -60,7 +61,11 @@ describe('parseLlmsTxt', () => {
 
   it('accepts a file with only a title, CRLF line ends and a multi-line summary', () => {
     expect(parseLlmsTxt('# Tiny\n')).toEqual({ title: 'Tiny', sections: [] });
-    expect(parseLlmsTxt('\uFEFF# Tiny\r\n\r\n> One\r\n> two\r\n')).toEqual({ title: 'Tiny', summary: 'One\ntwo', sections: [] });
+    expect(parseLlmsTxt('\uFEFF# Tiny\r\n\r\n> One\r\n> two\r\n')).toEqual({
+      title: 'Tiny',
+      summary: 'One\ntwo',
+      sections: [],
+    });
   });
 
   it('recognises "optional" in any case', () => {

@@ -30,7 +30,10 @@ const LINK_LINE = /^\s*[-*+]\s+\[([^\]]+)\]\(\s*((?:[^()\s]|\([^()\s]*\))+)(?:\s
 
 /** Parses llms.txt; throws when the required H1 title is missing. */
 export function parseLlmsTxt(text: string): LlmsTxt {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   const headings = locateHeadings(lines);
   const titleIndex = headings.find((heading) => heading.level === 1)?.index;
   const firstSection = headings.find((heading) => heading.level === 2)?.index ?? lines.length;
@@ -40,7 +43,9 @@ export function parseLlmsTxt(text: string): LlmsTxt {
   const title = H1.exec(lines[titleIndex]!)![1]!.trim();
   const { summary, details } = parseHeader(lines.slice(titleIndex + 1, firstSection));
   const sectionStarts = headings.filter((heading) => heading.level === 2).map((heading) => heading.index);
-  const sections = sectionStarts.map((start, i) => parseSection(lines.slice(start, sectionStarts[i + 1] ?? lines.length)));
+  const sections = sectionStarts.map((start, i) =>
+    parseSection(lines.slice(start, sectionStarts[i + 1] ?? lines.length)),
+  );
   return { title, ...(summary ? { summary } : {}), ...(details ? { details } : {}), sections };
 }
 

@@ -22,7 +22,15 @@ describe('fuseRankings (reciprocal rank fusion)', () => {
   });
 
   it('tells equal chunk ids of different libraries apart', () => {
-    const fused = fuseRankings([{ hits: [{ libraryId: 'one', chunkId: 'c', score: 1 }, { libraryId: 'two', chunkId: 'c', score: 1 }], weight: 1 }]);
+    const fused = fuseRankings([
+      {
+        hits: [
+          { libraryId: 'one', chunkId: 'c', score: 1 },
+          { libraryId: 'two', chunkId: 'c', score: 1 },
+        ],
+        weight: 1,
+      },
+    ]);
     expect(fused).toHaveLength(2);
   });
 });

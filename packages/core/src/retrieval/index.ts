@@ -1,7 +1,14 @@
 export { queryTerms, identifierParts, searchableText, searchableTitle, withoutLinkTargets } from './query-terms';
 export { countTokens, truncateToTokens, TOKENIZER } from './token-count';
 export { fuseRankings, RRF_K, type Ranking } from './fuse-rankings';
-export { rankChunks, embedderOf, type RetrievalDeps, type RankRequest, type RankedChunk, type SearchMode } from './rank-chunks';
+export {
+  rankChunks,
+  embedderOf,
+  type RetrievalDeps,
+  type RankRequest,
+  type RankedChunk,
+  type SearchMode,
+} from './rank-chunks';
 export { packContext, joinWithoutOverlap, type ContextPiece, type PackedContext } from './pack-context';
 export { searchDocs, type SearchDocsRequest } from './search-docs';
 export { buildContext, type BuildContextRequest, type BuiltContext } from './build-context';

@@ -3,13 +3,22 @@ import { joinWithoutOverlap, packContext } from './pack-context';
 import type { RankedChunk } from './rank-chunks';
 
 const chunk = (id: string, position: number, content: string, url = 'https://docs.test/page'): RankedChunk => ({
-  libraryId: 'lib', id, position, content, url, title: `Page › ${id}`, tokenCount: 0, score: 1,
+  libraryId: 'lib',
+  id,
+  position,
+  content,
+  url,
+  title: `Page › ${id}`,
+  tokenCount: 0,
+  score: 1,
 });
 const words = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `w${from + i}`).join(' ');
 
 describe('packContext', () => {
-  it('never goes over the budget by the tokenizer\'s count, and fills it with the best chunks first', () => {
-    const ranked = Array.from({ length: 30 }, (_, i) => chunk(`c${i}`, i * 2, `${'Some documentation text about topic '.repeat(20)}${i}`, `https://docs.test/p${i}`));
+  it("never goes over the budget by the tokenizer's count, and fills it with the best chunks first", () => {
+    const ranked = Array.from({ length: 30 }, (_, i) =>
+      chunk(`c${i}`, i * 2, `${'Some documentation text about topic '.repeat(20)}${i}`, `https://docs.test/p${i}`),
+    );
     for (const budget of [100, 300, 1_000, 5_000]) {
       const packed = packContext(ranked, budget);
       expect(countTokens(packed.text)).toBe(packed.tokens);
@@ -46,9 +55,11 @@ describe('packContext', () => {
 describe('joinWithoutOverlap', () => {
   it('drops the repeated words, also when their spacing differs', () => {
     expect(joinWithoutOverlap('a b c d e f g h i j k', 'f g h i j k l m')).toBe('a b c d e f g h i j k l m');
-    expect(joinWithoutOverlap('alpha beta gamma delta epsilon zeta eta theta', 'gamma delta\n\nepsilon zeta eta theta iota')).toBe(
-      'alpha beta gamma delta epsilon zeta eta theta iota',
+    expect(
+      joinWithoutOverlap('alpha beta gamma delta epsilon zeta eta theta', 'gamma delta\n\nepsilon zeta eta theta iota'),
+    ).toBe('alpha beta gamma delta epsilon zeta eta theta iota');
+    expect(joinWithoutOverlap('unrelated text here', 'something else entirely')).toBe(
+      'unrelated text here\n\nsomething else entirely',
     );
-    expect(joinWithoutOverlap('unrelated text here', 'something else entirely')).toBe('unrelated text here\n\nsomething else entirely');
   });
 });

@@ -83,7 +83,9 @@ function estimateTokens(runs: Run[], counter: CachedCounter): number {
 function withChunk(runs: Run[], chunk: RankedChunk, rank: number): Run[] {
   const next = runs.map((run) => ({ ...run, chunks: [...run.chunks] }));
   const page = pageOf(chunk);
-  const before = next.find((run) => pageOf(run.chunks[0]!) === page && run.chunks.at(-1)!.position === chunk.position - 1);
+  const before = next.find(
+    (run) => pageOf(run.chunks[0]!) === page && run.chunks.at(-1)!.position === chunk.position - 1,
+  );
   const after = next.find((run) => pageOf(run.chunks[0]!) === page && run.chunks[0]!.position === chunk.position + 1);
   if (before && after) {
     before.chunks.push(chunk, ...after.chunks);
@@ -126,7 +128,13 @@ function render(runs: Run[], counter: CachedCounter): PackedContext {
 function toPiece(run: Run, counter?: CachedCounter): ContextPiece {
   const first = run.chunks[0]!;
   const content = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
-  return { chunkId: first.id, title: first.title ?? null, url: first.url ?? null, content, tokens: counter?.count(content) ?? 0 };
+  return {
+    chunkId: first.id,
+    title: first.title ?? null,
+    url: first.url ?? null,
+    content,
+    tokens: counter?.count(content) ?? 0,
+  };
 }
 
 function toPieceText(run: Run): string {
@@ -134,7 +142,10 @@ function toPieceText(run: Run): string {
 }
 
 function renderPiece(piece: ContextPiece): string {
-  const header = [`### ${piece.title ?? piece.url ?? piece.chunkId}`, ...(piece.url ? [`Source: ${piece.url}`] : [])].join('\n');
+  const header = [
+    `### ${piece.title ?? piece.url ?? piece.chunkId}`,
+    ...(piece.url ? [`Source: ${piece.url}`] : []),
+  ].join('\n');
   return `${header}\n\n${piece.content}`;
 }
 

@@ -3,7 +3,10 @@ import { libraryNotFound } from '../errors';
 import type { RecordStore } from '../ports';
 
 /** GET /api/chunks: one page of a library's chunks with their text, in library order. */
-export async function pageChunks(deps: { records: RecordStore }, query: Omit<ChunksQuery, never>): Promise<ChunksResponse> {
+export async function pageChunks(
+  deps: { records: RecordStore },
+  query: Omit<ChunksQuery, never>,
+): Promise<ChunksResponse> {
   const library = await deps.records.getLibrary(query.libraryId);
   if (!library) throw libraryNotFound(query.libraryId);
   const [chunks, total] = await Promise.all([

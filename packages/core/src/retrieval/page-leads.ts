@@ -10,7 +10,9 @@ const NOT_PROSE = /^(#|```|~~~|>|[-*+] |\d+[.)] |\||!\[)/;
  * system…"). It says what the whole page is about, so it is indexed with the title of the page's other chunks; the
  * chunk it comes from already holds it (null then, and for chunks without a URL).
  */
-export function pageLeads(chunks: Pick<ChunkInput, 'url' | 'content'>[]): (chunk: Pick<ChunkInput, 'url' | 'content'>) => string | null {
+export function pageLeads(
+  chunks: Pick<ChunkInput, 'url' | 'content'>[],
+): (chunk: Pick<ChunkInput, 'url' | 'content'>) => string | null {
   const leads = leadsByPage(chunks);
   return (chunk) => {
     const lead = chunk.url ? leads.get(chunk.url) : undefined;
@@ -38,7 +40,13 @@ export function chunkHeadings(content: string): string[] {
   for (const line of content.split('\n')) {
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker && (fence === null || marker.startsWith(fence))) fence = fence === null ? marker : null;
-    else if (fence === null && /^#{1,6}[ \t]+\S/.test(line)) headings.push(line.replace(/^#+[ \t]+/, '').replace(/[ \t]+#+[ \t]*$/, '').trim());
+    else if (fence === null && /^#{1,6}[ \t]+\S/.test(line))
+      headings.push(
+        line
+          .replace(/^#+[ \t]+/, '')
+          .replace(/[ \t]+#+[ \t]*$/, '')
+          .trim(),
+      );
   }
   return headings;
 }

@@ -4,13 +4,29 @@ import type { Embedder, KeywordIndex, KeywordQuery, VectorIndex } from '../ports
 import { rankChunks, type RetrievalDeps } from './rank-chunks';
 
 const library = (id: string, embeddingModel?: string): Library => ({
-  id, name: id, sourceType: 'llms_txt', chunkCount: 3, ownerId: 'o', createdAt: 't', updatedAt: 't',
+  id,
+  name: id,
+  sourceType: 'llms_txt',
+  chunkCount: 3,
+  ownerId: 'o',
+  createdAt: 't',
+  updatedAt: 't',
   ...(embeddingModel ? { embeddingModel, embeddingDimensions: 2 } : {}),
 });
-const stored = (id: string, position: number): StoredChunk => ({ id, position, content: `text of ${id}`, tokenCount: 3 });
+const stored = (id: string, position: number): StoredChunk => ({
+  id,
+  position,
+  content: `text of ${id}`,
+  tokenCount: 3,
+});
 
 /** Ports as plain objects: the keyword and vector rankings are fixed lists, so only the use case's logic is tested. */
-function fakes(options: { libraries: Library[]; keyword: ChunkHit[]; vector: Record<string, { chunkId: string; score: number }[]>; chunks: Record<string, StoredChunk[]> }) {
+function fakes(options: {
+  libraries: Library[];
+  keyword: ChunkHit[];
+  vector: Record<string, { chunkId: string; score: number }[]>;
+  chunks: Record<string, StoredChunk[]>;
+}) {
   const keywordQueries: KeywordQuery[] = [];
   const embedded: string[] = [];
   const queried: number[][] = [];
@@ -24,9 +40,16 @@ function fakes(options: { libraries: Library[]; keyword: ChunkHit[]; vector: Rec
     keywords: { search: async (query) => (keywordQueries.push(query), options.keyword) } satisfies KeywordIndex,
     vectors: {
       query: async (libraryId: string, vector: number[]) => (queried.push(vector), options.vector[libraryId] ?? []),
-      fetch: async (_libraryId: string, ids: string[]) => new Map(ids.filter((id) => id === 'k1').map((id) => [id, [0, 1]])),
+      fetch: async (_libraryId: string, ids: string[]) =>
+        new Map(ids.filter((id) => id === 'k1').map((id) => [id, [0, 1]])),
     } as unknown as VectorIndex,
-    embedders: [{ model: 'm', dimensions: 2, embed: async (texts: string[]) => (embedded.push(...texts), texts.map(() => [1, 0])) } satisfies Embedder],
+    embedders: [
+      {
+        model: 'm',
+        dimensions: 2,
+        embed: async (texts: string[]) => (embedded.push(...texts), texts.map(() => [1, 0])),
+      } satisfies Embedder,
+    ],
   };
   return { deps, keywordQueries, embedded, queried };
 }
@@ -35,8 +58,16 @@ describe('rankChunks', () => {
   it('fuses keyword and vector rankings where the library has vectors of this embedder', async () => {
     const { deps, keywordQueries, embedded, queried } = fakes({
       libraries: [library('a', 'm')],
-      keyword: [{ libraryId: 'a', chunkId: 'k1', score: 9 }, { libraryId: 'a', chunkId: 'both', score: 5 }],
-      vector: { a: [{ chunkId: 'both', score: 0.9 }, { chunkId: 'v1', score: 0.8 }] },
+      keyword: [
+        { libraryId: 'a', chunkId: 'k1', score: 9 },
+        { libraryId: 'a', chunkId: 'both', score: 5 },
+      ],
+      vector: {
+        a: [
+          { chunkId: 'both', score: 0.9 },
+          { chunkId: 'v1', score: 0.8 },
+        ],
+      },
       chunks: { a: [stored('k1', 0), stored('both', 1), stored('v1', 2)] },
     });
     const outcome = await rankChunks(deps, { query: 'How do I rotate keys?', libraryIds: ['a'], limit: 10 });
@@ -53,14 +84,28 @@ describe('rankChunks', () => {
     expect(queried[1]).toEqual([1, 0]);
   });
 
-  it('fuses pages when results are grouped by page: one page\'s many chunks do not push another page down', async () => {
+  it("fuses pages when results are grouped by page: one page's many chunks do not push another page down", async () => {
     const onPage = (id: string, position: number, url: string): StoredChunk => ({ ...stored(id, position), url });
     const { deps } = fakes({
       libraries: [library('a', 'm')],
       // Keyword: three chunks of page A, then page B's. Vector: page B first, then page A.
       keyword: ['a1', 'a2', 'a3', 'b1'].map((chunkId, i) => ({ libraryId: 'a', chunkId, score: 9 - i })),
-      vector: { a: [{ chunkId: 'b1', score: 0.9 }, { chunkId: 'a1', score: 0.8 }, { chunkId: 'c1', score: 0.7 }] },
-      chunks: { a: [onPage('a1', 0, 'https/A'), onPage('a2', 1, 'https/A'), onPage('a3', 2, 'https/A'), onPage('b1', 3, 'https/B'), onPage('c1', 4, 'https/C')] },
+      vector: {
+        a: [
+          { chunkId: 'b1', score: 0.9 },
+          { chunkId: 'a1', score: 0.8 },
+          { chunkId: 'c1', score: 0.7 },
+        ],
+      },
+      chunks: {
+        a: [
+          onPage('a1', 0, 'https/A'),
+          onPage('a2', 1, 'https/A'),
+          onPage('a3', 2, 'https/A'),
+          onPage('b1', 3, 'https/B'),
+          onPage('c1', 4, 'https/C'),
+        ],
+      },
     });
     // Chunk-level fusion would put a1 (ranks 1 and 2) before b1 (ranks 4 and 1); by page, A and B are 1st and 2nd
     // in one ranking each and tie, and B's one chunk is not behind A's second and third.
@@ -75,7 +120,10 @@ describe('rankChunks', () => {
   it('searches by keyword alone when no library has vectors of this embedder, and drops hits whose chunk is gone', async () => {
     const { deps, embedded } = fakes({
       libraries: [library('a'), library('b', 'another-model')],
-      keyword: [{ libraryId: 'a', chunkId: 'gone', score: 9 }, { libraryId: 'b', chunkId: 'b1', score: 5 }],
+      keyword: [
+        { libraryId: 'a', chunkId: 'gone', score: 9 },
+        { libraryId: 'b', chunkId: 'b1', score: 5 },
+      ],
       vector: {},
       chunks: { b: [stored('b1', 0)] },
     });
@@ -83,7 +131,10 @@ describe('rankChunks', () => {
     expect(outcome.mode).toBe('keyword');
     expect(outcome.chunks.map((c) => [c.libraryId, c.id])).toEqual([['b', 'b1']]);
     expect(embedded).toEqual([]);
-    await expect(rankChunks(deps, { query: 'anything', limit: 5, mode: 'vector' })).rejects.toMatchObject({ code: 'NO_VECTORS', status: 400 });
+    await expect(rankChunks(deps, { query: 'anything', limit: 5, mode: 'vector' })).rejects.toMatchObject({
+      code: 'NO_VECTORS',
+      status: 400,
+    });
   });
 
   it('answers 404 for a library that does not exist', async () => {

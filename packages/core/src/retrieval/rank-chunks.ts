@@ -57,13 +57,20 @@ const FEEDBACK_CHUNKS = 5;
  */
 export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Promise<RankOutcome> {
   const scoped = request.libraryIds !== undefined && request.libraryIds.length > 0;
-  const libraries = scoped ? await loadLibraries(deps.records, request.libraryIds!) : await deps.records.listLibraries();
+  const libraries = scoped
+    ? await loadLibraries(deps.records, request.libraryIds!)
+    : await deps.records.listLibraries();
   const withVectors = libraries.filter((library) => embedderOf(library, deps.embedders) !== undefined);
   const mode = request.mode ?? (withVectors.length > 0 ? 'hybrid' : 'keyword');
   if (mode === 'vector' && withVectors.length === 0) {
-    throw new AppError('NO_VECTORS', 'None of the libraries searched has vectors of this service\'s embedding model; search by keyword', 400, {
-      retryable: false,
-    });
+    throw new AppError(
+      'NO_VECTORS',
+      "None of the libraries searched has vectors of this service's embedding model; search by keyword",
+      400,
+      {
+        retryable: false,
+      },
+    );
   }
   const candidates = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, request.limit * CANDIDATES_PER_RESULT));
   const keywordHits =
@@ -75,10 +82,14 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
           limit: candidates,
         });
   // In hybrid mode the keyword ranking's best chunks also steer the vector query; vector mode stays pure.
-  const vector = mode === 'keyword' ? { hits: [], ran: false } : await rankByVector(deps, request.query, withVectors, candidates, keywordHits);
+  const vector =
+    mode === 'keyword'
+      ? { hits: [], ran: false }
+      : await rankByVector(deps, request.query, withVectors, candidates, keywordHits);
   const vectorHits = vector.hits;
   // A hybrid search whose embedder could not place the question (a remote model down) answers by keyword alone.
-  if (mode === 'hybrid' && !vector.ran) return { mode: 'keyword', chunks: await hydrateFor(request, deps.records, keywordHits, candidates) };
+  if (mode === 'hybrid' && !vector.ran)
+    return { mode: 'keyword', chunks: await hydrateFor(request, deps.records, keywordHits, candidates) };
   if (mode === 'vector' && !vector.ran) throw embedderUnavailable();
   const rankings = [
     { hits: keywordHits, weight: KEYWORD_WEIGHT },
@@ -88,23 +99,28 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
   if (mode === 'hybrid' && request.onePerPageFirst) {
     return { mode, chunks: await fusePages(deps.records, rankings, request.limit) };
   }
-  const ranked =
-    mode === 'hybrid'
-      ? fuseRankings(rankings)
-      : mode === 'keyword'
-        ? keywordHits
-        : vectorHits;
+  const ranked = mode === 'hybrid' ? fuseRankings(rankings) : mode === 'keyword' ? keywordHits : vectorHits;
   return { mode, chunks: await hydrateFor(request, deps.records, ranked, candidates) };
 }
 
-async function hydrateFor(request: RankRequest, records: RetrievalDeps['records'], ranked: ChunkHit[], candidates: number): Promise<RankedChunk[]> {
+async function hydrateFor(
+  request: RankRequest,
+  records: RetrievalDeps['records'],
+  ranked: ChunkHit[],
+  candidates: number,
+): Promise<RankedChunk[]> {
   if (!request.onePerPageFirst) return hydrate(records, ranked, request.limit);
   const considered = ranked.slice(0, candidates);
   return hydrate(records, onePerPageFirst(considered, await pagesOf(records, [ranked], considered)), request.limit);
 }
 
 const embedderUnavailable = () =>
-  new AppError('EMBEDDER_UNAVAILABLE', 'The embedding model could not embed the question; search by keyword or retry', 503, { retryable: true });
+  new AppError(
+    'EMBEDDER_UNAVAILABLE',
+    'The embedding model could not embed the question; search by keyword or retry',
+    503,
+    { retryable: true },
+  );
 
 /** The embedder that made the library's vectors, when this service has it: only it can place a question among them. */
 export function embedderOf(library: Library, embedders: Embedder[]): Embedder | undefined {
@@ -145,15 +161,25 @@ async function rankByVector(
         return deps.vectors.query(library.id, steered, limit);
       }),
     );
-    matches.forEach((list, i) => list.forEach((m) => hits.push({ libraryId: group[i]!.id, chunkId: m.chunkId, score: m.score })));
+    matches.forEach((list, i) =>
+      list.forEach((m) => hits.push({ libraryId: group[i]!.id, chunkId: m.chunkId, score: m.score })),
+    );
   }
   // Scores of one model are comparable across libraries; ties keep library order.
   return { hits: hits.sort((a, b) => b.score - a.score).slice(0, limit), ran };
 }
 
 /** Rocchio feedback: the question's vector plus FEEDBACK_WEIGHT times the mean vector of the library's best keyword hits. */
-async function steerTowards(vectors: VectorIndex, libraryId: string, vector: number[], feedback: ChunkHit[]): Promise<number[]> {
-  const ids = feedback.filter((hit) => hit.libraryId === libraryId).slice(0, FEEDBACK_CHUNKS).map((hit) => hit.chunkId);
+async function steerTowards(
+  vectors: VectorIndex,
+  libraryId: string,
+  vector: number[],
+  feedback: ChunkHit[],
+): Promise<number[]> {
+  const ids = feedback
+    .filter((hit) => hit.libraryId === libraryId)
+    .slice(0, FEEDBACK_CHUNKS)
+    .map((hit) => hit.chunkId);
   if (ids.length === 0) return vector;
   const found = [...(await vectors.fetch(libraryId, ids)).values()];
   if (found.length === 0) return vector;
@@ -180,7 +206,11 @@ function lengthOf(vector: number[]): number {
  * the pages (so one page's many chunks do not push others down), pages are ordered by their fused score, and each
  * page's chunks follow the chunk-level fusion. Each page's best chunk comes first, then the others.
  */
-async function fusePages(records: RetrievalDeps['records'], rankings: Ranking[], limit: number): Promise<RankedChunk[]> {
+async function fusePages(
+  records: RetrievalDeps['records'],
+  rankings: Ranking[],
+  limit: number,
+): Promise<RankedChunk[]> {
   const byChunk = fuseRankings(rankings);
   const pageOf = await pagesOf(
     records,
@@ -228,16 +258,22 @@ function onePerPageFirst(hits: ChunkHit[], pageOf: Map<string, string>): ChunkHi
 const hitKey = (hit: { libraryId: string; chunkId: string }) => `${hit.libraryId}\u0000${hit.chunkId}`;
 
 /** A chunk's page: its library and URL; a chunk without a URL is a page of its own. */
-const pageKey = (libraryId: string, url: string | null | undefined, chunkId: string) => `${libraryId}\u0000${url ?? `#${chunkId}`}`;
+const pageKey = (libraryId: string, url: string | null | undefined, chunkId: string) =>
+  `${libraryId}\u0000${url ?? `#${chunkId}`}`;
 
 /**
  * The page of each hit. Keyword hits carry their chunk's URL; the others are read from the record store, and a hit
  * whose chunk is gone has no page.
  */
-async function pagesOf(records: RetrievalDeps['records'], rankings: ChunkHit[][], hits: ChunkHit[]): Promise<Map<string, string>> {
+async function pagesOf(
+  records: RetrievalDeps['records'],
+  rankings: ChunkHit[][],
+  hits: ChunkHit[],
+): Promise<Map<string, string>> {
   const pages = new Map<string, string>();
   for (const ranking of rankings) {
-    for (const hit of ranking) if (hit.url !== undefined) pages.set(hitKey(hit), pageKey(hit.libraryId, hit.url, hit.chunkId));
+    for (const hit of ranking)
+      if (hit.url !== undefined) pages.set(hitKey(hit), pageKey(hit.libraryId, hit.url, hit.chunkId));
   }
   const found = await readChunks(
     records,
@@ -262,13 +298,17 @@ async function hydrate(records: RetrievalDeps['records'], hits: ChunkHit[], limi
 }
 
 /** The hits' chunks as stored, by hit key; chunks that are gone are absent. */
-async function readChunks(records: RetrievalDeps['records'], hits: ChunkHit[]): Promise<Map<string, StoredChunk & { libraryId: string }>> {
+async function readChunks(
+  records: RetrievalDeps['records'],
+  hits: ChunkHit[],
+): Promise<Map<string, StoredChunk & { libraryId: string }>> {
   const byLibrary = new Map<string, string[]>();
   for (const hit of hits) byLibrary.set(hit.libraryId, [...(byLibrary.get(hit.libraryId) ?? []), hit.chunkId]);
   const found = new Map<string, StoredChunk & { libraryId: string }>();
   await Promise.all(
     [...byLibrary].map(async ([libraryId, ids]) => {
-      for (const chunk of await records.getChunks(libraryId, ids)) found.set(hitKey({ libraryId, chunkId: chunk.id }), { ...chunk, libraryId });
+      for (const chunk of await records.getChunks(libraryId, ids))
+        found.set(hitKey({ libraryId, chunkId: chunk.id }), { ...chunk, libraryId });
     }),
   );
   return found;

@@ -2,7 +2,14 @@ import type { Library } from '../domain/types';
 import { rankLibraries } from './rank-libraries';
 
 const library = (id: string, name: string, description?: string): Library => ({
-  id, name, ...(description ? { description } : {}), sourceType: 'llms_txt', chunkCount: 1, ownerId: 'o', createdAt: 't', updatedAt: 't',
+  id,
+  name,
+  ...(description ? { description } : {}),
+  sourceType: 'llms_txt',
+  chunkCount: 1,
+  ownerId: 'o',
+  createdAt: 't',
+  updatedAt: 't',
 });
 const all = [
   library('vercel/next.js', 'Next.js', 'The React framework'),

@@ -7,6 +7,8 @@ const PLAIN_TEXT: EncodeOptions = { disallowedSpecial: new Set() };
 
 let encoding: Encoding | undefined;
 // Loaded on first use: its tables take about 200 ms to load, which processes that never count tokens should not pay.
+// A synchronous `require`, because counting is synchronous wherever it is called.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const o200k = (): Encoding => (encoding ??= require('gpt-tokenizer/cjs/encoding/o200k_base') as Encoding);
 
 /** The BPE tokenizer every budget and count of the read side uses: o200k_base, the encoding of current OpenAI models. */

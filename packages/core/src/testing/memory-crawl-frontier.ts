@@ -1,4 +1,12 @@
-import type { Admission, CrawlFrontier, FoundLink, FrontierScope, FrontierStart, FrontierSummary, PageLinks } from '../crawl/crawl-frontier';
+import type {
+  Admission,
+  CrawlFrontier,
+  FoundLink,
+  FrontierScope,
+  FrontierStart,
+  FrontierSummary,
+  PageLinks,
+} from '../crawl/crawl-frontier';
 
 /** A URL found but never to be crawled (over budget, disallowed, after the deadline, or a final URL). */
 const NOT_CRAWLED = 'x';
@@ -71,7 +79,8 @@ export class MemoryCrawlFrontier implements CrawlFrontier {
         if (depth < crawl.maxDepth && crawl.links.has(link.url)) work.push([link.url, depth]);
       }
     };
-    if (input.finalOrigin && !crawl.scope.origins.includes(input.finalOrigin)) crawl.scope.origins.push(input.finalOrigin);
+    if (input.finalOrigin && !crawl.scope.origins.includes(input.finalOrigin))
+      crawl.scope.origins.push(input.finalOrigin);
     const known = crawl.depths.get(input.page);
     const depth = typeof known === 'number' ? known : 0;
     if (input.finalUrl && !crawl.depths.has(input.finalUrl)) {

@@ -1,5 +1,19 @@
-import { appendProgressErrors, JOB_COUNTERS, PROGRESS_COUNTERS, type JobProgress, type ProgressChange } from '../jobs/job-record';
-import { IDEMPOTENCY_WINDOW_MS, type CancelOutcome, type FinalWrite, type JobOutcome, type JobStore, type NewJob, type StoredJob } from '../jobs/job-store';
+import {
+  appendProgressErrors,
+  JOB_COUNTERS,
+  PROGRESS_COUNTERS,
+  type JobProgress,
+  type ProgressChange,
+} from '../jobs/job-record';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  type CancelOutcome,
+  type FinalWrite,
+  type JobOutcome,
+  type JobStore,
+  type NewJob,
+  type StoredJob,
+} from '../jobs/job-store';
 
 /** A JobStore in memory for fast tests of use cases; the adapters' contract suite runs against it too. */
 export class MemoryJobStore implements JobStore {
@@ -41,7 +55,9 @@ export class MemoryJobStore implements JobStore {
 
   async listJobs(filter: { libraryId?: string; state?: StoredJob['state']; limit: number }): Promise<StoredJob[]> {
     return [...this.jobs.values()]
-      .filter((j) => (!filter.libraryId || j.libraryId === filter.libraryId) && (!filter.state || j.state === filter.state))
+      .filter(
+        (j) => (!filter.libraryId || j.libraryId === filter.libraryId) && (!filter.state || j.state === filter.state),
+      )
       .sort((a, b) => (a.createdAt === b.createdAt ? b.seq - a.seq : a.createdAt < b.createdAt ? 1 : -1))
       .slice(0, filter.limit)
       .map(view);

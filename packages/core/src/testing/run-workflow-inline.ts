@@ -46,7 +46,11 @@ export async function runWorkflowInline<N extends JobName, S>(
         const value = jobRegistry[child.name].result.parse(await handler(child.payload, childCtx));
         outcomes.push({ key: child.key, ok: true, value });
       } catch (error) {
-        outcomes.push({ key: child.key, ok: false, error: error instanceof AppError ? error : new AppError('CHILD_JOB_FAILED', String(error), 500) });
+        outcomes.push({
+          key: child.key,
+          ok: false,
+          error: error instanceof AppError ? error : new AppError('CHILD_JOB_FAILED', String(error), 500),
+        });
       }
     }
   }

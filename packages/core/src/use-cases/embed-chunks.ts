@@ -35,7 +35,10 @@ export async function embedChunks(
 }
 
 /** Vectors of two models in one library would be compared as if alike: the first model to write one owns it. */
-async function claimEmbeddingModel(deps: { records: RecordStore; embedder: Embedder }, libraryId: string): Promise<void> {
+async function claimEmbeddingModel(
+  deps: { records: RecordStore; embedder: Embedder },
+  libraryId: string,
+): Promise<void> {
   const library = await deps.records.getLibrary(libraryId);
   const current = { model: deps.embedder.model, dimensions: deps.embedder.dimensions };
   if (!library?.embeddingModel) {
@@ -43,6 +46,10 @@ async function claimEmbeddingModel(deps: { records: RecordStore; embedder: Embed
     return;
   }
   if (library.embeddingModel !== current.model || library.embeddingDimensions !== current.dimensions) {
-    throw embeddingMismatch(libraryId, `${library.embeddingModel} (${library.embeddingDimensions})`, `${current.model} (${current.dimensions})`);
+    throw embeddingMismatch(
+      libraryId,
+      `${library.embeddingModel} (${library.embeddingDimensions})`,
+      `${current.model} (${current.dimensions})`,
+    );
   }
 }

@@ -15,7 +15,11 @@ export async function requestEmbedding(
 ): Promise<Submitted<EmbedResponse>> {
   if (!(await deps.records.getLibrary(request.libraryId))) throw libraryNotFound(request.libraryId);
   const { libraryId, offset, limit, callbackUrl } = request;
-  return submitJob(deps, { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload: { libraryId, offset, limit } }, mode);
+  return submitJob(
+    deps,
+    { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload: { libraryId, offset, limit } },
+    mode,
+  );
 }
 
 /** Worker side: embeds chunks [offset, offset + limit) in library order, reporting each batch. */

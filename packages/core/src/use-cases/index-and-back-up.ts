@@ -35,9 +35,15 @@ export const commitTargetOf = (ingestion: Pick<Ingestion, 'libraryId' | 'ingesti
   ingestion.replace ? stagedLibraryId(ingestion.ingestionId) : ingestion.libraryId;
 
 /** The jobs that follow the commit. */
-export async function indexAndBackUp(ctx: JobContext, ingestion: Ingestion): Promise<{ finishing: Finishing; wait: ChildJob[] }> {
+export async function indexAndBackUp(
+  ctx: JobContext,
+  ingestion: Ingestion,
+): Promise<{ finishing: Finishing; wait: ChildJob[] }> {
   const { libraryId, ingestionId, replace, generate, reuseVectorsOf, dropChunkIds } = ingestion;
-  await ctx.reportProgress({ phase: 'indexing', set: { chunksIngested: ingestion.chunks, done: 0, total: generate ? ingestion.chunks : 0 } });
+  await ctx.reportProgress({
+    phase: 'indexing',
+    set: { chunksIngested: ingestion.chunks, done: 0, total: generate ? ingestion.chunks : 0 },
+  });
   const payload = {
     libraryId: commitTargetOf(ingestion),
     ingestionId,
@@ -73,7 +79,11 @@ export async function continueIndexAndBackUp(
   }
   const { vectorized } = childResult(children, 'index', jobRegistry['index-ingestion'].result);
   // False when a retried step finds it swapped in already: the library is the replacement either way.
-  await deps.swap.swapIn(stagedLibraryId(ingestion.ingestionId), ingestion.libraryId, (deps.now ?? (() => new Date()))());
+  await deps.swap.swapIn(
+    stagedLibraryId(ingestion.ingestionId),
+    ingestion.libraryId,
+    (deps.now ?? (() => new Date()))(),
+  );
   const { libraryId, ingestionId } = ingestion;
   return {
     finishing: { stage: 'backing-up', vectorized },
@@ -82,6 +92,9 @@ export async function continueIndexAndBackUp(
 }
 
 /** Drops a replacement that will not be swapped in (the workflow failed or was cancelled). */
-export async function discardReplacement(deps: { swap: LibrarySwap }, ingestion: Pick<Ingestion, 'ingestionId' | 'replace'>): Promise<void> {
+export async function discardReplacement(
+  deps: { swap: LibrarySwap },
+  ingestion: Pick<Ingestion, 'ingestionId' | 'replace'>,
+): Promise<void> {
   if (ingestion.replace) await deps.swap.discard(stagedLibraryId(ingestion.ingestionId));
 }

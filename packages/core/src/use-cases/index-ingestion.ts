@@ -7,7 +7,11 @@ import { embedChunks } from './embed-chunks';
 type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedder };
 
 /** Worker side of an ingestion: no vector may survive for a chunk that was replaced or changed. */
-export async function indexIngestion(deps: IndexDeps, job: JobPayload<'index-ingestion'>, ctx?: JobContext): Promise<JobResult<'index-ingestion'>> {
+export async function indexIngestion(
+  deps: IndexDeps,
+  job: JobPayload<'index-ingestion'>,
+  ctx?: JobContext,
+): Promise<JobResult<'index-ingestion'>> {
   const chunks = await deps.records.listChunksOfIngestion(job.libraryId, job.ingestionId);
   if (job.dropChunkIds?.length) await deps.vectors.deleteChunks(job.libraryId, job.dropChunkIds);
   if (job.replace) {
@@ -17,10 +21,14 @@ export async function indexIngestion(deps: IndexDeps, job: JobPayload<'index-ing
     await deps.records.setEmbeddingModel(job.libraryId, null);
     await deps.embedder.forget?.(job.libraryId);
   } else if (!job.generate) {
-    await deps.vectors.deleteChunks(job.libraryId, chunks.map((c) => c.id));
+    await deps.vectors.deleteChunks(
+      job.libraryId,
+      chunks.map((c) => c.id),
+    );
   }
   if (!job.generate) return { vectorized: false, embedded: 0 };
-  const toEmbed = job.replace && job.reuseVectorsOf ? await reuseVectors(deps, job.reuseVectorsOf, job.libraryId, chunks) : chunks;
+  const toEmbed =
+    job.replace && job.reuseVectorsOf ? await reuseVectors(deps, job.reuseVectorsOf, job.libraryId, chunks) : chunks;
   const embedded = await embedChunks(deps, job.libraryId, toEmbed, ctx);
   await ctx?.reportProgress({ add: { done: chunks.length - toEmbed.length } });
   return { vectorized: true, embedded };
@@ -36,12 +44,28 @@ async function reuseVectors(deps: IndexDeps, from: string, to: string, chunks: S
   const source = await deps.records.getLibrary(from);
   if (source?.embeddingModel !== embedder.model || source.embeddingDimensions !== embedder.dimensions) return chunks;
   if (embedder.forget && !embedder.shareLearned) return chunks;
-  const before = new Map((await deps.records.getChunks(from, chunks.map((c) => c.id))).map((c) => [c.id, c]));
+  const before = new Map(
+    (
+      await deps.records.getChunks(
+        from,
+        chunks.map((c) => c.id),
+      )
+    ).map((c) => [c.id, c]),
+  );
   const same = chunks.filter((c) => before.get(c.id)?.content === c.content && before.get(c.id)?.title === c.title);
-  const vectors = same.length > 0 ? await deps.vectors.fetch(from, same.map((c) => c.id)) : new Map<string, number[]>();
+  const vectors =
+    same.length > 0
+      ? await deps.vectors.fetch(
+          from,
+          same.map((c) => c.id),
+        )
+      : new Map<string, number[]>();
   if (vectors.size === 0) return chunks;
   if (embedder.shareLearned && !(await embedder.shareLearned(from, to))) return chunks;
   await deps.records.setEmbeddingModel(to, { model: embedder.model, dimensions: embedder.dimensions });
-  await deps.vectors.upsert(to, [...vectors].map(([chunkId, values]) => ({ chunkId, values })));
+  await deps.vectors.upsert(
+    to,
+    [...vectors].map(([chunkId, values]) => ({ chunkId, values })),
+  );
   return chunks.filter((c) => !vectors.has(c.id));
 }

@@ -15,7 +15,12 @@ export interface IngestDeps extends SubmitDeps {
  * API side of POST /api/ingest: stages the chunks and starts one `ingest-library` job, in which the worker commits
  * them, then indexes and backs them up. Nothing of the library changes until the worker commits.
  */
-export async function ingestLibrary(deps: IngestDeps, request: IngestRequest, ownerId: string, mode: JobMode): Promise<Submitted<IngestResponse>> {
+export async function ingestLibrary(
+  deps: IngestDeps,
+  request: IngestRequest,
+  ownerId: string,
+  mode: JobMode,
+): Promise<Submitted<IngestResponse>> {
   const ingestionId = randomUUID();
   const { libraryId, chunks, replace, skipEmbeddings, callbackUrl, ...fields } = request;
   const stage = () => stageChunks(deps.records, ingestionId, chunks, (deps.now ?? (() => new Date()))());

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import type { Workflow } from '../jobs/workflow';
 import type { LibrarySwap, RecordStore } from '../ports';
-import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from './index-and-back-up';
+import {
+  commitTargetOf,
+  continueIndexAndBackUp,
+  discardReplacement,
+  finishingSchema,
+  indexAndBackUp,
+} from './index-and-back-up';
 import { INGEST_AUTO_EMBED_LIMIT } from './ingest-library';
 import { readStagedChunks } from './staged-chunks';
 
@@ -24,11 +30,23 @@ export function ingestLibraryWorkflow(deps: {
         const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
         await deps.records.discardStaging(job.ingestionId);
-        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized: next.vectorized } };
+        return {
+          done: {
+            success: true,
+            libraryId: job.libraryId,
+            chunksIngested: committed.chunksIngested,
+            vectorized: next.vectorized,
+          },
+        };
       }
       const chunks = await readStagedChunks(deps.records, job.ingestionId);
       if (chunks.length !== job.chunkCount) {
-        throw new AppError('STAGING_INCOMPLETE', `Ingestion ${job.ingestionId} staged ${chunks.length} of ${job.chunkCount} chunks`, 500, { retryable: false });
+        throw new AppError(
+          'STAGING_INCOMPLETE',
+          `Ingestion ${job.ingestionId} staged ${chunks.length} of ${job.chunkCount} chunks`,
+          500,
+          { retryable: false },
+        );
       }
       await ctx.beginCommit();
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
@@ -42,7 +60,13 @@ export function ingestLibraryWorkflow(deps: {
         now: (deps.now ?? (() => new Date()))(),
       });
       const generate = !job.skipEmbeddings && chunks.length <= INGEST_AUTO_EMBED_LIMIT;
-      const { finishing, wait } = await indexAndBackUp(ctx, { libraryId, ingestionId, replace, chunks: chunks.length, generate });
+      const { finishing, wait } = await indexAndBackUp(ctx, {
+        libraryId,
+        ingestionId,
+        replace,
+        chunks: chunks.length,
+        generate,
+      });
       return { state: { chunksIngested: chunks.length, finishing }, wait };
     },
     discard: async (job) => {

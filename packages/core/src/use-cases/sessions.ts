@@ -61,11 +61,16 @@ export async function resolveSession(deps: SessionDeps, token: string): Promise<
     await deps.records.deleteSession(tokenHash);
     return null;
   }
-  if (now - lastUsed >= sessionTouchInterval(deps.sessionIdleMs)) await deps.records.touchSession(tokenHash, new Date(now));
+  if (now - lastUsed >= sessionTouchInterval(deps.sessionIdleMs))
+    await deps.records.touchSession(tokenHash, new Date(now));
   return deps.records.getUser(session.userId);
 }
 
 /** Creates or updates the configured dashboard user at boot. */
 export async function ensureAdminUser(deps: SessionDeps, admin: { email: string; password: string }): Promise<User> {
-  return deps.records.upsertUser({ email: admin.email, passwordHash: await hashPassword(admin.password), now: clock(deps) });
+  return deps.records.upsertUser({
+    email: admin.email,
+    passwordHash: await hashPassword(admin.password),
+    now: clock(deps),
+  });
 }

@@ -9,7 +9,12 @@ const batchKey = (index: number) => `chunks/${String(index).padStart(6, '0')}`;
  * Keeps an ingestion's chunks in the record store until the worker commits them, so the job in Redis carries only
  * the ingestion id however large the payload. Uses the crawl staging area, one entry per batch.
  */
-export async function stageChunks(records: RecordStore, stagingId: string, chunks: ChunkInput[], now: Date): Promise<void> {
+export async function stageChunks(
+  records: RecordStore,
+  stagingId: string,
+  chunks: ChunkInput[],
+  now: Date,
+): Promise<void> {
   for (let start = 0, index = 0; start < chunks.length; start += BATCH_SIZE, index++) {
     await records.stagePage({ stagingId, url: batchKey(index), chunks: chunks.slice(start, start + BATCH_SIZE), now });
   }

@@ -6,7 +6,8 @@ import { chromiumSandboxUsable } from './chromium-sandbox';
 import { findChromium } from './find-chromium';
 
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
-if (!chromiumPath) console.warn('Skipping BrowserPool tests: no Chromium found (set CHROMIUM_PATH or install chromium).');
+if (!chromiumPath)
+  console.warn('Skipping BrowserPool tests: no Chromium found (set CHROMIUM_PATH or install chromium).');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
 const policy = createAddressPolicy({ allowlist: ['localhost'] });
@@ -52,10 +53,15 @@ beforeAll(async () => {
       const redirect = (location: string) => response.writeHead(302, { location }).end();
       if (path === '/plain') return page(html('Plain', '<h1>Plain page</h1>'));
       if (path === '/delayed') {
-        return page(html('Delayed', `<div id="app">loading</div><script>
+        return page(
+          html(
+            'Delayed',
+            `<div id="app">loading</div><script>
           addEventListener('load', () => setTimeout(() => {
             document.getElementById('app').textContent = 'Inserted by a script after load';
-          }, 500));</script>`));
+          }, 500));</script>`,
+          ),
+        );
       }
       if (path === '/leaky') return page(buildLeakyPage());
       if (path === '/worker.js') {
@@ -65,23 +71,42 @@ beforeAll(async () => {
       }
       if (path === '/redirect-to-canary') return redirect(`${canary.origin}/redirected`);
       if (path === '/moved') return redirect('/docs/final');
-      if (path === '/docs/final') return page(html('Final', '<link rel="stylesheet" href="final.css"><img src="pic.png"><p>Arrived</p>'));
-      if (path === '/docs/final.css') return response.writeHead(200, { 'content-type': 'text/css' }).end('p { color: black }');
+      if (path === '/docs/final')
+        return page(html('Final', '<link rel="stylesheet" href="final.css"><img src="pic.png"><p>Arrived</p>'));
+      if (path === '/docs/final.css')
+        return response.writeHead(200, { 'content-type': 'text/css' }).end('p { color: black }');
       if (path === '/docs/pic.png') return response.writeHead(200, { 'content-type': 'image/png' }).end();
       if (path === '/shared.css' || path === '/shared.js') {
-        return response.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/javascript' }).end(path.endsWith('.css') ? 'p {}' : 'void 0;');
+        return response
+          .writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : 'text/javascript' })
+          .end(path.endsWith('.css') ? 'p {}' : 'void 0;');
       }
       if (path === '/styled') {
-        return page(html('Styled', '<link rel="stylesheet" href="/shared.css"><script src="/shared.js"></script><img src="/photo.png"><video src="/clip.mp4"></video><p>Styled page</p>'));
+        return page(
+          html(
+            'Styled',
+            '<link rel="stylesheet" href="/shared.css"><script src="/shared.js"></script><img src="/photo.png"><video src="/clip.mp4"></video><p>Styled page</p>',
+          ),
+        );
       }
       if (path === '/navigates-to-canary') {
-        return page(html('Navigates', `<p>Original text</p><script>location.href = '${canary.origin}/elsewhere';</script>`));
+        return page(
+          html('Navigates', `<p>Original text</p><script>location.href = '${canary.origin}/elsewhere';</script>`),
+        );
       }
       if (path === '/hog') {
-        return page(html('Hog', `<script>const kept = []; for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 * 2 ** 20); a.fill(1); kept.push(a); }</script>`));
+        return page(
+          html(
+            'Hog',
+            `<script>const kept = []; for (let i = 0; i < 32; i++) { const a = new Uint8Array(64 * 2 ** 20); a.fill(1); kept.push(a); }</script>`,
+          ),
+        );
       }
       if (path === '/busy') return page(html('Busy', '<script>while (true) {}</script>'));
-      if (path === '/cookies') return page(html('', `<script>document.title = 'cookies:' + document.cookie; document.cookie = 'seen=1';</script>`));
+      if (path === '/cookies')
+        return page(
+          html('', `<script>document.title = 'cookies:' + document.cookie; document.cookie = 'seen=1';</script>`),
+        );
       if (path === '/slow') {
         slow.inFlight += 1;
         slow.maxInFlight = Math.max(slow.maxInFlight, slow.inFlight);
@@ -153,7 +178,11 @@ describeWithChromium('BrowserPool', () => {
     await expect(pool.render(`${site.origin}/redirect-to-canary`)).rejects.toThrow(
       new BlockedUrlError(`${canary.origin}/redirected`, '127.0.0.2 is a loopback address'),
     );
-    const strict = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy: createAddressPolicy({ allowlist: [] }) });
+    const strict = new BrowserPool({
+      chromiumPath: chromiumPath!,
+      maxPages: 1,
+      policy: createAddressPolicy({ allowlist: [] }),
+    });
     await expect(strict.render(`${site.origin}/plain`)).rejects.toThrow(BlockedUrlError);
     await strict.close();
     expect(canary.connections).toBe(0);
@@ -223,7 +252,10 @@ describeWithChromium('BrowserPool limits and recovery', () => {
   it('stops a page whose renderer passes pageMaxMb and fails that page alone', async () => {
     const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 2, policy, logger, pageMaxMb: 400 });
     try {
-      const [hog, plain] = await Promise.allSettled([pool.render(`${site.origin}/hog`), pool.render(`${site.origin}/plain`)]);
+      const [hog, plain] = await Promise.allSettled([
+        pool.render(`${site.origin}/hog`),
+        pool.render(`${site.origin}/plain`),
+      ]);
       expect(hog).toMatchObject({ status: 'rejected', reason: expect.any(RenderFailedError) });
       expect(String((hog as PromiseRejectedResult).reason.message)).toMatch(/memory|crashed/);
       expect(plain).toMatchObject({ status: 'fulfilled', value: expect.objectContaining({ title: 'Plain' }) });
@@ -251,17 +283,25 @@ describeWithChromium('BrowserPool limits and recovery', () => {
   it("uses Chromium's sandbox exactly when this machine allows it, and says why not", async () => {
     const check = chromiumSandboxUsable(chromiumPath!);
     const seen: string[] = [];
-    const pool = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy, logger: { ...logger, warn: (_o, m) => void seen.push(m) } });
+    const pool = new BrowserPool({
+      chromiumPath: chromiumPath!,
+      maxPages: 1,
+      policy,
+      logger: { ...logger, warn: (_o, m) => void seen.push(m) },
+    });
     try {
       expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');
       expect(pool.sandboxed).toBe(check.ok);
-      if (!check.ok) expect(seen).toContain('Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
+      if (!check.ok)
+        expect(seen).toContain('Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
     } finally {
       await pool.close();
     }
     if (!check.ok) {
       const strict = new BrowserPool({ chromiumPath: chromiumPath!, maxPages: 1, policy, sandbox: 'on' });
-      await expect(strict.render(`${site.origin}/plain`)).rejects.toThrow(/CHROMIUM_SANDBOX=on but the sandbox cannot run here/);
+      await expect(strict.render(`${site.origin}/plain`)).rejects.toThrow(
+        /CHROMIUM_SANDBOX=on but the sandbox cannot run here/,
+      );
       await strict.close();
     }
   });

@@ -32,7 +32,11 @@ export interface BrowserPoolOptions {
   chromiumPath: string;
   maxPages: number;
   policy: AddressPolicy;
-  logger?: { warn(obj: object, msg: string): void; debug(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  logger?: {
+    warn(obj: object, msg: string): void;
+    debug(obj: object, msg: string): void;
+    info?(obj: object, msg: string): void;
+  };
   /** CHROMIUM_SANDBOX: `auto` uses Chromium's sandbox where the kernel and user allow it, `on` requires it, `off` never. */
   sandbox?: 'auto' | 'on' | 'off';
   /** BROWSER_RECYCLE_PAGES: a browser that has rendered this many pages is replaced once its pages are done. */
@@ -120,7 +124,11 @@ function firstLine(error: unknown): string {
 
 /** Rejects with a RenderFailedError once `timeoutMs` passes, even if the page's scripts keep Chromium busy. */
 function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number, signal?: AbortSignal): Promise<T> {
-  return pTimeout(work, { milliseconds: timeoutMs, message: new RenderFailedError(url, `timed out after ${timeoutMs}ms`), signal });
+  return pTimeout(work, {
+    milliseconds: timeoutMs,
+    message: new RenderFailedError(url, `timed out after ${timeoutMs}ms`),
+    signal,
+  });
 }
 
 /** Chromium's own background calls (component updates, sign-in) are expected: they are not worth a warning. */
@@ -133,7 +141,10 @@ function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string,
     if (seen.has(host)) return;
     seen.add(host);
     const level = CHROMIUM_BACKGROUND_HOSTS.test(host.replace(/:\d+$/, '')) ? 'debug' : 'warn';
-    logger?.[level]({ host, request: requestLine.slice(0, 200) }, 'Chromium tried to connect outside the request guard; dropped');
+    logger?.[level](
+      { host, request: requestLine.slice(0, 200) },
+      'Chromium tried to connect outside the request guard; dropped',
+    );
   };
 }
 
@@ -163,12 +174,23 @@ export class BrowserPool {
       pageMaxMb: options.pageMaxMb ?? 1_024,
       reportAboveMb: options.recycleAfterMb,
       onRendererStopped: (marker, pid, mb) =>
-        options.logger?.warn({ pid, rssMb: Math.round(mb), limitMb: options.pageMaxMb }, 'a page used too much memory; its renderer was stopped'),
+        options.logger?.warn(
+          { pid, rssMb: Math.round(mb), limitMb: options.pageMaxMb },
+          'a page used too much memory; its renderer was stopped',
+        ),
       onBrowserSize: (marker, mb) => {
         const instance = [...this.instances].find((i) => i.marker === marker);
         // A browser that is big from the start would be replaced by one as big: only growth over many pages counts.
-        if (instance && !instance.retiring && instance.pages >= MIN_PAGES_BEFORE_SIZE_RECYCLE && mb > (options.recycleAfterMb ?? Infinity)) {
-          options.logger?.info?.({ rssMb: Math.round(mb) }, 'Chromium passed BROWSER_RECYCLE_MB; replacing it once its pages are done');
+        if (
+          instance &&
+          !instance.retiring &&
+          instance.pages >= MIN_PAGES_BEFORE_SIZE_RECYCLE &&
+          mb > (options.recycleAfterMb ?? Infinity)
+        ) {
+          options.logger?.info?.(
+            { rssMb: Math.round(mb) },
+            'Chromium passed BROWSER_RECYCLE_MB; replacing it once its pages are done',
+          );
           this.retire(instance);
         }
       },
@@ -199,7 +221,12 @@ export class BrowserPool {
         const { tab, reused } = await this.takeTab(url, lap);
         let reusable = false;
         try {
-          const page = await raceWithTimeout(this.renderInTab(tab, url, timeoutMs, lap, options.document), url, timeoutMs, options.signal);
+          const page = await raceWithTimeout(
+            this.renderInTab(tab, url, timeoutMs, lap, options.document),
+            url,
+            timeoutMs,
+            options.signal,
+          );
           reusable = true;
           return { ...page, timings };
         } catch (error) {
@@ -237,8 +264,11 @@ export class BrowserPool {
 
   /** Errors we raised say what happened; Playwright's (a crash mid-render) are wrapped so callers see one type. */
   private describeFailure(url: string, error: unknown, instance: Instance): Error {
-    if (error instanceof BlockedUrlError || error instanceof FetchFailedError || error instanceof RenderFailedError) return error;
-    const detail = instance.browser.isConnected() ? firstLine(error) : `the browser closed unexpectedly (${firstLine(error)})`;
+    if (error instanceof BlockedUrlError || error instanceof FetchFailedError || error instanceof RenderFailedError)
+      return error;
+    const detail = instance.browser.isConnected()
+      ? firstLine(error)
+      : `the browser closed unexpectedly (${firstLine(error)})`;
     return new RenderFailedError(url, detail, { cause: error });
   }
 
@@ -248,7 +278,8 @@ export class BrowserPool {
    */
   private async takeTab(url: string, lap: (stage: string) => void): Promise<{ tab: Tab; reused: boolean }> {
     const origin = new URL(url).origin;
-    const usable = (t: Tab) => !t.busy && !t.site.instance.retiring && t.site.instance.browser.isConnected() && !t.page.isClosed();
+    const usable = (t: Tab) =>
+      !t.busy && !t.site.instance.retiring && t.site.instance.browser.isConnected() && !t.page.isClosed();
     const reuse = this.tabs.find((t) => usable(t) && t.site.origin === origin);
     if (reuse) {
       reuse.busy = true;
@@ -302,7 +333,11 @@ export class BrowserPool {
     const known = instance.sites.get(origin);
     if (known) return known;
     const creating = (async (): Promise<Site> => {
-      const context = await instance.browser.newContext({ serviceWorkers: 'block', javaScriptEnabled: true, acceptDownloads: false });
+      const context = await instance.browser.newContext({
+        serviceWorkers: 'block',
+        javaScriptEnabled: true,
+        acceptDownloads: false,
+      });
       await context.addInitScript(INIT_SCRIPT);
       // Half the budget per subresource, so one that hangs fails on its own and `load` still fires in time.
       const guard = await guardContextNetwork(context, {
@@ -311,7 +346,16 @@ export class BrowserPool {
         maxBytes: this.options.maxBodyBytes,
         cache: this.cache,
       });
-      const site: Site = { instance, origin, context, guard, tabs: [], opening: new Set(), cleared: Promise.resolve(), closing: false };
+      const site: Site = {
+        instance,
+        origin,
+        context,
+        guard,
+        tabs: [],
+        opening: new Set(),
+        cleared: Promise.resolve(),
+        closing: false,
+      };
       // Windows a page opens anyway (a target=_blank link clicked by a script) are closed before they load anything;
       // the pool's own new tabs are told apart once their opening is done.
       context.on('page', (other) => {
@@ -344,7 +388,13 @@ export class BrowserPool {
     this.done(site.instance);
   }
 
-  private async renderInTab(tab: Tab, url: string, timeoutMs: number, lap: (stage: string) => void, prefetched?: SafeResponse): Promise<Omit<RenderedPage, 'timings'>> {
+  private async renderInTab(
+    tab: Tab,
+    url: string,
+    timeoutMs: number,
+    lap: (stage: string) => void,
+    prefetched?: SafeResponse,
+  ): Promise<Omit<RenderedPage, 'timings'>> {
     const startedAt = Date.now();
     const remainingMs = () => timeoutMs - (Date.now() - startedAt);
     const { page, guard } = tab;
@@ -352,13 +402,17 @@ export class BrowserPool {
     instance.pages += 1;
     if (instance.pages >= (this.options.recycleAfterPages ?? Infinity)) this.retire(instance);
     // Fetched here, redirects and all, so the page is opened at the final URL and relative links resolve against it.
-    const document = prefetched ?? (await safeFetch(url, { policy: this.options.policy, timeoutMs, maxBytes: this.options.maxBodyBytes }));
+    const document =
+      prefetched ??
+      (await safeFetch(url, { policy: this.options.policy, timeoutMs, maxBytes: this.options.maxBodyBytes }));
     guard.serveDocument(document);
     lap('fetch');
     let onCrash: (() => void) | undefined;
     const crashed = new Promise<never>((_, reject) => {
       onCrash = () => {
-        const why = this.watch.stoppedRecently() ? `the page used more than ${this.options.pageMaxMb} MB of memory and was stopped` : 'the page crashed';
+        const why = this.watch.stoppedRecently()
+          ? `the page used more than ${this.options.pageMaxMb} MB of memory and was stopped`
+          : 'the page crashed';
         reject(new RenderFailedError(url, why));
       };
       page.once('crash', onCrash);
@@ -369,15 +423,30 @@ export class BrowserPool {
       lap('goto');
       // Bounded so that a page that never settles still leaves time to read it.
       const settleMs = Math.max(0, Math.min(SETTLE_MAX_MS, (remainingMs() - 500) / 2));
-      const settled = settleMs > 0 ? await waitForPageToSettle(page, { maxMs: settleMs, inFlight: guard.inFlight, sinceNetworkMs: guard.sinceNetworkMs }) : null;
+      const settled =
+        settleMs > 0
+          ? await waitForPageToSettle(page, {
+              maxMs: settleMs,
+              inFlight: () => guard.inFlight(),
+              sinceNetworkMs: () => guard.sinceNetworkMs(),
+            })
+          : null;
       lap('settle');
       const { html, title } = settled ?? (await this.readPage(page));
       lap('read');
       // A page that sent itself somewhere refused (meta refresh, a form, location=) shows Chromium's error page.
       const late = guard.navigationError();
       if (late) throw late;
-      if (page.url().startsWith('chrome-error:')) throw new RenderFailedError(url, 'the page navigated to an address that could not be loaded');
-      return { url: page.url(), status: response?.status() ?? 0, html, title, blocked: [...guard.blocked], headers: document.headers };
+      if (page.url().startsWith('chrome-error:'))
+        throw new RenderFailedError(url, 'the page navigated to an address that could not be loaded');
+      return {
+        url: page.url(),
+        status: response?.status() ?? 0,
+        html,
+        title,
+        blocked: [...guard.blocked],
+        headers: document.headers,
+      };
     };
     try {
       return await Promise.race([work(), crashed]);
@@ -393,8 +462,10 @@ export class BrowserPool {
       // Our handler refused or failed the document itself: that error says more than net::ERR_BLOCKED_BY_CLIENT.
       const cause = guard.navigationError();
       if (cause) throw cause;
-      if (error instanceof errors.TimeoutError) throw new RenderFailedError(url, `timed out after ${timeoutMs}ms`, { cause: error });
-      if (!page.context().browser()?.isConnected()) throw new RenderFailedError(url, 'the browser closed unexpectedly', { cause: error });
+      if (error instanceof errors.TimeoutError)
+        throw new RenderFailedError(url, `timed out after ${timeoutMs}ms`, { cause: error });
+      if (!page.context().browser()?.isConnected())
+        throw new RenderFailedError(url, 'the browser closed unexpectedly', { cause: error });
       throw new RenderFailedError(url, firstLine(error), { cause: error });
     }
   }
@@ -422,7 +493,10 @@ export class BrowserPool {
         instance.browser.on('disconnected', () => {
           const wasCurrent = this.forget(instance);
           if (!this.closed && wasCurrent) {
-            this.options.logger?.warn({ chromiumPath: this.options.chromiumPath }, 'Chromium disconnected; the next render relaunches it');
+            this.options.logger?.warn(
+              { chromiumPath: this.options.chromiumPath },
+              'Chromium disconnected; the next render relaunches it',
+            );
           }
         });
         // It may have died between launching and now, before the listener existed.
@@ -487,8 +561,16 @@ export class BrowserPool {
     const mode = this.options.sandbox ?? 'auto';
     if (mode === 'off') return false;
     const usable = chromiumSandboxUsable(this.options.chromiumPath);
-    if (mode === 'on' && !usable.ok) throw new RenderFailedError('about:blank', `CHROMIUM_SANDBOX=on but the sandbox cannot run here: ${usable.reason}`);
-    if (!usable.ok) this.options.logger?.warn({ reason: usable.reason }, 'Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
+    if (mode === 'on' && !usable.ok)
+      throw new RenderFailedError(
+        'about:blank',
+        `CHROMIUM_SANDBOX=on but the sandbox cannot run here: ${usable.reason}`,
+      );
+    if (!usable.ok)
+      this.options.logger?.warn(
+        { reason: usable.reason },
+        'Chromium runs without its sandbox (see README, "Rendering untrusted pages")',
+      );
     return usable.ok;
   }
 }

@@ -21,7 +21,8 @@ const read = (file: string): string | undefined => {
  */
 export function chromiumSandboxUsable(chromiumPath: string): SandboxCheck {
   if (process.platform !== 'linux') return { ok: true };
-  if (process.getuid?.() === 0) return { ok: false, reason: 'the worker runs as root, and Chromium refuses its sandbox to root' };
+  if (process.getuid?.() === 0)
+    return { ok: false, reason: 'the worker runs as root, and Chromium refuses its sandbox to root' };
   for (const helper of [`${chromiumPath.replace(/\/[^/]+$/, '')}/chrome-sandbox`, '/usr/lib/chromium/chrome-sandbox']) {
     try {
       const stat = fs.statSync(helper);
@@ -30,10 +31,15 @@ export function chromiumSandboxUsable(chromiumPath: string): SandboxCheck {
       /* not there */
     }
   }
-  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') return { ok: false, reason: 'kernel.unprivileged_userns_clone is 0' };
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0')
+    return { ok: false, reason: 'kernel.unprivileged_userns_clone is 0' };
   if (read('/proc/sys/user/max_user_namespaces') === '0') return { ok: false, reason: 'user.max_user_namespaces is 0' };
   const probe = spawnSync('unshare', ['--user', '--map-root-user', 'true'], { timeout: 5_000 });
   if (probe.error) return { ok: true };
-  if (probe.status !== 0) return { ok: false, reason: `user namespaces are not allowed here (${String(probe.stderr).trim() || `unshare exited ${probe.status}`})` };
+  if (probe.status !== 0)
+    return {
+      ok: false,
+      reason: `user namespaces are not allowed here (${String(probe.stderr).trim() || `unshare exited ${probe.status}`})`,
+    };
   return { ok: true };
 }

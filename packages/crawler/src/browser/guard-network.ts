@@ -44,7 +44,13 @@ type AbortCode = Parameters<Route['abort']>[0];
 
 // Chromium recomputes the framing headers for the body it is handed. Location goes too: a redirect Chromium followed
 // from a fulfilled response would not come back through the route handler (observed with Chromium 156).
-const UNFORWARDED_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'location']);
+const UNFORWARDED_RESPONSE_HEADERS = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'location',
+]);
 
 // WebRTC opens UDP flows the route handler never sees; docs pages do not need it.
 export const DISABLE_WEBRTC_SCRIPT = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel']) {
@@ -92,7 +98,12 @@ interface PageState {
   lastActivity: number;
 }
 
-const newRender = (): RenderState => ({ blocked: [], navigationError: undefined, stop: new AbortController(), documents: new Map() });
+const newRender = (): RenderState => ({
+  blocked: [],
+  navigationError: undefined,
+  stop: new AbortController(),
+  documents: new Map(),
+});
 const newPageState = (): PageState => ({ render: newRender(), inFlight: 0, lastActivity: performance.now() });
 
 /** The page a request is for; none for requests of workers and of pages the context does not know. */
@@ -110,7 +121,10 @@ function pageOf(request: Request): Page | undefined {
  * gets the final response under the URL it asked for; the pool navigates to a document's final URL itself. The pages
  * of a context (one site's tabs) each keep their own refusals, documents and requests in flight.
  */
-export async function guardContextNetwork(context: BrowserContext, options: NetworkGuardOptions): Promise<ContextGuard> {
+export async function guardContextNetwork(
+  context: BrowserContext,
+  options: NetworkGuardOptions,
+): Promise<ContextGuard> {
   const pages = new WeakMap<Page, PageState>();
   // Requests of workers (and of windows closed at once): checked and answered all the same, counted for every page.
   const unowned = newPageState();
@@ -131,11 +145,29 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
     const url = request.url();
     const headers = request.headers();
     const fetchIt = () =>
-      safeFetch(url, { policy: options.policy, method, headers, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, signal });
+      safeFetch(url, {
+        policy: options.policy,
+        method,
+        headers,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+        signal,
+      });
     const cacheable =
-      options.cache && method === 'GET' && CACHED_RESOURCE_TYPES.has(request.resourceType()) && !headers.cookie && !headers.authorization;
+      options.cache &&
+      method === 'GET' &&
+      CACHED_RESOURCE_TYPES.has(request.resourceType()) &&
+      !headers.cookie &&
+      !headers.authorization;
     // Fetched without this page's signal: other pages may be waiting on the same fetch.
-    const shared = () => safeFetch(url, { policy: options.policy, method, headers, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes });
+    const shared = () =>
+      safeFetch(url, {
+        policy: options.policy,
+        method,
+        headers,
+        timeoutMs: options.timeoutMs,
+        maxBytes: options.maxBytes,
+      });
     return cacheable ? options.cache!.get(url, shared) : fetchIt();
   }
 
@@ -150,7 +182,8 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
     state.inFlight += 1;
     state.lastActivity = performance.now();
     try {
-      if (method !== 'GET' && method !== 'HEAD') throw new BlockedUrlError(url, `${method} requests are not sent while rendering`);
+      if (method !== 'GET' && method !== 'HEAD')
+        throw new BlockedUrlError(url, `${method} requests are not sent while rendering`);
       if (SKIPPED_RESOURCE_TYPES.has(request.resourceType())) {
         await options.policy.assertUrlAllowed(url);
         await route.abort('aborted').catch(() => undefined);
@@ -158,11 +191,16 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
       }
       const response = takeServedDocument(render, request) ?? (await fetchFor(request, method, signal));
       if (signal.aborted) throw signal.reason;
-      await route.fulfill({ status: response.status, headers: selectForwardedHeaders(response.headers), body: response.body });
+      await route.fulfill({
+        status: response.status,
+        headers: selectForwardedHeaders(response.headers),
+        body: response.body,
+      });
     } catch (error) {
       const pageGone = signal.aborted;
       if (!pageGone && error instanceof BlockedUrlError) render.blocked.push(url);
-      if (!pageGone && isMainFrameNavigation(request)) render.navigationError = error instanceof Error ? error : new Error(String(error));
+      if (!pageGone && isMainFrameNavigation(request))
+        render.navigationError = error instanceof Error ? error : new Error(String(error));
       // The page may be closing; there is nobody left to tell.
       await route.abort(chooseAbortCode(error)).catch(() => undefined);
     } finally {
@@ -178,13 +216,19 @@ export async function guardContextNetwork(context: BrowserContext, options: Netw
     state().render.blocked.push(socket.url());
     void socket.close({ code: 1008, reason: 'WebSockets are not opened while rendering' });
   };
-  await context.routeWebSocket(() => true, refuseWebSocket(() => unowned));
+  await context.routeWebSocket(
+    () => true,
+    refuseWebSocket(() => unowned),
+  );
 
   return {
     async forPage(page: Page): Promise<NetworkGuard> {
       const state = newPageState();
       pages.set(page, state);
-      await page.routeWebSocket(() => true, refuseWebSocket(() => state));
+      await page.routeWebSocket(
+        () => true,
+        refuseWebSocket(() => state),
+      );
       return {
         get blocked() {
           return state.render.blocked;

@@ -50,7 +50,8 @@ export class ProcessWatch {
   private timer: NodeJS.Timeout | undefined;
   private looking = false;
   private lastStop = 0;
-  private readonly enabled = process.platform === 'linux' && fs.existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  private readonly enabled =
+    process.platform === 'linux' && fs.existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
 
   constructor(private readonly options: ProcessWatchOptions) {}
 
@@ -95,7 +96,8 @@ export class ProcessWatch {
         }
         const sizes = await Promise.all(tree.map(rssMb));
         for (const [i, mb] of sizes.entries()) {
-          if (mb <= this.options.pageMaxMb || !(await read(`/proc/${tree[i]}/cmdline`)).includes('--type=renderer')) continue;
+          if (mb <= this.options.pageMaxMb || !(await read(`/proc/${tree[i]}/cmdline`)).includes('--type=renderer'))
+            continue;
           try {
             process.kill(tree[i]!, 'SIGKILL');
             this.lastStop = Date.now();
@@ -107,7 +109,10 @@ export class ProcessWatch {
         const rssTotal = sizes.reduce((a, b) => a + b, 0);
         if (rssTotal > (this.options.reportAboveMb ?? Infinity)) {
           const pss = await Promise.all(tree.map(pssMb));
-          this.options.onBrowserSize(marker, pss.reduce((a, b) => a + b, 0));
+          this.options.onBrowserSize(
+            marker,
+            pss.reduce((a, b) => a + b, 0),
+          );
         }
       }
     } finally {

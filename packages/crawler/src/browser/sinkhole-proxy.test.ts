@@ -17,8 +17,12 @@ describe('startSinkholeProxy', () => {
     const attempts: string[] = [];
     const proxy = await startSinkholeProxy((host) => attempts.push(host));
     try {
-      expect(await sendThrough(proxy.url, 'CONNECT 127.0.0.2:8080 HTTP/1.1\r\nHost: 127.0.0.2:8080\r\n\r\n')).toMatch(/^HTTP\/1\.1 403 /);
-      expect(await sendThrough(proxy.url, 'GET http://169.254.169.254/latest/meta-data/ HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 403 /);
+      expect(await sendThrough(proxy.url, 'CONNECT 127.0.0.2:8080 HTTP/1.1\r\nHost: 127.0.0.2:8080\r\n\r\n')).toMatch(
+        /^HTTP\/1\.1 403 /,
+      );
+      expect(await sendThrough(proxy.url, 'GET http://169.254.169.254/latest/meta-data/ HTTP/1.1\r\n\r\n')).toMatch(
+        /^HTTP\/1\.1 403 /,
+      );
       expect(attempts).toEqual(['127.0.0.2', '169.254.169.254']);
     } finally {
       await proxy.close();

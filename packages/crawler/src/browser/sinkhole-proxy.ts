@@ -17,7 +17,9 @@ function findTargetHost(requestLine: string): string {
  * A proxy that drops every connection. Chromium is pointed at it so that anything it would fetch by itself, outside
  * the route handler (preconnects, WebSockets from workers, anything a future Chromium adds), reaches nothing.
  */
-export async function startSinkholeProxy(onAttempt: (host: string, requestLine: string) => void): Promise<SinkholeProxy> {
+export async function startSinkholeProxy(
+  onAttempt: (host: string, requestLine: string) => void,
+): Promise<SinkholeProxy> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);

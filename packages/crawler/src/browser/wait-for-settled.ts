@@ -66,7 +66,13 @@ const snapshotWhenSettled = (quietMs: number, networkBusy: number, networkQuiet:
  * null when it did not settle within `maxMs` or navigated meanwhile, for the caller to read it as it is.
  */
 export async function waitForPageToSettle(page: Page, options: SettleOptions = {}): Promise<PageSnapshot | null> {
-  const { quietMs = 50, maxMs = 2_000, inFlight = () => 0, sinceNetworkMs = () => Infinity, networkQuietMs = 100 } = options;
+  const {
+    quietMs = 50,
+    maxMs = 2_000,
+    inFlight = () => 0,
+    sinceNetworkMs = () => Infinity,
+    networkQuietMs = 100,
+  } = options;
   const deadline = Date.now() + maxMs;
   // The first look does not wait for the network's quiet period: a page without scripts is taken then.
   let first = true;
@@ -81,7 +87,7 @@ export async function waitForPageToSettle(page: Page, options: SettleOptions = {
     first = false;
     let snapshot: PageSnapshot | null;
     try {
-      snapshot = (await page.evaluate(snapshotWhenSettled(quietMs, inFlight(), networkWaitMs <= 0))) as PageSnapshot | null;
+      snapshot = await page.evaluate<PageSnapshot | null>(snapshotWhenSettled(quietMs, inFlight(), networkWaitMs <= 0));
     } catch {
       return null;
     }

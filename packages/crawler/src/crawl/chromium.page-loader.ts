@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { AppError, type LoadedPage, type LoadOptions, type PageLoader, type PageValidators, type Renderer } from '@docshelf/core';
+import {
+  AppError,
+  type LoadedPage,
+  type LoadOptions,
+  type PageLoader,
+  type PageValidators,
+  type Renderer,
+} from '@docshelf/core';
 import type { BrowserPool } from '../browser/browser-pool';
 import { decodeDocument } from '../extract/decode-document';
 import type { ExtractedPage } from '../extract/extract-page';
@@ -52,11 +59,31 @@ export class ChromiumPageLoader implements PageLoader {
     try {
       const raw = await this.loadRaw(url, options.renderer, options.signal, options.known);
       // An error page is not content: no caller extracts what it says.
-      if (raw.status >= 400) return { url: raw.url, status: raw.status, renderedWith: raw.renderedWith, text: raw.text, markdown: '', title: '', links: [] };
+      if (raw.status >= 400)
+        return {
+          url: raw.url,
+          status: raw.status,
+          renderedWith: raw.renderedWith,
+          text: raw.text,
+          markdown: '',
+          title: '',
+          links: [],
+        };
       const validators = validatorsOf(raw, options.known);
       if (options.known && (raw.status === 304 || validators.contentHash === options.known.contentHash)) {
         const notModified = raw.status === 304;
-        return { url: raw.url, status: 200, renderedWith: raw.renderedWith, text: '', markdown: '', title: '', links: [], validators, unchanged: true, notModified };
+        return {
+          url: raw.url,
+          status: 200,
+          renderedWith: raw.renderedWith,
+          text: '',
+          markdown: '',
+          title: '',
+          links: [],
+          validators,
+          unchanged: true,
+          notModified,
+        };
       }
       return { ...(await this.toLoadedPage(raw)), validators };
     } catch (error) {
@@ -68,7 +95,12 @@ export class ChromiumPageLoader implements PageLoader {
   async fetchSiteFile(url: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<string | null> {
     try {
       const timeoutMs = Math.min(SITE_FILE_TIMEOUT_MS, this.deps.timeoutMs);
-      const response = await safeFetch(url, { policy: this.deps.policy, timeoutMs, maxBytes: options.maxBytes, signal: options.signal });
+      const response = await safeFetch(url, {
+        policy: this.deps.policy,
+        timeoutMs,
+        maxBytes: options.maxBytes,
+        signal: options.signal,
+      });
       return response.status === 200 ? (await gunzipFile(response.body, options.maxBytes)).toString('utf8') : null;
     } catch {
       return null;
@@ -79,7 +111,12 @@ export class ChromiumPageLoader implements PageLoader {
    * With `known` validators the page is asked for conditionally over HTTP first, in every renderer: a 304 (or, short
    * of rendering, the same body) means unchanged; a changed page is then fetched or rendered as usual.
    */
-  private async loadRaw(url: string, renderer: Renderer, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {
+  private async loadRaw(
+    url: string,
+    renderer: Renderer,
+    signal?: AbortSignal,
+    known?: PageValidators,
+  ): Promise<RawPage> {
     if (renderer === 'browser') {
       if (known?.etag || known?.lastModified) {
         const probe = await this.fetchOverHttp(url, signal, known);
@@ -98,20 +135,50 @@ export class ChromiumPageLoader implements PageLoader {
 
   private async fetchOverHttp(url: string, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {
     const headers = conditionalHeaders(known);
-    const response = await safeFetch(url, { policy: this.deps.policy, timeoutMs: this.deps.timeoutMs, maxBytes: this.deps.maxBytes, signal, headers });
+    const response = await safeFetch(url, {
+      policy: this.deps.policy,
+      timeoutMs: this.deps.timeoutMs,
+      maxBytes: this.deps.maxBytes,
+      signal,
+      headers,
+    });
     if (response.status === 304) {
-      return { url: response.url, status: 304, contentType: 'text/html', text: '', renderedWith: 'http', headers: response.headers };
+      return {
+        url: response.url,
+        status: 304,
+        contentType: 'text/html',
+        text: '',
+        renderedWith: 'http',
+        headers: response.headers,
+      };
     }
     if (!isHtml(response.contentType) && !TEXT_TYPES.has(response.contentType)) {
-      throw new AppError('UNSUPPORTED_CONTENT', `unsupported content type ${response.contentType}`, 422, { retryable: false });
+      throw new AppError('UNSUPPORTED_CONTENT', `unsupported content type ${response.contentType}`, 422, {
+        retryable: false,
+      });
     }
     const text = decodeDocument(response.body, response.headers['content-type'], isHtml(response.contentType));
-    return { url: response.url, status: response.status, contentType: response.contentType, text, renderedWith: 'http', headers: response.headers, response };
+    return {
+      url: response.url,
+      status: response.status,
+      contentType: response.contentType,
+      text,
+      renderedWith: 'http',
+      headers: response.headers,
+      response,
+    };
   }
 
   private async render(url: string, signal?: AbortSignal, document?: SafeResponse): Promise<RawPage> {
     const page = await this.deps.browser().render(url, { timeoutMs: this.deps.timeoutMs, signal, document });
-    return { url: page.url, status: page.status, contentType: 'text/html', text: page.html, renderedWith: 'browser', headers: page.headers ?? {} };
+    return {
+      url: page.url,
+      status: page.status,
+      contentType: 'text/html',
+      text: page.html,
+      renderedWith: 'browser',
+      headers: page.headers ?? {},
+    };
   }
 
   /** HTML is extracted to markdown; markdown and plain text are the content as they are. */
@@ -119,12 +186,22 @@ export class ChromiumPageLoader implements PageLoader {
     const { url, status, renderedWith, text } = page;
     if (!isHtml(page.contentType)) return textPage(page);
     const extracted = page.extracted ?? (await this.extract(text, url));
-    return { url, status, renderedWith, text, markdown: extracted.markdown, title: extracted.title || url, links: extracted.links, landmark: extracted.landmark };
+    return {
+      url,
+      status,
+      renderedWith,
+      text,
+      markdown: extracted.markdown,
+      title: extracted.title || url,
+      links: extracted.links,
+      landmark: extracted.landmark,
+    };
   }
 
   private async extract(html: string, url: string): Promise<ExtractedPage> {
     const outcome = await this.extractor.extract({ html, url });
-    if (!('page' in outcome)) throw new Error('extraction without a shell check answered that the page needs a browser');
+    if (!('page' in outcome))
+      throw new Error('extraction without a shell check answered that the page needs a browser');
     return outcome.page;
   }
 }

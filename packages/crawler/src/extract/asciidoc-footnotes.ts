@@ -29,7 +29,9 @@ export function applyAsciidocFootnotes($: CheerioAPI): void {
     const note = NOTE_TEXT.exec(span.html() ?? '')?.[1];
     if (note === undefined) return;
     span.html(`[<a id="_footnoteref_${n}" href="#_footnote_${n}" title="View footnote" class="footnote">${n}</a>]`);
-    holder.append(`<div class="footnote" id="_footnote_${n}"><a href="#_footnoteref_${n}" title="Return to text">${n}</a>. ${note}</div>`);
+    holder.append(
+      `<div class="footnote" id="_footnote_${n}"><a href="#_footnoteref_${n}" title="Return to text">${n}</a>. ${note}</div>`,
+    );
     const id = span.attr('id');
     if (id !== undefined) refs.set(`#${id}`, n);
   });

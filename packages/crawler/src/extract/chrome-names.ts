@@ -5,9 +5,29 @@
  */
 
 const CHROME_WORDS = new Set([
-  'sidebar', 'sidenav', 'toc', 'breadcrumb', 'breadcrumbs', 'navbar', 'nav', 'navigation', 'menu', 'menubar',
-  'footer', 'cookie', 'cookies', 'consent', 'gdpr', 'banner', 'announcement', 'pagination', 'pager',
-  'skiplink', 'skipnav', 'search', 'searchbox',
+  'sidebar',
+  'sidenav',
+  'toc',
+  'breadcrumb',
+  'breadcrumbs',
+  'navbar',
+  'nav',
+  'navigation',
+  'menu',
+  'menubar',
+  'footer',
+  'cookie',
+  'cookies',
+  'consent',
+  'gdpr',
+  'banner',
+  'announcement',
+  'pagination',
+  'pager',
+  'skiplink',
+  'skipnav',
+  'search',
+  'searchbox',
 ]);
 
 const CHROME_PHRASES = [
@@ -30,7 +50,18 @@ const CHROME_PHRASES = [
  */
 const HEADER_WORDS = new Set(['header', 'masthead']);
 const HEADER_PART_WORDS = new Set([
-  'anchor', 'link', 'cell', 'row', 'col', 'column', 'card', 'table', 'section', 'title', 'group', 'permalink',
+  'anchor',
+  'link',
+  'cell',
+  'row',
+  'col',
+  'column',
+  'card',
+  'table',
+  'section',
+  'title',
+  'group',
+  'permalink',
 ]);
 
 /** Splits one class or id token into lower-case words. */

@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode, Element, Text } from 'domhandler';
+import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
 
 /**
  * Content containers of documentation generators, most specific first. The generic landmarks come
@@ -45,7 +45,11 @@ export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
     if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
     const root = selectLongestMatch($, selector);
     if (!root) continue;
-    if (WEAK_ROOTS.has(selector) && measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE) continue;
+    if (
+      WEAK_ROOTS.has(selector) &&
+      measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE
+    )
+      continue;
     return root;
   }
   const body = $('body').first();
@@ -61,13 +65,13 @@ function selectAsciidocRoot($: CheerioAPI, names: Set<string>): Cheerio<Element>
   const content = $('#header ~ #content').first();
   if (content.length === 0 || $('#apicontent').length > 0) return null;
   const parent = content.parent();
-  return parent.length > 0 && parent[0]?.type === 'tag' ? (parent as Cheerio<Element>) : null;
+  return parent.length > 0 && parent[0] && isTag(parent[0]) ? parent : null;
 }
 
 /** Among several matches (e.g. two `article`s) the one with the most text is the page body. */
 function selectLongestMatch($: CheerioAPI, selector: string): Cheerio<Element> | null {
   const matches = ($(selector) as Cheerio<Element>).toArray();
-  if (matches.length === 1) return holdsText(matches[0]!) ? $(matches[0]!) : null;
+  if (matches.length === 1) return holdsText(matches[0]!) ? $(matches[0]) : null;
   let best: Cheerio<Element> | null = null;
   let bestLength = 0;
   ($(selector) as Cheerio<Element>).each((_, element) => {
@@ -86,8 +90,8 @@ function measureText(element: Cheerio<Element>): number {
 
 /** Whether any text that is not only whitespace stands inside (what a non-zero measureText says, without the full pass). */
 function holdsText(node: AnyNode): boolean {
-  if (node.type === 'text') return /\S/.test((node as Text).data);
-  return 'children' in node && (node.children as AnyNode[]).some(holdsText);
+  if (isText(node)) return /\S/.test(node.data);
+  return hasChildren(node) && node.children.some(holdsText);
 }
 
 /** The ids, classes, tag names and attribute names a document uses, gathered in one pass. */
@@ -95,8 +99,9 @@ function namesIn($: CheerioAPI): Set<string> {
   const names = new Set<string>();
   const visit = (nodes: AnyNode[]) => {
     for (const node of nodes) {
-      if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
-      const element = node as Element;
+      // isTag: elements, scripts and styles alike.
+      if (!isTag(node)) continue;
+      const element = node;
       names.add(`tag:${element.tagName}`);
       for (const [name, value] of Object.entries(element.attribs)) {
         names.add(`attr:${name}`);

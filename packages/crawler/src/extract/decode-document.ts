@@ -6,7 +6,15 @@ import { decodeBuffer } from 'encoding-sniffer';
  */
 export function decodeDocument(body: Buffer, contentTypeHeader: string | undefined, html: boolean): string {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentTypeHeader ?? '')?.[1];
-  if (html) return decodeBuffer(body, { defaultEncoding: 'utf-8', ...(charset ? { transportLayerEncodingLabel: charset } : {}) });
+  if (html)
+    return decodeBuffer(body, {
+      defaultEncoding: 'utf-8',
+      ...(charset ? { transportLayerEncodingLabel: charset } : {}),
+    });
   // Plain text and Markdown carry no <meta>: only the BOM and the header count.
-  return decodeBuffer(body, { defaultEncoding: 'utf-8', maxBytes: 0, ...(charset ? { transportLayerEncodingLabel: charset } : {}) });
+  return decodeBuffer(body, {
+    defaultEncoding: 'utf-8',
+    maxBytes: 0,
+    ...(charset ? { transportLayerEncodingLabel: charset } : {}),
+  });
 }

@@ -51,7 +51,9 @@ describeWithDir(NODE_DIR, 'extractPage on Node.js API docs', () => {
     expect(fs.markdown).toContain(
       "```mjs\nimport { unlink } from 'node:fs/promises';\n\ntry {\n  await unlink('/tmp/hello');\n",
     );
-    expect(fs.markdown).toContain('The `node:fs` module enables interacting with the file system in a way modeled on standard POSIX functions.');
+    expect(fs.markdown).toContain(
+      'The `node:fs` module enables interacting with the file system in a way modeled on standard POSIX functions.',
+    );
     expect(fs.markdown).toContain('| Version | Changes |\n| --- | --- |');
   });
 
@@ -62,7 +64,9 @@ describeWithDir(NODE_DIR, 'extractPage on Node.js API docs', () => {
 
   it('keeps the module list of index.html as absolute links', () => {
     expect(index.markdown).toContain(`- [File system](${NODE_BASE}fs.html)`);
-    expect(index.markdown).toContain('- [Worker threads](https://nodejs.org/docs/latest-v18.x/api/worker_threads.html)');
+    expect(index.markdown).toContain(
+      '- [Worker threads](https://nodejs.org/docs/latest-v18.x/api/worker_threads.html)',
+    );
   });
 
   it.each(NODE_CHROME)('drops the chrome "%s" from fs.html and http.html', (text) => {
@@ -94,7 +98,9 @@ describeWithDir(GIT_DIR, 'extractPage on git manual pages', () => {
   });
 
   it('keeps the asciidoc header: the page h1 and the NAME section', () => {
-    expect(commit.markdown).toMatch(/^# git-commit\(1\) Manual Page\n\n## NAME\n\ngit-commit - Record changes to the repository\n/);
+    expect(commit.markdown).toMatch(
+      /^# git-commit\(1\) Manual Page\n\n## NAME\n\ngit-commit - Record changes to the repository\n/,
+    );
     expect(git.markdown).toContain('git - the stupid content tracker');
   });
 

@@ -77,7 +77,9 @@ describe('extractPage on a hand-written docs page', () => {
 
   it('keeps the nested list with "-" bullets', () => {
     expect(page.markdown).toContain(
-      ['- Set the connection', '  - host and port', '  - password from the environment', '- Pick a concurrency'].join('\n'),
+      ['- Set the connection', '  - host and port', '  - password from the environment', '- Pick a concurrency'].join(
+        '\n',
+      ),
     );
   });
 
@@ -118,9 +120,20 @@ describe('extractPage on a Docusaurus-like page', () => {
   });
 
   it.each([
-    'Skip to main content', 'announcement', 'Navbar Title', 'Sidebar Introduction', 'Breadcrumb home',
-    'On this page mobile', 'Copy code button', 'Edit this page', 'Last updated', 'Pagination Introduction',
-    'Pagination Configuration', 'Desktop toc install', 'Footer Project', 'Direct link',
+    'Skip to main content',
+    'announcement',
+    'Navbar Title',
+    'Sidebar Introduction',
+    'Breadcrumb home',
+    'On this page mobile',
+    'Copy code button',
+    'Edit this page',
+    'Last updated',
+    'Pagination Introduction',
+    'Pagination Configuration',
+    'Desktop toc install',
+    'Footer Project',
+    'Direct link',
   ])('drops "%s"', (text) => {
     expect(page.markdown).not.toContain(text);
   });
@@ -139,8 +152,16 @@ describe('extractPage on an MkDocs Material page', () => {
   });
 
   it.each([
-    'header logo', 'header title', 'Tab guide entry', 'Primary nav', 'Table of contents', 'Secondary toc',
-    'Footer prev routing', 'copyright', 'Skip to content', '¶',
+    'header logo',
+    'header title',
+    'Tab guide entry',
+    'Primary nav',
+    'Table of contents',
+    'Secondary toc',
+    'Footer prev routing',
+    'copyright',
+    'Skip to content',
+    '¶',
   ])('drops "%s"', (text) => {
     expect(page.markdown).not.toContain(text);
   });
@@ -154,7 +175,12 @@ describe('extractPage on an MkDocs Material page', () => {
 describe('extractPage edge cases', () => {
   it('falls back to <body> and to the first h1 when there is no <title>', () => {
     const page = extractPage('<body><h1>Only heading</h1><p>Some text.</p></body>', 'https://x.test/a');
-    expect(page).toEqual({ title: 'Only heading', markdown: '# Only heading\n\nSome text.', links: [], landmark: false });
+    expect(page).toEqual({
+      title: 'Only heading',
+      markdown: '# Only heading\n\nSome text.',
+      links: [],
+      landmark: false,
+    });
   });
 
   it('reads the code language from data-lang, lang- and the parent div', () => {
@@ -164,7 +190,9 @@ describe('extractPage edge cases', () => {
       '<div class="highlight-ruby"><pre>puts 1</pre></div>' +
       '<pre><code class="language-none">plain</code></pre></main>';
     const { markdown } = extractPage(html, 'https://x.test/a');
-    expect(markdown).toBe('```rust\nfn main() {}\n```\n\n```go\npackage main\n```\n\n```ruby\nputs 1\n```\n\n```\nplain\n```');
+    expect(markdown).toBe(
+      '```rust\nfn main() {}\n```\n\n```go\npackage main\n```\n\n```ruby\nputs 1\n```\n\n```\nplain\n```',
+    );
   });
 
   it('unwraps layout tables instead of writing them as GFM tables', () => {
@@ -173,7 +201,8 @@ describe('extractPage edge cases', () => {
   });
 
   it('takes <main> rather than one of several articles on a listing page', () => {
-    const html = '<nav>Menu</nav><main><h1>Blog</h1><article><p>First post.</p></article><article><p>Second post.</p></article></main>';
+    const html =
+      '<nav>Menu</nav><main><h1>Blog</h1><article><p>First post.</p></article><article><p>Second post.</p></article></main>';
     expect(extractPage(html, 'https://x.test/blog').markdown).toBe('# Blog\n\nFirst post.\n\nSecond post.');
   });
 

@@ -8,7 +8,7 @@ import type { AnyNode, Element } from 'domhandler';
  * seconds under an element with tens of thousands of children (a highlighted source file's <pre>, a flat page body).
  */
 export function findDescendants($: CheerioAPI, scope: Cheerio<AnyNode> | AnyNode, selector: string): Cheerio<Element> {
-  const scopes = 'cheerio' in scope || Array.isArray(scope) ? (scope as Cheerio<AnyNode>).toArray() : [scope as AnyNode];
+  const scopes = 'cheerio' in scope || Array.isArray(scope) ? (scope as Cheerio<AnyNode>).toArray() : [scope];
   // One element at a time: css-select's own check for nested scopes is the same pairwise comparison.
   const found = scopes.flatMap((element) => selectAll<AnyNode, Element>(selector, element));
   return $(scopes.length > 1 ? [...new Set(found)] : found);

@@ -58,7 +58,10 @@ function renderTableCell(content: string, node: unknown): string {
   const element = node as DomNode;
   const siblings = element.parentNode ? Array.from(element.parentNode.childNodes) : [];
   const prefix = siblings.indexOf(element) === 0 ? '| ' : ' ';
-  const text = content.replace(/\s*\n\s*/g, ' ').replace(/(?<!\\)\|/g, '\\|').trim();
+  const text = content
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/(?<!\\)\|/g, '\\|')
+    .trim();
   return `${prefix}${text} |`;
 }
 

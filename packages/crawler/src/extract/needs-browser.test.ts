@@ -25,7 +25,9 @@ describe('needsBrowser', () => {
 
   it('is false for server-rendered pages, with or without scripts', () => {
     expect(needsBrowser(`<body><main><p>${paragraph}</p></main><script>track()</script></body>`)).toBe(false);
-    expect(needsBrowser(`<body><div id="root"><p>${paragraph}</p></div><script src="/app.js"></script></body>`)).toBe(false);
+    expect(needsBrowser(`<body><div id="root"><p>${paragraph}</p></div><script src="/app.js"></script></body>`)).toBe(
+      false,
+    );
     expect(needsBrowser(fixture('docs-page.html'))).toBe(false);
     expect(needsBrowser(fixture('docusaurus-page.html'))).toBe(false);
   });
@@ -40,10 +42,16 @@ describe('needsBrowser', () => {
 
   const present = DEBIAN_DIRS.filter((dir) => existsSync(dir));
   if (present.length < DEBIAN_DIRS.length) {
-    console.warn(`Skipping part of the Debian docs check: missing ${DEBIAN_DIRS.filter((d) => !present.includes(d)).join(', ')}`);
+    console.warn(
+      `Skipping part of the Debian docs check: missing ${DEBIAN_DIRS.filter((d) => !present.includes(d)).join(', ')}`,
+    );
   }
   (present.length > 0 ? it : it.skip)('is false for every Debian nodejs-doc and git-doc page', () => {
-    const pages = present.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.html')).map((f) => join(dir, f)));
+    const pages = present.flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.html'))
+        .map((f) => join(dir, f)),
+    );
     expect(pages.length).toBeGreaterThan(100);
     const flagged = pages.filter((page) => needsBrowser(readFileSync(page, 'utf8')));
     expect(flagged).toEqual([]);

@@ -32,7 +32,9 @@ export function needsBrowser(html: string): boolean {
 function hasEmptyMountPoint($: ReturnType<typeof load>): boolean {
   return $(MOUNT_POINTS)
     .toArray()
-    .some((element) => collapseSpace($(element).text()).length < SHELL_TEXT_LIMIT / 4 && $(element).find('a').length < 3);
+    .some(
+      (element) => collapseSpace($(element).text()).length < SHELL_TEXT_LIMIT / 4 && $(element).find('a').length < 3,
+    );
 }
 
 function estimateVisibleText(html: string): number {

@@ -32,7 +32,7 @@ export function detectCodeLanguage($: CheerioAPI, pre: Cheerio<Element>): string
   const candidates: Cheerio<Element>[] = [pre.children('code').first(), pre];
   let ancestor = pre.parent();
   for (let depth = 0; depth < LANGUAGE_ANCESTOR_DEPTH && ancestor.length > 0; depth += 1) {
-    candidates.push(ancestor as Cheerio<Element>);
+    candidates.push(ancestor);
     ancestor = ancestor.parent();
   }
   for (const candidate of candidates) {

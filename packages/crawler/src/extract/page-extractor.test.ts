@@ -23,7 +23,10 @@ describe('extraction in worker threads', () => {
   afterAll(async () => extractor.close());
 
   it('gives what extraction on the event loop gives, for pages extracted at the same time', async () => {
-    const tasks = PAGES.map((file) => ({ html: readFileSync(file, 'utf8'), url: `https://docs.example.com/${file.split('/').pop()}` }));
+    const tasks = PAGES.map((file) => ({
+      html: readFileSync(file, 'utf8'),
+      url: `https://docs.example.com/${file.split('/').pop()}`,
+    }));
     const outcomes = await Promise.all(tasks.map((task) => extractor.extract(task)));
     outcomes.forEach((outcome, i) => expect(outcome).toEqual({ page: extractPage(tasks[i]!.html, tasks[i]!.url) }));
     expect(outcomes.every((o) => 'page' in o && o.page.markdown.length > 200)).toBe(true);
@@ -32,7 +35,11 @@ describe('extraction in worker threads', () => {
   it('leaves a script shell to the browser when asked to check, and extracts a server-rendered page', async () => {
     const shell = readFileSync(join(FIXTURES, 'spa-shell.html'), 'utf8');
     const docs = readFileSync(join(FIXTURES, 'docs-page.html'), 'utf8');
-    await expect(extractor.extract({ html: shell, url: 'https://docs.example.com/app', unlessShell: true })).resolves.toEqual({ needsBrowser: true });
-    await expect(extractor.extract({ html: docs, url: 'https://docs.example.com/docs', unlessShell: true })).resolves.toHaveProperty('page.title');
+    await expect(
+      extractor.extract({ html: shell, url: 'https://docs.example.com/app', unlessShell: true }),
+    ).resolves.toEqual({ needsBrowser: true });
+    await expect(
+      extractor.extract({ html: docs, url: 'https://docs.example.com/docs', unlessShell: true }),
+    ).resolves.toHaveProperty('page.title');
   });
 });

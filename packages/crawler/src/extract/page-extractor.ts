@@ -10,8 +10,9 @@ export interface PageExtractor {
 
 /** Extraction on the caller's own event loop. */
 export const inlineExtractor: PageExtractor = {
-  extract: async (task) => extractTask(task),
-  close: async () => undefined,
+  // Through a promise, so a failing extraction rejects as the threaded one does rather than throwing.
+  extract: (task) => Promise.resolve(task).then(extractTask),
+  close: () => Promise.resolve(),
 };
 
 /** Threads stay up this long after their last page, so a crawl's pages reuse them and an idle worker holds none. */

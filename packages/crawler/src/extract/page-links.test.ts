@@ -13,7 +13,9 @@ describe('normalizePageUrl', () => {
   });
 
   it('drops the fragment, the default port and an empty query, and lower-cases the host', () => {
-    expect(normalizePageUrl('HTTPS://Docs.Example.COM:443/a/b?#frag', 'https://x.test/')).toBe('https://docs.example.com/a/b');
+    expect(normalizePageUrl('HTTPS://Docs.Example.COM:443/a/b?#frag', 'https://x.test/')).toBe(
+      'https://docs.example.com/a/b',
+    );
     expect(normalizePageUrl('http://example.com:80/', 'https://x.test/')).toBe('http://example.com/');
   });
 

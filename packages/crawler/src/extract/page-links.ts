@@ -6,18 +6,79 @@ export { normalizePageUrl };
 // Files a docs crawler should never queue as pages: they are not HTML documents.
 const ASSET_EXTENSIONS = new Set([
   // images
-  'png', 'jpg', 'jpeg', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'tif', 'tiff',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'webp',
+  'avif',
+  'svg',
+  'ico',
+  'bmp',
+  'tif',
+  'tiff',
   // styles, scripts, source maps, WebAssembly
-  'css', 'js', 'mjs', 'cjs', 'map', 'wasm',
+  'css',
+  'js',
+  'mjs',
+  'cjs',
+  'map',
+  'wasm',
   // fonts
-  'woff', 'woff2', 'ttf', 'otf', 'eot',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'eot',
   // audio and video
-  'mp3', 'mp4', 'm4a', 'webm', 'ogg', 'ogv', 'oga', 'wav', 'flac', 'mov', 'avi', 'mkv',
+  'mp3',
+  'mp4',
+  'm4a',
+  'webm',
+  'ogg',
+  'ogv',
+  'oga',
+  'wav',
+  'flac',
+  'mov',
+  'avi',
+  'mkv',
   // archives and packages
-  'zip', 'tar', 'gz', 'tgz', 'bz2', 'xz', '7z', 'rar', 'jar', 'exe', 'dmg', 'msi', 'deb', 'rpm', 'apk', 'whl',
+  'zip',
+  'tar',
+  'gz',
+  'tgz',
+  'bz2',
+  'xz',
+  '7z',
+  'rar',
+  'jar',
+  'exe',
+  'dmg',
+  'msi',
+  'deb',
+  'rpm',
+  'apk',
+  'whl',
   // documents and data
-  'pdf', 'epub', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'csv', 'txt',
-  'json', 'xml', 'rss', 'atom', 'yaml', 'yml', 'toml', 'ics',
+  'pdf',
+  'epub',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'ppt',
+  'pptx',
+  'csv',
+  'txt',
+  'json',
+  'xml',
+  'rss',
+  'atom',
+  'yaml',
+  'yml',
+  'toml',
+  'ics',
 ]);
 
 const SKIPPED_SCHEMES = /^\s*(mailto|tel|sms|javascript|data|blob|ftp|file):/i;
@@ -81,5 +142,8 @@ export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string, 
 }
 
 function isPaginationRel(rel: string | undefined): boolean {
-  return (rel ?? '').toLowerCase().split(/\s+/).some((token) => token === 'next' || token === 'prev');
+  return (rel ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .some((token) => token === 'next' || token === 'prev');
 }

@@ -4,23 +4,65 @@ import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
 import { findDescendants } from './find-descendants';
 
 const CHROME_TAGS = new Set([
-  'nav', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'form', 'button',
-  'input', 'select', 'textarea', 'object', 'embed', 'dialog', 'link', 'meta',
+  'nav',
+  'footer',
+  'aside',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'svg',
+  'canvas',
+  'form',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'object',
+  'embed',
+  'dialog',
+  'link',
+  'meta',
 ]);
 
 // Content elements whose class names carry styling hints only (Docusaurus headings are `anchorWithStickyNavbar`).
-const NEVER_CHROME_BY_NAME = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code', 'table', 'thead', 'tbody', 'tr', 'td', 'th']);
+const NEVER_CHROME_BY_NAME = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'code',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'td',
+  'th',
+]);
 
 const CHROME_ROLES = ['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar'];
 
 // Callouts are rendered as <aside> by some generators (Starlight); they are content, not a sidebar.
 const CALLOUT_WORDS = new Set([
-  'admonition', 'callout', 'note', 'tip', 'info', 'warning', 'caution', 'danger', 'important',
+  'admonition',
+  'callout',
+  'note',
+  'tip',
+  'info',
+  'warning',
+  'caution',
+  'danger',
+  'important',
 ]);
 
 // "Next: Setup", "« Previous", "Newer posts →", but not "Next.js".
 const PREV_NEXT_TEXT = /^[\s«‹←<]*(previous|prev|next|older|newer)(?=$|[\s:»›→>])|(^|\s)(previous|next)[\s»›→>]*$/i;
-const EDIT_PAGE_TEXT = /^\W*(edit (this page|this file|page|on github|on gitlab)|improve this (page|doc)|suggest (an )?edit)\b/i;
+const EDIT_PAGE_TEXT =
+  /^\W*(edit (this page|this file|page|on github|on gitlab)|improve this (page|doc)|suggest (an )?edit)\b/i;
 const SKIP_LINK_TEXT = /^\W*skip to (main )?content\b/i;
 const LINK_SEPARATORS = /^[\s|·•«»‹›←→<>\-–—/:]*$/u;
 
@@ -48,7 +90,10 @@ function isChromeElement($: CheerioAPI, element: Element): boolean {
 
 /** A header carrying the page's heading and no navigation is the article's title block. */
 function isArticleHeader($: CheerioAPI, $element: Cheerio<Element>): boolean {
-  return findDescendants($, $element, 'h1, h2, h3').length > 0 && findDescendants($, $element, 'nav, [role=navigation], form, input').length === 0;
+  return (
+    findDescendants($, $element, 'h1, h2, h3').length > 0 &&
+    findDescendants($, $element, 'nav, [role=navigation], form, input').length === 0
+  );
 }
 
 function isCallout(element: Element): boolean {
@@ -76,11 +121,7 @@ function hasPaginationRel(link: Cheerio<Element>): boolean {
  * nothing but such links and separators, e.g. a "← Previous | Next →" bar. A matching link that shares
  * its block with prose stays, so "see the next section" survives.
  */
-function removeLinkBlocks(
-  $: CheerioAPI,
-  root: Cheerio<Element>,
-  isTarget: (link: Cheerio<Element>) => boolean,
-): void {
+function removeLinkBlocks($: CheerioAPI, root: Cheerio<Element>, isTarget: (link: Cheerio<Element>) => boolean): void {
   const rootNode = root[0];
   const doomed = new Set<Element>();
   findDescendants($, root, 'a').each((_, element) => {

@@ -36,7 +36,10 @@ describe('classifyAddress', () => {
     ['fec0::1', 'a site-local address'],
     ['::ffff:127.0.0.1', 'an IPv4-mapped address embedding 127.0.0.1, a loopback address'],
     ['::ffff:7f00:1', 'an IPv4-mapped address embedding 127.0.0.1, a loopback address'],
-    ['::ffff:169.254.169.254', 'an IPv4-mapped address embedding 169.254.169.254, a link-local address (cloud metadata endpoint)'],
+    [
+      '::ffff:169.254.169.254',
+      'an IPv4-mapped address embedding 169.254.169.254, a link-local address (cloud metadata endpoint)',
+    ],
     ['::7f00:1', 'an IPv4-compatible address embedding 127.0.0.1, a loopback address'],
     ['::a00:1', 'an IPv4-compatible address embedding 10.0.0.1, a private address'],
     ['64:ff9b::10.0.0.1', 'a NAT64 address embedding 10.0.0.1, a private address'],
@@ -114,13 +117,16 @@ describe('assertUrlAllowed', () => {
     expect(error.message).toContain(reason);
   });
 
-  it.each(['file:///etc/passwd', 'ftp://example.com/', 'data:text/html,hi', 'javascript:alert(1)', 'gopher://127.0.0.1:6379/_INFO'])(
-    'refuses the non-http scheme of %s',
-    async (url) => {
-      const error = await refusal(policy.assertUrlAllowed(url));
-      expect(error.message).toContain('only http and https URLs are fetched');
-    },
-  );
+  it.each([
+    'file:///etc/passwd',
+    'ftp://example.com/',
+    'data:text/html,hi',
+    'javascript:alert(1)',
+    'gopher://127.0.0.1:6379/_INFO',
+  ])('refuses the non-http scheme of %s', async (url) => {
+    const error = await refusal(policy.assertUrlAllowed(url));
+    expect(error.message).toContain('only http and https URLs are fetched');
+  });
 
   it('refuses what is not a URL', async () => {
     expect((await refusal(policy.assertUrlAllowed('not a url'))).message).toContain('not a valid absolute URL');
@@ -140,13 +146,18 @@ describe('assertUrlAllowed', () => {
   });
 
   it('lets DNS failures through as they are, for the caller to report', async () => {
-    await expect(policy.assertUrlAllowed('http://does-not-exist.invalid/')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await expect(policy.assertUrlAllowed('http://does-not-exist.invalid/')).rejects.toMatchObject({
+      code: 'ENOTFOUND',
+    });
   });
 });
 
 describe('allowlist', () => {
   it('by hostname allows that name, whatever it resolves to, and nothing else', async () => {
-    const policy = createAddressPolicy({ allowlist: ['LocalHost', 'docs.internal'], resolve: resolveFrom({ 'docs.internal': ['10.1.1.1'], 'other.internal': ['10.1.1.1'], localhost: ['127.0.0.1'] }) });
+    const policy = createAddressPolicy({
+      allowlist: ['LocalHost', 'docs.internal'],
+      resolve: resolveFrom({ 'docs.internal': ['10.1.1.1'], 'other.internal': ['10.1.1.1'], localhost: ['127.0.0.1'] }),
+    });
     await expect(policy.assertUrlAllowed('http://localhost:8080/')).resolves.toBeUndefined();
     await expect(policy.assertUrlAllowed('http://LOCALHOST./')).resolves.toBeUndefined();
     await expect(policy.assertUrlAllowed('https://docs.internal/guide')).resolves.toBeUndefined();
@@ -188,7 +199,9 @@ describe('lookup, as used by http.request', () => {
 
   function get(url: string, lookup: ReturnType<typeof createAddressPolicy>['lookup']): Promise<number> {
     return new Promise((resolve, reject) => {
-      http.get(url, { lookup, agent: false }, (response) => resolve(response.resume().statusCode ?? 0)).on('error', reject);
+      http
+        .get(url, { lookup, agent: false }, (response) => resolve(response.resume().statusCode ?? 0))
+        .on('error', reject);
     });
   }
 
@@ -205,9 +218,14 @@ describe('lookup, as used by http.request', () => {
   });
 
   it('answers both the single-address and the all-addresses form, filtered by family', async () => {
-    const { lookup } = createAddressPolicy({ allowlist: [], resolve: resolveFrom({ 'dual.example': ['2606:4700::1', '93.184.216.34'] }) });
+    const { lookup } = createAddressPolicy({
+      allowlist: [],
+      resolve: resolveFrom({ 'dual.example': ['2606:4700::1', '93.184.216.34'] }),
+    });
     const single = await new Promise<[string, number | undefined]>((resolve, reject) =>
-      lookup('dual.example', { family: 4 }, (error, address, family) => (error ? reject(error) : resolve([address as string, family]))),
+      lookup('dual.example', { family: 4 }, (error, address, family) =>
+        error ? reject(error) : resolve([address as string, family]),
+      ),
     );
     expect(single).toEqual(['93.184.216.34', 4]);
     const all = await new Promise<unknown>((resolve, reject) =>

@@ -44,7 +44,8 @@ function findRefusal(hostname: string, addresses: LookupAddress[], allowlist: Al
   for (const { address } of addresses) {
     if (allowlist.allowsAddress(address)) continue;
     const reason = classifyAddress(address);
-    if (reason) return address === hostname ? `${address} is ${reason}` : `${hostname} resolves to ${address}, ${reason}`;
+    if (reason)
+      return address === hostname ? `${address} is ${reason}` : `${hostname} resolves to ${address}, ${reason}`;
   }
   return null;
 }
@@ -77,7 +78,9 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
     if (allowlist.allowsHost(hostname)) return;
     // WHATWG URL has already turned 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1.
     const literal = parseComparableAddress(hostname);
-    const addresses = literal ? [{ address: hostname, family: literal.kind() === 'ipv4' ? 4 : 6 }] : await resolve(hostname);
+    const addresses = literal
+      ? [{ address: hostname, family: literal.kind() === 'ipv4' ? 4 : 6 }]
+      : await resolve(hostname);
     const refusal = findRefusal(hostname, addresses, allowlist);
     if (refusal) throw new BlockedUrlError(url.href, refusal);
   }
@@ -87,7 +90,8 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
     resolve(name).then(
       (resolved) => {
         const addresses = resolved.filter((entry) => matchesFamily(entry, lookupOptions.family));
-        const refusal = addresses.length === 0 ? `${name} resolves to no usable address` : findRefusal(name, addresses, allowlist);
+        const refusal =
+          addresses.length === 0 ? `${name} resolves to no usable address` : findRefusal(name, addresses, allowlist);
         if (refusal) {
           callback(new BlockedUrlError(name, refusal), '', undefined);
         } else if (lookupOptions.all) {

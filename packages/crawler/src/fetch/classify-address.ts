@@ -45,7 +45,7 @@ const IPV6_RANGE_REASONS: Record<string, string> = {
 const CLOUD_METADATA_V4 = '169.254.169.254';
 
 function parseNamedRanges(table: Array<[string, string[]]>): Array<[string, Cidr[]]> {
-  return table.map(([reason, cidrs]) => [reason, cidrs.map((c) => ipaddr.parseCIDR(c) as Cidr)]);
+  return table.map(([reason, cidrs]) => [reason, cidrs.map((c) => ipaddr.parseCIDR(c))]);
 }
 
 const V4_NAMED = parseNamedRanges(IPV4_NAMED_RANGES);
@@ -110,7 +110,5 @@ export function classifyAddress(ip: string): string | null {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   if (!ipaddr.isValid(bare)) return 'not an IP address';
   const address = ipaddr.parse(bare);
-  return address.kind() === 'ipv4'
-    ? classifyIPv4(address as ipaddr.IPv4)
-    : classifyIPv6(address as ipaddr.IPv6);
+  return address.kind() === 'ipv4' ? classifyIPv4(address as ipaddr.IPv4) : classifyIPv6(address as ipaddr.IPv6);
 }

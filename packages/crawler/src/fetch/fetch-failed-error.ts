@@ -32,7 +32,8 @@ export function describeNetworkError(url: URL, error: unknown): FetchFailedError
   const err = error as NodeJS.ErrnoException;
   const code = typeof err?.code === 'string' ? err.code : '';
   const where = url.host;
-  const fail = (kind: FetchFailureKind, detail: string) => new FetchFailedError(url.href, kind, detail, { cause: error });
+  const fail = (kind: FetchFailureKind, detail: string) =>
+    new FetchFailedError(url.href, kind, detail, { cause: error });
   if (DNS_CODES.has(code)) return fail('dns', `DNS lookup failed for ${url.hostname} (${code})`);
   if (code === 'ECONNREFUSED') return fail('connection-refused', `connection refused by ${where}`);
   if (code === 'ECONNRESET' || code === 'EPIPE') return fail('connection-reset', `connection reset by ${where}`);

@@ -31,12 +31,17 @@ export class HttpCallbackSender implements CallbackSender {
       return response.status;
     } catch (error) {
       if (error instanceof BlockedUrlError) throw blocked(url, error);
-      throw new AppError('CALLBACK_FAILED', `Callback to ${url} failed: ${(error as Error).message}`, 502, { retryable: true });
+      throw new AppError('CALLBACK_FAILED', `Callback to ${url} failed: ${(error as Error).message}`, 502, {
+        retryable: true,
+      });
     }
   }
 }
 
 function blocked(url: string, error: unknown): AppError {
   const reason = error instanceof Error ? error.message : String(error);
-  return new AppError('CALLBACK_URL_BLOCKED', `callbackUrl may not be called: ${reason}`, 400, { retryable: false, details: [{ path: 'callbackUrl', message: reason }] });
+  return new AppError('CALLBACK_URL_BLOCKED', `callbackUrl may not be called: ${reason}`, 400, {
+    retryable: false,
+    details: [{ path: 'callbackUrl', message: reason }],
+  });
 }

@@ -22,10 +22,14 @@ beforeAll(async () => {
       const html = { 'content-type': 'text/html; charset=UTF-8' };
       const redirect = (status: number, location: string) => response.writeHead(status, { location }).end();
       if (path === '/page') return response.writeHead(200, html).end(PAGE);
-      if (path === '/gzip') return response.writeHead(200, { ...html, 'content-encoding': 'gzip' }).end(zlib.gzipSync(PAGE));
-      if (path === '/br') return response.writeHead(200, { ...html, 'content-encoding': 'br' }).end(zlib.brotliCompressSync(PAGE));
-      if (path === '/deflate') return response.writeHead(200, { ...html, 'content-encoding': 'deflate' }).end(zlib.deflateSync(PAGE));
-      if (path === '/raw-deflate') return response.writeHead(200, { ...html, 'content-encoding': 'deflate' }).end(zlib.deflateRawSync(PAGE));
+      if (path === '/gzip')
+        return response.writeHead(200, { ...html, 'content-encoding': 'gzip' }).end(zlib.gzipSync(PAGE));
+      if (path === '/br')
+        return response.writeHead(200, { ...html, 'content-encoding': 'br' }).end(zlib.brotliCompressSync(PAGE));
+      if (path === '/deflate')
+        return response.writeHead(200, { ...html, 'content-encoding': 'deflate' }).end(zlib.deflateSync(PAGE));
+      if (path === '/raw-deflate')
+        return response.writeHead(200, { ...html, 'content-encoding': 'deflate' }).end(zlib.deflateRawSync(PAGE));
       if (path === '/big') return response.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
       if (path === '/big-chunked') {
         response.writeHead(200, { 'content-type': 'text/plain' });
@@ -33,7 +37,9 @@ beforeAll(async () => {
         return response.end();
       }
       if (path === '/gzip-bomb') {
-        return response.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024)));
+        return response
+          .writeHead(200, { 'content-encoding': 'gzip' })
+          .end(zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024)));
       }
       if (path === '/hang') return void openResponses.add(response);
       if (path === '/missing') return response.writeHead(404, html).end('<h1>Not found</h1>');
@@ -43,7 +49,8 @@ beforeAll(async () => {
       if (path === '/loop') return redirect(302, '/loop');
       if (path === '/to-canary') return redirect(302, `${canary.origin}/canary`);
       if (path === '/to-other-origin') return redirect(302, `http://127.0.0.1:${site.port}/echo`);
-      if (path === '/echo') return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request.headers));
+      if (path === '/echo')
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(request.headers));
       response.writeHead(500).end();
     },
     'localhost',
@@ -67,16 +74,31 @@ async function failure<T extends Error>(promise: Promise<unknown>, type: new (..
 describe('safeFetch', () => {
   it('fetches a page from an allow-listed host', async () => {
     const response = await safeFetch(`${site.origin}/page`, { policy });
-    expect(response).toMatchObject({ url: `${site.origin}/page`, status: 200, contentType: 'text/html', redirects: [] });
+    expect(response).toMatchObject({
+      url: `${site.origin}/page`,
+      status: 200,
+      contentType: 'text/html',
+      redirects: [],
+    });
     expect(response.body.toString()).toBe(PAGE);
     expect(response.headers['content-type']).toBe('text/html; charset=UTF-8');
-    expect(seenHeaders.get('/page')).toMatchObject({ 'user-agent': DEFAULT_USER_AGENT, 'accept-encoding': 'gzip, deflate, br' });
+    expect(seenHeaders.get('/page')).toMatchObject({
+      'user-agent': DEFAULT_USER_AGENT,
+      'accept-encoding': 'gzip, deflate, br',
+    });
     expect(seenHeaders.get('/page')?.accept).toContain('text/html');
   });
 
   it('lets callers set headers but keeps the encodings it can decode', async () => {
-    await safeFetch(`${site.origin}/page`, { policy, headers: { 'User-Agent': 'Custom/1', 'Accept-Encoding': 'zstd', Host: 'evil.example' } });
-    expect(seenHeaders.get('/page')).toMatchObject({ 'user-agent': 'Custom/1', 'accept-encoding': 'gzip, deflate, br', host: `localhost:${site.port}` });
+    await safeFetch(`${site.origin}/page`, {
+      policy,
+      headers: { 'User-Agent': 'Custom/1', 'Accept-Encoding': 'zstd', Host: 'evil.example' },
+    });
+    expect(seenHeaders.get('/page')).toMatchObject({
+      'user-agent': 'Custom/1',
+      'accept-encoding': 'gzip, deflate, br',
+      host: `localhost:${site.port}`,
+    });
   });
 
   it.each(['/gzip', '/br', '/deflate', '/raw-deflate'])('decodes %s bodies', async (path) => {
@@ -104,7 +126,10 @@ describe('safeFetch', () => {
   });
 
   it('counts decoded bytes, so a gzip bomb stops at maxBytes', async () => {
-    const error = await failure(safeFetch(`${site.origin}/gzip-bomb`, { policy, maxBytes: 1024 * 1024 }), FetchFailedError);
+    const error = await failure(
+      safeFetch(`${site.origin}/gzip-bomb`, { policy, maxBytes: 1024 * 1024 }),
+      FetchFailedError,
+    );
     expect(error.message).toContain(`response exceeds ${1024 * 1024} bytes`);
   });
 
@@ -118,7 +143,9 @@ describe('safeFetch', () => {
   it('stops when the caller aborts', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('crawl cancelled')), 100);
-    await expect(safeFetch(`${site.origin}/hang`, { policy, signal: controller.signal })).rejects.toThrow('crawl cancelled');
+    await expect(safeFetch(`${site.origin}/hang`, { policy, signal: controller.signal })).rejects.toThrow(
+      'crawl cancelled',
+    );
   });
 
   it('follows relative redirects and reports them', async () => {
@@ -141,12 +168,17 @@ describe('safeFetch', () => {
   it('stops redirect loops', async () => {
     const error = await failure(safeFetch(`${site.origin}/loop`, { policy }), FetchFailedError);
     expect(error.message).toBe(`Fetch of ${site.origin}/loop failed: too many redirects (more than 5)`);
-    await expect(safeFetch(`${site.origin}/r1`, { policy, maxRedirects: 1 })).rejects.toThrow('too many redirects (more than 1)');
+    await expect(safeFetch(`${site.origin}/r1`, { policy, maxRedirects: 1 })).rejects.toThrow(
+      'too many redirects (more than 1)',
+    );
   });
 
   it('drops credentials when a redirect leaves the origin', async () => {
     const both = createAddressPolicy({ allowlist: ['localhost', '127.0.0.1'] });
-    const response = await safeFetch(`${site.origin}/to-other-origin`, { policy: both, headers: { authorization: 'Bearer secret', cookie: 'a=1', 'x-keep': 'yes' } });
+    const response = await safeFetch(`${site.origin}/to-other-origin`, {
+      policy: both,
+      headers: { authorization: 'Bearer secret', cookie: 'a=1', 'x-keep': 'yes' },
+    });
     const echoed = JSON.parse(response.body.toString()) as Record<string, string>;
     expect(echoed.authorization).toBeUndefined();
     expect(echoed.cookie).toBeUndefined();
@@ -163,16 +195,22 @@ describe('safeFetch', () => {
   it('checks the address it connects to, so DNS rebinding after the check gains nothing', async () => {
     // The name answers with a public address when checked and with the canary's when connected to.
     const answers: string[][] = [['93.184.216.34'], ['127.0.0.2']];
-    const resolve = async (): Promise<LookupAddress[]> => (answers.shift() ?? ['127.0.0.2']).map((address) => ({ address, family: 4 }));
+    const resolve = async (): Promise<LookupAddress[]> =>
+      (answers.shift() ?? ['127.0.0.2']).map((address) => ({ address, family: 4 }));
     const rebinding = createAddressPolicy({ allowlist: [], resolve });
-    const error = await failure(safeFetch(`http://rebind.example:${canary.port}/`, { policy: rebinding }), BlockedUrlError);
+    const error = await failure(
+      safeFetch(`http://rebind.example:${canary.port}/`, { policy: rebinding }),
+      BlockedUrlError,
+    );
     expect(error.message).toBe('Blocked rebind.example: rebind.example resolves to 127.0.0.2, a loopback address');
     expect(canary.connections).toBe(0);
   });
 
   it('says when DNS fails', async () => {
     const error = await failure(safeFetch('http://does-not-exist.invalid/', { policy }), FetchFailedError);
-    expect(error.message).toMatch(/^Fetch of http:\/\/does-not-exist\.invalid\/ failed: DNS lookup failed for does-not-exist\.invalid \(E[A-Z_]+\)$/);
+    expect(error.message).toMatch(
+      /^Fetch of http:\/\/does-not-exist\.invalid\/ failed: DNS lookup failed for does-not-exist\.invalid \(E[A-Z_]+\)$/,
+    );
     expect(error.kind).toBe('dns');
   });
 

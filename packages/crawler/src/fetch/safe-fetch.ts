@@ -39,8 +39,17 @@ const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DROPPED_REQUEST_HEADERS = new Set([
-  'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
-  'content-length', 'accept-encoding', 'proxy-authorization',
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+  'accept-encoding',
+  'proxy-authorization',
 ]);
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 
@@ -84,22 +93,42 @@ function getAgent(policy: AddressPolicy, protocol: string): http.Agent {
  * A kept-alive socket the server closed while it sat in the pool fails the next request on it with ECONNRESET; a
  * GET or HEAD sent on such a reused socket is sent once more, on a fresh one, as browsers do.
  */
-async function sendRequest(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
+async function sendRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  policy: AddressPolicy,
+  signal: AbortSignal,
+  body?: Buffer,
+) {
   try {
     return await sendOnce(url, method, headers, policy, signal, body);
   } catch (error) {
-    const stale = (error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === 'ECONNRESET';
+    const stale =
+      (error as { reusedSocket?: boolean; code?: string }).reusedSocket &&
+      (error as { code?: string }).code === 'ECONNRESET';
     if (!stale || method === 'POST' || signal.aborted) throw error;
     return sendOnce(url, method, headers, policy, signal, body);
   }
 }
 
-function sendOnce(url: URL, method: string, headers: Record<string, string>, policy: AddressPolicy, signal: AbortSignal, body?: Buffer) {
+function sendOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  policy: AddressPolicy,
+  signal: AbortSignal,
+  body?: Buffer,
+) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     const agent = getAgent(policy, url.protocol);
     const withLength = body ? { ...headers, 'content-length': String(body.length) } : headers;
-    const request = transport.request(url, { method, headers: withLength, agent, lookup: policy.lookup, signal }, resolve);
+    const request = transport.request(
+      url,
+      { method, headers: withLength, agent, lookup: policy.lookup, signal },
+      resolve,
+    );
     request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
     request.end(body);
   });
@@ -108,9 +137,9 @@ function sendOnce(url: URL, method: string, headers: Record<string, string>, pol
 /** Lets an abort interrupt steps that take no signal, such as DNS resolution. */
 // Kept by hand: an abort with no deadline reads plainer here than p-timeout given an infinite timeout.
 function raceWithAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -163,7 +192,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
         current = target;
         continue;
       }
-      const { body: responseBody, decoded } = method === 'HEAD' ? skipBody(response) : await readBody(response, current.href, maxBytes);
+      const { body: responseBody, decoded } =
+        method === 'HEAD' ? skipBody(response) : await readBody(response, current.href, maxBytes);
       const responseHeaders = flattenHeaders(response.headers);
       if (decoded) {
         delete responseHeaders['content-encoding'];

@@ -1,8 +1,40 @@
 import { escapeHtml } from '../escape-html';
 import type { OpenApiDocument } from './openapi-document';
 
-type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; items?: Schema; $ref?: string };
-interface Row { field: string; type: string; required: boolean; notes: string }
+type Schema = Record<string, unknown> & {
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  $ref?: string;
+  type?: string | string[];
+  description?: string;
+};
+interface Parameter {
+  name: string;
+  in: string;
+  required: boolean;
+  description?: string;
+  schema: Schema;
+}
+interface ResponseObject {
+  description: string;
+  content?: Record<string, { schema: Schema }>;
+}
+type Operation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  security?: Record<string, string[]>[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema: Schema }> };
+  responses: Record<string, ResponseObject>;
+};
+interface Row {
+  field: string;
+  type: string;
+  required: boolean;
+  notes: string;
+}
 
 const ACCESS_TEXT: Record<string, string> = {
   apiKey: 'admin API key',
@@ -12,13 +44,16 @@ const ACCESS_TEXT: Record<string, string> = {
 
 /** A self-contained reference page rendered from the OpenAPI document: no scripts, fonts or styles from elsewhere. */
 export function renderDocsPage(doc: OpenApiDocument): string {
-  const schemas = ((doc.components as { schemas: Record<string, Schema> }).schemas) ?? {};
+  const schemas = (doc.components as { schemas: Record<string, Schema> }).schemas ?? {};
   const info = doc.info as { title: string; version: string; description: string };
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Record<string, any> })),
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
   );
   const toc = operations
-    .map(({ path, method, op }) => `<li><a href="#${op.operationId}"><span class="m ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</a></li>`)
+    .map(
+      ({ path, method, op }) =>
+        `<li><a href="#${op.operationId}"><span class="m ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</a></li>`,
+    )
     .join('\n');
   const sections = operations.map(({ path, method, op }) => renderOperation(path, method, op, schemas)).join('\n');
   return `<!doctype html>
@@ -36,15 +71,29 @@ export function renderDocsPage(doc: OpenApiDocument): string {
 </body></html>`;
 }
 
-function renderOperation(path: string, method: string, op: Record<string, any>, schemas: Record<string, Schema>): string {
-  const security = (op.security as Record<string, string[]>[]) ?? [];
-  const access = security.length === 0
-    ? 'none'
-    : security.map((s) => (Object.keys(s).length === 0 ? 'none' : Object.keys(s).map((k) => ACCESS_TEXT[k] ?? k).join(' + '))).join(' or ');
-  const params = (op.parameters as { name: string; in: string; required: boolean; description?: string; schema: Schema }[]) ?? [];
-  const paramRows = params.map((p) => ({ field: `${p.name} (${p.in})`, type: typeOf(p.schema), required: p.required, notes: [p.description, constraintsOf(p.schema)].filter(Boolean).join('. ') }));
-  const bodyRef = op.requestBody?.content?.['application/json']?.schema as Schema | undefined;
-  const responses = Object.entries(op.responses as Record<string, { description: string; content?: Record<string, { schema: Schema }> }>);
+function renderOperation(path: string, method: string, op: Operation, schemas: Record<string, Schema>): string {
+  const security = op.security ?? [];
+  const access =
+    security.length === 0
+      ? 'none'
+      : security
+          .map((s) =>
+            Object.keys(s).length === 0
+              ? 'none'
+              : Object.keys(s)
+                  .map((k) => ACCESS_TEXT[k] ?? k)
+                  .join(' + '),
+          )
+          .join(' or ');
+  const params = op.parameters ?? [];
+  const paramRows = params.map((p) => ({
+    field: `${p.name} (${p.in})`,
+    type: typeOf(p.schema),
+    required: p.required,
+    notes: [p.description, constraintsOf(p.schema)].filter(Boolean).join('. '),
+  }));
+  const bodyRef = op.requestBody?.content?.['application/json']?.schema;
+  const responses = Object.entries(op.responses);
   return `<section id="${op.operationId}">
 <h2><span class="m ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</h2>
 <p class="summary">${escapeHtml(op.summary)}</p>
@@ -57,11 +106,15 @@ ${bodyRef ? `<h3>Request body <code>${escapeHtml(refName(bodyRef))}</code></h3>$
 </section>`;
 }
 
-function renderResponse(status: string, response: { description: string; content?: Record<string, { schema: Schema }> }, schemas: Record<string, Schema>): string {
+function renderResponse(status: string, response: ResponseObject, schemas: Record<string, Schema>): string {
   const [contentType, media] = Object.entries(response.content ?? {})[0] ?? [];
   const ref = media?.schema.$ref ? media.schema : undefined;
   const body = status === '200' && ref ? table(rowsOf(resolve(ref, schemas), schemas)) : '';
-  const shape = ref ? ` <code>${escapeHtml(refName(ref))}</code>` : contentType ? ` <code>${escapeHtml(contentType)}</code>` : '';
+  const shape = ref
+    ? ` <code>${escapeHtml(refName(ref))}</code>`
+    : contentType
+      ? ` <code>${escapeHtml(contentType)}</code>`
+      : '';
   return `<dt class="s${status[0]}">${status}${shape}</dt><dd>${inlineCode(response.description)}${body}</dd>`;
 }
 
@@ -86,19 +139,28 @@ function typeOf(schema: Schema): string {
   if (schema.anyOf) return (schema.anyOf as Schema[]).map(typeOf).join(' | ');
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   if (schema.type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'any'}`;
-  return String(schema.type ?? 'any');
+  return schema.type ?? 'any';
 }
 
 function constraintsOf(schema: Schema): string {
   const parts: string[] = [];
-  if (schema.description) parts.push(String(schema.description));
+  if (schema.description) parts.push(schema.description);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   if (Array.isArray(schema.examples)) parts.push(`e.g. ${schema.examples.map((v) => JSON.stringify(v)).join(', ')}`);
-  for (const [key, label] of [['minLength', 'min length'], ['maxLength', 'max length'], ['minimum', 'min'], ['maximum', 'max'], ['minItems', 'min items'], ['maxItems', 'max items'], ['pattern', 'pattern']] as const) {
+  for (const [key, label] of [
+    ['minLength', 'min length'],
+    ['maxLength', 'max length'],
+    ['minimum', 'min'],
+    ['maximum', 'max'],
+    ['minItems', 'min items'],
+    ['maxItems', 'max items'],
+    ['pattern', 'pattern'],
+  ] as const) {
     const value = schema[key];
     // zod's .int() adds the safe-integer range, which says nothing to a reader.
     const implied = (key === 'maximum' || key === 'minimum') && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER;
-    if (value !== undefined && !implied) parts.push(`${label} ${value}`);
+    if (value !== undefined && !implied)
+      parts.push(`${label} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return parts.join('; ');
 }
@@ -108,13 +170,20 @@ function resolve(schema: Schema, schemas: Record<string, Schema>): Schema {
 }
 
 function refName(schema: Schema): string {
-  return String(schema.$ref ?? '').split('/').pop() ?? '';
+  return (
+    String(schema.$ref ?? '')
+      .split('/')
+      .pop() ?? ''
+  );
 }
 
 function table(rows: Row[]): string {
   if (rows.length === 0) return '';
   const body = rows
-    .map((r) => `<tr><td><code>${escapeHtml(r.field)}</code></td><td>${escapeHtml(r.type)}</td><td>${r.required ? 'yes' : ''}</td><td>${inlineCode(r.notes)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>${escapeHtml(r.field)}</code></td><td>${escapeHtml(r.type)}</td><td>${r.required ? 'yes' : ''}</td><td>${inlineCode(r.notes)}</td></tr>`,
+    )
     .join('');
   return `<table><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>${body}</tbody></table>`;
 }

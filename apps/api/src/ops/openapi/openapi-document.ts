@@ -65,13 +65,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
           type: 'http',
           scheme: 'bearer',
           bearerFormat: 'dsk_ + 64 hex characters',
-          description: 'An API key, `Authorization: Bearer dsk_…`. Admin keys may ingest, crawl, embed and delete; read keys only read.',
+          description:
+            'An API key, `Authorization: Bearer dsk_…`. Admin keys may ingest, crawl, embed and delete; read keys only read.',
         },
         session: {
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: 'The dashboard session from POST /api/auth/login. The only credential for /api/keys and /api/ingest-url.',
+          description:
+            'The dashboard session from POST /api/auth/login. The only credential for /api/keys and /api/ingest-url.',
         },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the server sets one' },
       },
@@ -90,7 +92,10 @@ function operationOf(endpoint: Endpoint, components: Components): Operation {
     responses: responsesOf(endpoint, components),
   };
   if (endpoint.body) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: components.named(endpoint.body, 'input') } } };
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: components.named(endpoint.body, 'input') } },
+    };
   }
   return operation;
 }
@@ -107,7 +112,13 @@ function parametersOf(endpoint: Endpoint, components: Components): object[] {
     });
   }
   if (endpoint.jobIdParam) {
-    parameters.push({ name: 'id', in: 'path', required: true, description: 'Job id, as answered with 202', schema: { type: 'string', format: 'uuid' } });
+    parameters.push({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'Job id, as answered with 202',
+      schema: { type: 'string', format: 'uuid' },
+    });
   }
   if (endpoint.respondAsync) {
     parameters.push({
@@ -127,7 +138,10 @@ function parametersOf(endpoint: Endpoint, components: Components): object[] {
     });
   }
   if (endpoint.query) {
-    const { properties = {}, required = [] } = components.add(endpoint.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const { properties = {}, required = [] } = components.add(endpoint.query, 'input') as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
     for (const [name, schema] of Object.entries(properties)) {
       parameters.push({ name, in: 'query', required: required.includes(name), schema });
     }
@@ -150,13 +164,19 @@ function responsesOf(endpoint: Endpoint, components: Components): Record<string,
   }
   for (const status of [...new Set(endpoint.errors)].sort((a, b) => a - b)) {
     const schema = components.named(endpoint.path === '/readyz' ? readinessBodySchema : errorBodySchema, 'output');
-    responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema } } };
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema } },
+    };
   }
   return responses;
 }
 
 function operationIdOf(endpoint: Endpoint): string {
-  const words = endpoint.path.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = endpoint.path
+    .replace(/[{}]/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return [endpoint.method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
@@ -173,12 +193,18 @@ class Components {
   /** Converts a schema; every schema in it named with `.meta({ id })` (itself included) goes to the components. */
   add(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
-    const { $schema: _dialect, $defs = {}, ...root } = pointRefsAtComponents(converted) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    const {
+      $schema: _dialect,
+      $defs = {},
+      ...root
+    } = pointRefsAtComponents(converted) as JsonSchema & { $defs?: Record<string, JsonSchema> };
     for (const [id, definition] of Object.entries($defs)) {
       const known = this.schemas[id];
       if (known && JSON.stringify(known) !== JSON.stringify(definition)) {
         // One name, two shapes: a schema used both in a request and in a response differs by its defaults.
-        throw new Error(`OpenAPI component ${id} would have two shapes; give the request or the response its own schema`);
+        throw new Error(
+          `OpenAPI component ${id} would have two shapes; give the request or the response its own schema`,
+        );
       }
       this.schemas[id] = definition;
     }

@@ -21,15 +21,38 @@ function fakeThrottle() {
 function loaderAnswering(answer: 'full' | 'not-modified' | 'same-body'): PageLoader {
   return {
     async load(url, options) {
-      const full: LoadedPage = { url, status: 200, renderedWith: 'http', text: 'x', markdown: '# Guide\n\nNew text.', title: 'Guide', links: [] };
+      const full: LoadedPage = {
+        url,
+        status: 200,
+        renderedWith: 'http',
+        text: 'x',
+        markdown: '# Guide\n\nNew text.',
+        title: 'Guide',
+        links: [],
+      };
       if (answer === 'full' || !options.known) return full;
-      return { ...full, text: '', markdown: '', title: '', validators: options.known, unchanged: true, notModified: answer === 'not-modified' };
+      return {
+        ...full,
+        text: '',
+        markdown: '',
+        title: '',
+        validators: options.known,
+        unchanged: true,
+        notModified: answer === 'not-modified',
+      };
     },
     fetchSiteFile: async () => null,
   };
 }
 
-const known = (validators: Partial<CrawledPage>): CrawledPage => ({ url: URL_A, contentHash: 'abc', chunkIds: ['c1'], lineKeys: [], links: [], ...validators });
+const known = (validators: Partial<CrawledPage>): CrawledPage => ({
+  url: URL_A,
+  contentHash: 'abc',
+  chunkIds: ['c1'],
+  lineKeys: [],
+  links: [],
+  ...validators,
+});
 const records = (page: CrawledPage | null) => ({ getCrawledPage: async () => page, stagePage: async () => undefined });
 const ctx: JobContext = {
   workflowId: 'crawl-1',
@@ -51,13 +74,27 @@ const job = (extra: { crawlDelayMs?: number } = {}) => ({
 describe('crawlPage politeness', () => {
   it('gives a page crawled for the first time a whole turn (10 pages/s: 100 ms)', async () => {
     const { throttle, calls } = fakeThrottle();
-    await crawlPage({ records: records(null), loader: loaderAnswering('full'), throttle, politeness, frontier }, job(), ctx);
+    await crawlPage(
+      { records: records(null), loader: loaderAnswering('full'), throttle, politeness, frontier },
+      job(),
+      ctx,
+    );
     expect(calls).toEqual([['wait', 'docs.test', 100]]);
   });
 
   it('lets a known page answered 304 Not Modified cost a quarter of a turn', async () => {
     const { throttle, calls } = fakeThrottle();
-    const result = await crawlPage({ records: records(known({ etag: '"v1"' })), loader: loaderAnswering('not-modified'), throttle, politeness, frontier }, job(), ctx);
+    const result = await crawlPage(
+      {
+        records: records(known({ etag: '"v1"' })),
+        loader: loaderAnswering('not-modified'),
+        throttle,
+        politeness,
+        frontier,
+      },
+      job(),
+      ctx,
+    );
     expect(result.unchanged).toBe(true);
     expect(calls).toEqual([['wait', 'docs.test', 25]]);
   });
@@ -65,7 +102,17 @@ describe('crawlPage politeness', () => {
   it('takes the rest of the turn when a known page comes whole, changed or not', async () => {
     for (const answer of ['full', 'same-body'] as const) {
       const { throttle, calls } = fakeThrottle();
-      await crawlPage({ records: records(known({ lastModified: 'Tue, 02 Jan 2024 10:00:00 GMT' })), loader: loaderAnswering(answer), throttle, politeness, frontier }, job(), ctx);
+      await crawlPage(
+        {
+          records: records(known({ lastModified: 'Tue, 02 Jan 2024 10:00:00 GMT' })),
+          loader: loaderAnswering(answer),
+          throttle,
+          politeness,
+          frontier,
+        },
+        job(),
+        ctx,
+      );
       expect(calls).toEqual([
         ['wait', 'docs.test', 25],
         ['extend', 'docs.test', 75],
@@ -75,11 +122,31 @@ describe('crawlPage politeness', () => {
 
   it('asks without validators, or under a robots.txt Crawl-delay, in whole turns', async () => {
     const hashOnly = fakeThrottle();
-    await crawlPage({ records: records(known({})), loader: loaderAnswering('same-body'), throttle: hashOnly.throttle, politeness, frontier }, job(), ctx);
+    await crawlPage(
+      {
+        records: records(known({})),
+        loader: loaderAnswering('same-body'),
+        throttle: hashOnly.throttle,
+        politeness,
+        frontier,
+      },
+      job(),
+      ctx,
+    );
     expect(hashOnly.calls).toEqual([['wait', 'docs.test', 100]]);
 
     const delayed = fakeThrottle();
-    await crawlPage({ records: records(known({ etag: '"v1"' })), loader: loaderAnswering('not-modified'), throttle: delayed.throttle, politeness, frontier }, job({ crawlDelayMs: 2_000 }), ctx);
+    await crawlPage(
+      {
+        records: records(known({ etag: '"v1"' })),
+        loader: loaderAnswering('not-modified'),
+        throttle: delayed.throttle,
+        politeness,
+        frontier,
+      },
+      job({ crawlDelayMs: 2_000 }),
+      ctx,
+    );
     expect(delayed.calls).toEqual([['wait', 'docs.test', 2_000]]);
   });
 });

@@ -29,11 +29,19 @@ export interface CrawlPageDeps {
  * one found are handed out as soon as it is staged; a retried page that gets that far hands out what its first
  * attempt admitted (the frontier answers the same), one that fails first hands it out as it fails.
  */
-export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, ctx: JobContext): Promise<JobResult<'crawl-page'>> {
+export async function crawlPage(
+  deps: CrawlPageDeps,
+  job: JobPayload<'crawl-page'>,
+  ctx: JobContext,
+): Promise<JobResult<'crawl-page'>> {
   try {
     const known = job.libraryId ? await deps.records.getCrawledPage(job.libraryId, job.url) : null;
     const owed = await takeTurn(deps, job, Boolean(known?.etag || known?.lastModified), ctx.signal);
-    const page = await deps.loader.load(job.url, { renderer: job.renderer, signal: ctx.signal, ...(known ? { known } : {}) });
+    const page = await deps.loader.load(job.url, {
+      renderer: job.renderer,
+      signal: ctx.signal,
+      ...(known ? { known } : {}),
+    });
     if (owed > 0 && !page.notModified) await deps.throttle!.extendTurn(new URL(job.url).host, owed);
     if (page.status >= 400) {
       const code = PAGE_GONE_STATUSES.has(page.status) ? 'PAGE_GONE' : 'PAGE_HTTP_ERROR';
@@ -42,17 +50,42 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
     const now = (deps.now ?? (() => new Date()))();
     const base = { url: job.url, finalUrl: page.url, renderedWith: page.renderedWith };
     if (page.unchanged && known) {
-      const staged = { finalUrl: page.url, title: '', markdown: '', landmark: false, links: known.links, validators: page.validators, unchanged: true };
+      const staged = {
+        finalUrl: page.url,
+        title: '',
+        markdown: '',
+        landmark: false,
+        links: known.links,
+        validators: page.validators,
+        unchanged: true,
+      };
       await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now });
-      const links = job.fanOut ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: known.links }) : known.links;
+      const links = job.fanOut
+        ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: known.links })
+        : known.links;
       await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
       return { ...base, title: '', links: job.discover ? links : [], unchanged: true };
     }
     const landmark = page.landmark ?? false;
     const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
-    const content = { finalUrl: page.url, title: page.title, markdown: page.markdown, landmark, links: page.links, lineKeys };
-    await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: { ...content, ...(page.validators ? { validators: page.validators } : {}) }, now });
-    const links = job.fanOut ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: page.links }) : page.links;
+    const content = {
+      finalUrl: page.url,
+      title: page.title,
+      markdown: page.markdown,
+      landmark,
+      links: page.links,
+      lineKeys,
+    };
+    await deps.records.stagePage({
+      stagingId: job.crawlId,
+      url: job.url,
+      chunks: [],
+      page: { ...content, ...(page.validators ? { validators: page.validators } : {}) },
+      now,
+    });
+    const links = job.fanOut
+      ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: page.links })
+      : page.links;
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
     return { ...base, title: page.title, links: job.discover ? links : [] };
   } catch (error) {
@@ -70,10 +103,20 @@ export async function crawlPage(deps: CrawlPageDeps, job: JobPayload<'crawl-page
  * Waits for the host's turn. A conditional request waits for a share of it (REVALIDATION_TURN_SHARE); what it then owes
  * if the page comes whole is returned, to be taken once the answer is in.
  */
-async function takeTurn(deps: CrawlPageDeps, job: JobPayload<'crawl-page'>, conditional: boolean, signal: AbortSignal): Promise<number> {
+async function takeTurn(
+  deps: CrawlPageDeps,
+  job: JobPayload<'crawl-page'>,
+  conditional: boolean,
+  signal: AbortSignal,
+): Promise<number> {
   if (!deps.throttle || !deps.politeness) return 0;
-  const intervalMs = hostIntervalMs(deps.politeness.hostPagesPerSecond, job.crawlDelayMs, deps.politeness.crawlDelayMaxMs);
-  const share = conditional && job.crawlDelayMs === undefined ? Math.ceil(intervalMs * REVALIDATION_TURN_SHARE) : intervalMs;
+  const intervalMs = hostIntervalMs(
+    deps.politeness.hostPagesPerSecond,
+    job.crawlDelayMs,
+    deps.politeness.crawlDelayMaxMs,
+  );
+  const share =
+    conditional && job.crawlDelayMs === undefined ? Math.ceil(intervalMs * REVALIDATION_TURN_SHARE) : intervalMs;
   await deps.throttle.waitTurn(new URL(job.url).host, share, signal);
   return intervalMs - share;
 }

@@ -39,7 +39,9 @@ export class CrawlScope {
 
   /** The in-scope ones of `urls`, in order, each with robots.txt's answer. */
   select(urls: string[]): FoundLink[] {
-    return urls.flatMap((url) => (this.origins.has(new URL(url).origin) && this.inPaths(url) ? [{ url, allowed: this.robots.isAllowed(url) }] : []));
+    return urls.flatMap((url) =>
+      this.origins.has(new URL(url).origin) && this.inPaths(url) ? [{ url, allowed: this.robots.isAllowed(url) }] : [],
+    );
   }
 
   /**

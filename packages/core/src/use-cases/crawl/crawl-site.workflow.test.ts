@@ -47,7 +47,9 @@ function fakeRecords() {
     records: {
       async stagePage(input: { stagingId: string; url: string; chunks: ChunkInput[]; page?: StagedPageContent }) {
         if (!staged.has(input.stagingId)) staged.set(input.stagingId, new Map());
-        staged.get(input.stagingId)!.set(input.url, { chunks: input.chunks, ...(input.page ? { page: input.page } : {}) });
+        staged
+          .get(input.stagingId)!
+          .set(input.url, { chunks: input.chunks, ...(input.page ? { page: input.page } : {}) });
       },
       async listStagedPages(stagingId: string) {
         return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, page]) => ({ url, ...page }));
@@ -99,10 +101,24 @@ const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options'
   urls: urls.map((u) => `${ORIGIN}${u}`),
   replace: false,
   ownerId: 'owner-1',
-  options: { maxDepth: 1, maxPages: 150, includePaths: [], excludePaths: [], respectRobotsTxt: true, useSitemap: false, renderer: 'http', ...options },
+  options: {
+    maxDepth: 1,
+    maxPages: 150,
+    includePaths: [],
+    excludePaths: [],
+    respectRobotsTxt: true,
+    useSitemap: false,
+    renderer: 'http',
+    ...options,
+  },
 });
 
-function run(site: ReturnType<typeof fakeSite>, store: ReturnType<typeof fakeRecords>, payload: JobPayload<'crawl-site'>, ctx: JobContext) {
+function run(
+  site: ReturnType<typeof fakeSite>,
+  store: ReturnType<typeof fakeRecords>,
+  payload: JobPayload<'crawl-site'>,
+  ctx: JobContext,
+) {
   const swap = { swapIn: async () => true, discard: async () => undefined };
   const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
   return runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
@@ -115,28 +131,44 @@ function run(site: ReturnType<typeof fakeSite>, store: ReturnType<typeof fakeRec
 describe('crawlSiteWorkflow (fake pages, fake records)', () => {
   it('crawls the seed and its links breadth-first within maxPages, minding robots.txt and the origin, and commits once', async () => {
     const site = fakeSite(
-      [
-        page('/', ['/a', '/b', '/private/c', '/d', '/a']),
-        page('/a', ['/deeper']),
-        page('/b'),
-        page('/d'),
-      ],
+      [page('/', ['/a', '/b', '/private/c', '/d', '/a']), page('/a', ['/deeper']), page('/b'), page('/d')],
       'User-agent: *\nDisallow: /private/\n',
     );
     const store = fakeRecords();
     const { ctx, reports } = fakeContext();
     const { result, children } = await run(site, store, job(['/'], { maxPages: 3 }), ctx);
 
-    expect(result).toEqual({ success: true, libraryId: 'acme/docs', pagesDiscovered: 5, pagesCrawled: 3, pagesUnchanged: 0, chunksIngested: 3, vectorized: true, errors: [] });
+    expect(result).toEqual({
+      success: true,
+      libraryId: 'acme/docs',
+      pagesDiscovered: 5,
+      pagesCrawled: 3,
+      pagesUnchanged: 0,
+      chunksIngested: 3,
+      vectorized: true,
+      errors: [],
+    });
     expect(site.fetched).toEqual(['/', '/a', '/b']);
-    expect(children.map((c) => c.name)).toEqual(['crawl-page', 'crawl-page', 'crawl-page', 'index-ingestion', 'write-backup']);
+    expect(children.map((c) => c.name)).toEqual([
+      'crawl-page',
+      'crawl-page',
+      'crawl-page',
+      'index-ingestion',
+      'write-backup',
+    ]);
     expect(store.commits).toHaveLength(1);
     expect(store.commits[0]!.chunks.map((c) => c.url)).toEqual([`${ORIGIN}/`, `${ORIGIN}/a`, `${ORIGIN}/b`]);
     expect(store.staged.size).toBe(0);
     // Page jobs add what they find as they go; the coordinator sets the exact counts at the start and once all are done.
-    expect(reports[0]).toEqual({ phase: 'crawling', set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 } });
+    expect(reports[0]).toEqual({
+      phase: 'crawling',
+      set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 },
+    });
     expect(reports).toContainEqual({ add: { pagesDiscovered: 4, total: 2 } });
-    expect(reports).toContainEqual({ phase: 'crawling', set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 } });
+    expect(reports).toContainEqual({
+      phase: 'crawling',
+      set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 },
+    });
   });
 
   it("hands a page's links out as soon as that page is done, and commits its pages in breadth-first order", async () => {
@@ -175,15 +207,42 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     const store = fakeRecords();
     const frontier = new MemoryCrawlFrontier();
     const { ctx } = fakeContext();
-    await frontier.open(CRAWL_ID, { origins: [ORIGIN], includePaths: [], excludePaths: [], robotsTxt: null, useSitemap: false, found: [`${ORIGIN}/`], scheduled: [`${ORIGIN}/`], budget: 149, maxDepth: 1 });
-    const payload = { crawlId: CRAWL_ID, url: `${ORIGIN}/`, discover: true, fanOut: true, seed: true, renderer: 'http' as const };
+    await frontier.open(CRAWL_ID, {
+      origins: [ORIGIN],
+      includePaths: [],
+      excludePaths: [],
+      robotsTxt: null,
+      useSitemap: false,
+      found: [`${ORIGIN}/`],
+      scheduled: [`${ORIGIN}/`],
+      budget: 149,
+      maxDepth: 1,
+    });
+    const payload = {
+      crawlId: CRAWL_ID,
+      url: `${ORIGIN}/`,
+      discover: true,
+      fanOut: true,
+      seed: true,
+      renderer: 'http' as const,
+    };
     const deps = { records: store.records, loader: site.loader, frontier };
     const crashing = { ...ctx, addToWorkflow: async () => Promise.reject(new Error('the worker stopped')) };
     await expect(crawlPage(deps, payload, crashing)).rejects.toThrow('the worker stopped');
     // The page failed before its next attempt could load it again: what it admitted is still handed out.
     const added: string[] = [];
-    const failing = { ...deps, loader: { ...site.loader, load: async () => Promise.reject(new AppError('URL_UNREACHABLE', 'connection reset', 400)) } };
-    const retry = { ...ctx, addToWorkflow: async (children: ChildJob[]) => void added.push(...children.map((c) => (c.payload as { url: string }).url)) };
+    const failing = {
+      ...deps,
+      loader: {
+        ...site.loader,
+        load: async () => Promise.reject(new AppError('URL_UNREACHABLE', 'connection reset', 400)),
+      },
+    };
+    const retry = {
+      ...ctx,
+      addToWorkflow: async (children: ChildJob[]) =>
+        void added.push(...children.map((c) => (c.payload as { url: string }).url)),
+    };
     await expect(crawlPage(failing, payload, retry)).rejects.toMatchObject({ code: 'URL_UNREACHABLE' });
     expect(added).toEqual([`${ORIGIN}/a`, `${ORIGIN}/b`]);
   });
@@ -200,7 +259,11 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     const site = fakeSite([]);
     const store = fakeRecords();
     const failure = run(site, store, job(['/gone']), fakeContext().ctx);
-    await expect(failure).rejects.toMatchObject({ code: 'NO_CONTENT', status: 400, details: [`${ORIGIN}/gone: HTTP 404`] });
+    await expect(failure).rejects.toMatchObject({
+      code: 'NO_CONTENT',
+      status: 400,
+      details: [`${ORIGIN}/gone: HTTP 404`],
+    });
     expect(store.commits).toEqual([]);
   });
 

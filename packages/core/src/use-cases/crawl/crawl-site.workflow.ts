@@ -1,7 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import { chunkMarkdown } from '../../chunking/chunk-markdown';
-import { DEFAULT_REPETITION_RULE, dropRepeatedLines, findRepeatedKeys, repeatableKeysOf, type RepetitionRule } from '../../crawl/repeated-blocks';
+import {
+  DEFAULT_REPETITION_RULE,
+  dropRepeatedLines,
+  findRepeatedKeys,
+  repeatableKeysOf,
+  type RepetitionRule,
+} from '../../crawl/repeated-blocks';
 import type { ChunkInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
 import { pageKeyOf, type CrawlFrontier, type FrontierSummary } from '../../crawl/crawl-frontier';
@@ -9,7 +15,13 @@ import type { PageLoader } from '../../crawl/page-loader';
 import { jobRegistry, type JobPayload, type JobResult } from '../../jobs/registry';
 import type { ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
 import type { CrawledPage, LibrarySwap, RecordStore } from '../../ports';
-import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from '../index-and-back-up';
+import {
+  commitTargetOf,
+  continueIndexAndBackUp,
+  discardReplacement,
+  finishingSchema,
+  indexAndBackUp,
+} from '../index-and-back-up';
 import { CrawlScope, robotsRulesOf, seedsOf } from './crawl-scope';
 import { pageJobOf } from './hand-out-links';
 
@@ -44,7 +56,10 @@ type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
 
 export interface CrawlSiteDeps {
-  records: Pick<RecordStore, 'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks' | 'listCrawledPages' | 'getChunks'>;
+  records: Pick<
+    RecordStore,
+    'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks' | 'listCrawledPages' | 'getChunks'
+  >;
   loader: PageLoader;
   swap: LibrarySwap;
   /** Which pages of a crawl are known and handed out; its page jobs admit the links they find through it. */
@@ -71,7 +86,12 @@ export function crawlSiteWorkflow(deps: CrawlSiteDeps): Workflow<'crawl-site', C
       if (!state) return startCrawl(deps, job, ctx);
       if (state.phase === 'crawling') return afterPages(deps, job, state, children, ctx);
       const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId };
-      const next = await continueIndexAndBackUp(deps, ingestion, state.finishing ?? { stage: 'indexing-and-backing-up' }, children);
+      const next = await continueIndexAndBackUp(
+        deps,
+        ingestion,
+        state.finishing ?? { stage: 'indexing-and-backing-up' },
+        children,
+      );
       if ('wait' in next) return { state: { ...state, finishing: next.finishing }, wait: next.wait };
       const { vectorized } = next;
       await discardStaging(deps, job);
@@ -150,11 +170,22 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
 }
 
 /** Every page handed out is done: count them in breadth-first order, then commit. */
-async function afterPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, children: ChildOutcome[], ctx: JobContext): Promise<CrawlStep> {
+async function afterPages(
+  deps: CrawlSiteDeps,
+  job: CrawlJob,
+  state: CrawlState,
+  children: ChildOutcome[],
+  ctx: JobContext,
+): Promise<CrawlStep> {
   const { discovery } = seedsOf(job);
   const summary = discovery ? await deps.frontier.summary(job.crawlId) : null;
   if (discovery && !summary) {
-    throw new AppError('CRAWL_STATE_LOST', `The frontier of crawl ${job.crawlId} is gone (expired, or Redis lost it)`, 500, { retryable: false });
+    throw new AppError(
+      'CRAWL_STATE_LOST',
+      `The frontier of crawl ${job.crawlId} is gone (expired, or Redis lost it)`,
+      500,
+      { retryable: false },
+    );
   }
   const outcomes = new Map(children.map((c) => [c.key, c]));
   const pages = new Map<string, JobResult<'crawl-page'>>();
@@ -185,7 +216,9 @@ async function afterPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState,
     if (pages.get(url)!.unchanged) unchanged += 1;
   }
   if (summary && summary.late > 0 && deps.maxDurationMs !== undefined) {
-    errors.push(`crawl time limit of ${Math.round(deps.maxDurationMs / 1000)} s reached: ${summary.late} more pages were not crawled`);
+    errors.push(
+      `crawl time limit of ${Math.round(deps.maxDurationMs / 1000)} s reached: ${summary.late} more pages were not crawled`,
+    );
   }
   const discovered = summary?.found ?? seedsOf(job).seeds.length;
   const crawledState: CrawlState = { ...state, discovered, crawled, failed, errors, unchanged, gone };
@@ -198,7 +231,11 @@ async function afterPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState,
  * (a seed's sitemap URLs first) as far as they were handed out, level by level. Pages fan out in whatever order
  * their jobs finish; this keeps the library's chunk order the same from one crawl to the next.
  */
-function breadthFirstOrder(seeds: string[], summary: FrontierSummary | null, pages: Map<string, JobResult<'crawl-page'>>): string[] {
+function breadthFirstOrder(
+  seeds: string[],
+  summary: FrontierSummary | null,
+  pages: Map<string, JobResult<'crawl-page'>>,
+): string[] {
   if (!summary) return seeds;
   const handedOut = new Set(summary.scheduled.map((s) => s.url));
   const order = [...seeds];
@@ -222,10 +259,16 @@ async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
   const { seeds } = seedsOf(job);
   const pages = await buildPages(deps, job, state);
   if (pages.chunks.length === 0 && pages.keptChunks === 0) {
-    throw new AppError('NO_CONTENT', `No content could be extracted from ${seeds.join(', ')}`, 400, { retryable: false, details: state.errors });
+    throw new AppError('NO_CONTENT', `No content could be extracted from ${seeds.join(', ')}`, 400, {
+      retryable: false,
+      details: state.errors,
+    });
   }
   await ctx.beginCommit();
-  await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: pages.chunks.length, pagesUnchanged: state.unchanged } });
+  await ctx.reportProgress({
+    phase: 'committing',
+    set: { done: 0, total: pages.chunks.length, pagesUnchanged: state.unchanged },
+  });
   const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId, replace: job.replace };
   const target = commitTargetOf(ingestion);
   await deps.records.commitIngestion({
@@ -274,16 +317,36 @@ async function buildPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState)
   const pages = state.crawled.flatMap((url) => {
     const page = staged.get(url);
     if (!page) return [];
-    const lineKeys = page.page?.unchanged ? (known.get(url)?.lineKeys ?? []) : page.page ? (page.page.lineKeys ?? repeatableKeysOf(page.page)) : [];
+    const lineKeys = page.page?.unchanged
+      ? (known.get(url)?.lineKeys ?? [])
+      : page.page
+        ? (page.page.lineKeys ?? repeatableKeysOf(page.page))
+        : [];
     return [{ ...page, lineKeys }];
   });
   const rule = deps.repetition ?? DEFAULT_REPETITION_RULE;
-  const repeated = rule.minShare > 0 ? findRepeatedKeys(pages.filter((page) => page.page).map((page) => page.lineKeys), rule) : new Set<string>();
+  const repeated =
+    rule.minShare > 0
+      ? findRepeatedKeys(
+          pages.filter((page) => page.page).map((page) => page.lineKeys),
+          rule,
+        )
+      : new Set<string>();
   // A replacement copies the chunks of unchanged pages from the library: read in one query.
-  const keptIds = job.replace ? pages.flatMap((page) => (page.page?.unchanged ? (known.get(page.url)?.chunkIds ?? []) : [])) : [];
-  const kept = new Map((await records.getChunks(job.libraryId, keptIds)).map((chunk) => [chunk.id, toChunkInput(chunk)]));
+  const keptIds = job.replace
+    ? pages.flatMap((page) => (page.page?.unchanged ? (known.get(page.url)?.chunkIds ?? []) : []))
+    : [];
+  const kept = new Map(
+    (await records.getChunks(job.libraryId, keptIds)).map((chunk) => [chunk.id, toChunkInput(chunk)]),
+  );
   const seen = new Set<string>();
-  const commit: CrawlCommit = { chunks: [], keptChunks: 0, crawledPages: [], removeChunkIds: [], removeCrawledPages: [] };
+  const commit: CrawlCommit = {
+    chunks: [],
+    keptChunks: 0,
+    crawledPages: [],
+    removeChunkIds: [],
+    removeCrawledPages: [],
+  };
   const take = (chunks: ChunkInput[]) => {
     const fresh = chunks.filter((chunk) => !seen.has(chunk.id));
     fresh.forEach((chunk) => seen.add(chunk.id));
@@ -308,7 +371,14 @@ async function buildPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState)
     const markdown = dropRepeatedLines(page.page, repeated);
     const chunks = take(chunkMarkdown(markdown, { pageUrl: finalUrl, pageTitle: title }));
     commit.chunks.push(...chunks);
-    if (validators) commit.crawledPages.push({ url: page.url, ...validators, chunkIds: chunks.map((c) => c.id), lineKeys: page.lineKeys, links });
+    if (validators)
+      commit.crawledPages.push({
+        url: page.url,
+        ...validators,
+        chunkIds: chunks.map((c) => c.id),
+        lineKeys: page.lineKeys,
+        links,
+      });
     if (before && !job.replace) {
       const now = new Set(chunks.map((c) => c.id));
       commit.removeChunkIds.push(...before.chunkIds.filter((id) => !now.has(id)));
@@ -331,7 +401,11 @@ function toChunkInput(chunk: StoredChunk): ChunkInput {
 }
 
 /** Exact counts once the pages are done; page jobs add to them live before. */
-function reportCrawl(ctx: JobContext, counts: { discovered: number; crawled: number; failed: number; scheduled: number }, errors: string[] = []): Promise<void> {
+function reportCrawl(
+  ctx: JobContext,
+  counts: { discovered: number; crawled: number; failed: number; scheduled: number },
+  errors: string[] = [],
+): Promise<void> {
   return ctx.reportProgress({
     ...(errors.length > 0 ? { errors } : {}),
     phase: 'crawling',

@@ -46,13 +46,22 @@ export function pageJobOf(
  * that asked for them) are admitted by the crawl's frontier, and the pages it hands out are added to the crawl at
  * once, without waiting for the rest of the page's level. Returns the links as found, sitemap URLs first.
  */
-export async function handOutLinks(deps: HandOutDeps, job: PageJob, ctx: JobContext, page: { finalUrl: string; links: string[] }): Promise<string[]> {
+export async function handOutLinks(
+  deps: HandOutDeps,
+  job: PageJob,
+  ctx: JobContext,
+  page: { finalUrl: string; links: string[] },
+): Promise<string[]> {
   const scopeFacts = await deps.frontier.scope(job.crawlId);
-  if (!scopeFacts) throw new AppError('CRAWL_GONE', `The crawl ${job.crawlId} is over or was never started`, 409, { retryable: false });
+  if (!scopeFacts)
+    throw new AppError('CRAWL_GONE', `The crawl ${job.crawlId} is over or was never started`, 409, {
+      retryable: false,
+    });
   const scope = new CrawlScope(scopeFacts);
   const seed = job.seed === true;
   // As a breadth-first crawl did: the sitemap under the seed's own origin, then the seed's final origin joins.
-  const sitemap = seed && scopeFacts.useSitemap ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal) : [];
+  const sitemap =
+    seed && scopeFacts.useSitemap ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal) : [];
   const sitemapLinks = scope.select(sitemap);
   const final = scope.noteFinalUrl(page.finalUrl, seed);
   ctx.signal.throwIfAborted();
@@ -64,7 +73,8 @@ export async function handOutLinks(deps: HandOutDeps, job: PageJob, ctx: JobCont
     links: scope.select(page.links),
   });
   if (admitted.length > 0) await ctx.addToWorkflow(admitted.map((url) => pageJobOf(job, url)));
-  if (found > 0 || admitted.length > 0) await ctx.reportProgress({ add: { pagesDiscovered: found, total: admitted.length } });
+  if (found > 0 || admitted.length > 0)
+    await ctx.reportProgress({ add: { pagesDiscovered: found, total: admitted.length } });
   return [...sitemap, ...page.links];
 }
 

@@ -4,7 +4,13 @@ import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
 import type { LibrarySwap, RecordStore } from '../../ports';
-import { commitTargetOf, continueIndexAndBackUp, discardReplacement, finishingSchema, indexAndBackUp } from '../index-and-back-up';
+import {
+  commitTargetOf,
+  continueIndexAndBackUp,
+  discardReplacement,
+  finishingSchema,
+  indexAndBackUp,
+} from '../index-and-back-up';
 import { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
 
 /** URL ingestion fetches like a crawl, so it embeds under the same limit. */
@@ -28,17 +34,28 @@ export function ingestUrlWorkflow(deps: {
       if (committed) {
         const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
-        return { done: { success: true, libraryId: job.libraryId, chunksIngested: committed.chunksIngested, vectorized: next.vectorized } };
+        return {
+          done: {
+            success: true,
+            libraryId: job.libraryId,
+            chunksIngested: committed.chunksIngested,
+            vectorized: next.vectorized,
+          },
+        };
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const llmsTxt = job.sourceType === 'llms_txt';
       const page = await deps.loader.load(job.sourceUrl, { renderer: llmsTxt ? 'http' : 'auto', signal: ctx.signal });
       if (page.status >= 400) {
-        throw new AppError('URL_UNREACHABLE', `Fetching ${job.sourceUrl} returned HTTP ${page.status}`, 400, { retryable: false });
+        throw new AppError('URL_UNREACHABLE', `Fetching ${job.sourceUrl} returned HTTP ${page.status}`, 400, {
+          retryable: false,
+        });
       }
       const chunks = llmsTxt ? chunkLlmsTxtPage(page) : chunkLoadedPage(page);
       if (chunks.length === 0) {
-        throw new AppError('NO_CONTENT', `No content could be extracted from ${job.sourceUrl}`, 400, { retryable: false });
+        throw new AppError('NO_CONTENT', `No content could be extracted from ${job.sourceUrl}`, 400, {
+          retryable: false,
+        });
       }
       await ctx.beginCommit();
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
@@ -53,7 +70,13 @@ export function ingestUrlWorkflow(deps: {
         now: (deps.now ?? (() => new Date()))(),
       });
       const generate = (await deps.records.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
-      const { finishing, wait } = await indexAndBackUp(ctx, { libraryId, ingestionId, replace: true, chunks: chunks.length, generate });
+      const { finishing, wait } = await indexAndBackUp(ctx, {
+        libraryId,
+        ingestionId,
+        replace: true,
+        chunks: chunks.length,
+        generate,
+      });
       return { state: { chunksIngested: chunks.length, finishing }, wait };
     },
     discard: (job) => discardReplacement(deps, { ingestionId: job.ingestionId, replace: true }),

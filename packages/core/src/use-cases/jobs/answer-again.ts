@@ -39,13 +39,19 @@ export async function answerAgain<R>(
   throw new AppError(error.code, error.error, ended.errorStatus ?? 500, { retryable: false, details: error.details });
 }
 
-async function waitForEnd(deps: { jobStore: JobStore; watcher?: JobWatcher }, job: StoredJob, timeoutMs = 120_000): Promise<StoredJob> {
+async function waitForEnd(
+  deps: { jobStore: JobStore; watcher?: JobWatcher },
+  job: StoredJob,
+  timeoutMs = 120_000,
+): Promise<StoredJob> {
   if (!['queued', 'running'].includes(job.state)) return job;
   const watcher = deps.watcher ?? { watchJob: () => () => undefined };
   await followJob({ jobStore: deps.jobStore, watcher }, job.id, () => undefined, AbortSignal.timeout(timeoutMs));
   const ended = (await deps.jobStore.getJob(job.id)) ?? job;
   if (ended.state === 'queued' || ended.state === 'running') {
-    throw new AppError('JOB_TIMEOUT', 'The job did not finish in time; it is still queued or running', 504, { jobId: job.id });
+    throw new AppError('JOB_TIMEOUT', 'The job did not finish in time; it is still queued or running', 504, {
+      jobId: job.id,
+    });
   }
   return ended;
 }

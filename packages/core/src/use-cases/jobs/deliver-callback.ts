@@ -11,11 +11,19 @@ export interface CallbackDeps {
 }
 
 /** POSTs the finished job, as GET /api/jobs/:id shows it, signed; a non-2xx answer is retried with backoff. */
-export async function deliverCallback(deps: CallbackDeps, job: JobPayload<'deliver-callback'>): Promise<JobResult<'deliver-callback'>> {
+export async function deliverCallback(
+  deps: CallbackDeps,
+  job: JobPayload<'deliver-callback'>,
+): Promise<JobResult<'deliver-callback'>> {
   const stored = await deps.jobStore.getJob(job.jobId);
   if (!stored?.callbackUrl) return { status: 0 };
   if (!deps.webhookSecret) {
-    throw new AppError('CALLBACKS_DISABLED', 'WEBHOOK_SECRET is not set on this worker: callbacks cannot be signed', 500, { retryable: false });
+    throw new AppError(
+      'CALLBACKS_DISABLED',
+      'WEBHOOK_SECRET is not set on this worker: callbacks cannot be signed',
+      500,
+      { retryable: false },
+    );
   }
   const body = JSON.stringify(toJobRecord(stored));
   const status = await deps.callbacks.post(stored.callbackUrl, body, {
@@ -23,7 +31,9 @@ export async function deliverCallback(deps: CallbackDeps, job: JobPayload<'deliv
     'x-docshelf-job-id': stored.id,
   });
   if (status < 200 || status >= 300) {
-    throw new AppError('CALLBACK_REJECTED', `Callback to ${stored.callbackUrl} answered HTTP ${status}`, 502, { retryable: true });
+    throw new AppError('CALLBACK_REJECTED', `Callback to ${stored.callbackUrl} answered HTTP ${status}`, 502, {
+      retryable: true,
+    });
   }
   return { status };
 }

@@ -25,7 +25,12 @@ describe('followJob', () => {
     await jobStore.createJob({ id: ID, type: 'crawl', libraryId: 'acme/docs', createdAt: new Date() });
     const { watcher, fire, count } = manualWatcher();
     const events: JobEvent[] = [];
-    const following = followJob({ jobStore, watcher, pollMs: 60_000 }, ID, (e) => events.push(e), new AbortController().signal);
+    const following = followJob(
+      { jobStore, watcher, pollMs: 60_000 },
+      ID,
+      (e) => events.push(e),
+      new AbortController().signal,
+    );
     await tick();
     expect(events).toEqual([{ event: 'progress', data: { phase: 'queued', done: 0, total: 0 } }]);
 
@@ -50,13 +55,20 @@ describe('followJob', () => {
     await jobStore.createJob({ id: ID, type: 'ingest', libraryId: 'acme/docs', createdAt: new Date() });
     await jobStore.finishJob(ID, { state: 'failed', error: { error: 'No content', code: 'NO_CONTENT' } }, new Date());
     const events: JobEvent[] = [];
-    await followJob({ jobStore, watcher: manualWatcher().watcher }, ID, (e) => events.push(e), new AbortController().signal);
+    await followJob(
+      { jobStore, watcher: manualWatcher().watcher },
+      ID,
+      (e) => events.push(e),
+      new AbortController().signal,
+    );
     expect(events).toEqual([{ event: 'failed', data: { error: 'No content', code: 'NO_CONTENT' } }]);
   });
 
   it('answers JOB_NOT_FOUND for an unknown job, and stops when the client goes away', async () => {
     const jobStore = new MemoryJobStore();
-    await expect(followJob({ jobStore, watcher: manualWatcher().watcher }, ID, () => undefined, new AbortController().signal)).rejects.toMatchObject({
+    await expect(
+      followJob({ jobStore, watcher: manualWatcher().watcher }, ID, () => undefined, new AbortController().signal),
+    ).rejects.toMatchObject({
       code: 'JOB_NOT_FOUND',
       status: 404,
     });
@@ -94,6 +106,8 @@ describe('cancelJob', () => {
     await expect(cancelJob(deps(jobStore), ID)).rejects.toMatchObject({ code: 'JOB_NOT_CANCELLABLE', status: 409 });
     await jobStore.finishJob(ID, { state: 'completed', result: {} }, new Date());
     await expect(cancelJob(deps(jobStore), ID)).rejects.toMatchObject({ code: 'JOB_NOT_CANCELLABLE', status: 409 });
-    await expect(cancelJob(deps(jobStore), '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+    await expect(cancelJob(deps(jobStore), '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({
+      code: 'JOB_NOT_FOUND',
+    });
   });
 });

@@ -80,6 +80,7 @@ export async function followJob(
 
 function finalEvent(job: JobRecord): JobEvent {
   if (job.state === 'completed') return { event: 'completed', data: job.result };
-  if (job.state === 'failed') return { event: 'failed', data: job.error ?? { error: 'Job failed', code: 'JOB_FAILED' } };
+  if (job.state === 'failed')
+    return { event: 'failed', data: job.error ?? { error: 'Job failed', code: 'JOB_FAILED' } };
   return { event: 'cancelled', data: job };
 }

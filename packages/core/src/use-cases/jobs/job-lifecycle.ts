@@ -27,7 +27,12 @@ export async function openRootJob(deps: Pick<LifecycleDeps, 'jobStore'>, jobId: 
  * Records how the job ended, unless a cancel came first, and sends the callback. Followers hear of the end from the
  * root job's own completion or failure in the queue, which comes after this write.
  */
-export async function endRootJob(deps: LifecycleDeps, job: StoredJob, outcome: JobOutcome, last?: FinalWrite): Promise<void> {
+export async function endRootJob(
+  deps: LifecycleDeps,
+  job: StoredJob,
+  outcome: JobOutcome,
+  last?: FinalWrite,
+): Promise<void> {
   await deps.jobStore.finishJob(job.id, outcome, clock(deps), last);
   await announceEnd(deps, job);
 }

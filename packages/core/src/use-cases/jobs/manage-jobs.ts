@@ -3,7 +3,8 @@ import type { JobListQuery, JobRecord } from '../../jobs/job-record';
 import type { JobNotifier, WorkflowHalter } from '../../jobs/job-signals';
 import { toJobRecord, type JobStore } from '../../jobs/job-store';
 
-export const jobNotFound = (jobId: string) => new AppError('JOB_NOT_FOUND', `Job '${jobId}' not found`, 404, { retryable: false });
+export const jobNotFound = (jobId: string) =>
+  new AppError('JOB_NOT_FOUND', `Job '${jobId}' not found`, 404, { retryable: false });
 
 /** How long a cancel waits for the workflow's running jobs to stop before it answers. */
 const HALT_TIMEOUT_MS = 10_000;
@@ -29,7 +30,8 @@ export async function cancelJob(
   const outcome = await deps.jobStore.cancelJob(jobId, (deps.now ?? (() => new Date()))());
   if (outcome === 'unknown') throw jobNotFound(jobId);
   if (outcome === 'finished') throw conflict('JOB_NOT_CANCELLABLE', `Job ${jobId} has already ended`);
-  if (outcome === 'committing') throw conflict('JOB_NOT_CANCELLABLE', `Job ${jobId} is already writing its results and will finish`);
+  if (outcome === 'committing')
+    throw conflict('JOB_NOT_CANCELLABLE', `Job ${jobId} is already writing its results and will finish`);
   await deps.halter.haltWorkflow(jobId, HALT_TIMEOUT_MS);
   await deps.notifier.jobChanged(jobId);
   return readJob(deps, jobId);

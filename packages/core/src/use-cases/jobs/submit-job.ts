@@ -54,7 +54,10 @@ export async function submitJob<N extends RootJobName>(
   const now = (deps.now ?? (() => new Date()))();
   const { idempotency } = mode;
   if (idempotency) {
-    const earlier = await deps.jobStore.findJobByIdempotencyKey(idempotency.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+    const earlier = await deps.jobStore.findJobByIdempotencyKey(
+      idempotency.key,
+      new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
+    );
     if (earlier) return answerAgain(deps, earlier, idempotency, mode);
   }
   if (job.callbackUrl) await checkCallbackUrl(deps.callbacks, job.callbackUrl);
@@ -82,7 +85,11 @@ export async function submitJob<N extends RootJobName>(
   } catch (error) {
     // The job never reached the queue: its record says so instead of staying queued forever.
     if (isQueueUnavailable(error)) {
-      await deps.jobStore.finishJob(job.id, { state: 'failed', error: errorBodyOf(error as AppError), status: (error as AppError).status }, now);
+      await deps.jobStore.finishJob(
+        job.id,
+        { state: 'failed', error: errorBodyOf(error as AppError), status: (error as AppError).status },
+        now,
+      );
     }
     throw error;
   }
@@ -91,10 +98,15 @@ export async function submitJob<N extends RootJobName>(
 /** A callback needs WEBHOOK_SECRET to be signed, and its URL must pass the same SSRF address policy as crawls. */
 export async function checkCallbackUrl(callbacks: SubmitDeps['callbacks'], url: string): Promise<void> {
   if (!callbacks.webhookSecret) {
-    throw new AppError('CALLBACKS_DISABLED', 'callbackUrl needs WEBHOOK_SECRET to be set on the server, to sign callbacks', 400, {
-      retryable: false,
-      details: [{ path: 'callbackUrl', message: 'callbacks are not enabled on this server' }],
-    });
+    throw new AppError(
+      'CALLBACKS_DISABLED',
+      'callbackUrl needs WEBHOOK_SECRET to be set on the server, to sign callbacks',
+      400,
+      {
+        retryable: false,
+        details: [{ path: 'callbackUrl', message: 'callbacks are not enabled on this server' }],
+      },
+    );
   }
   await callbacks.sender.assertAllowed(url);
 }

@@ -15,7 +15,11 @@ export interface FixtureServer {
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** A real HTTP server on a loopback address, for tests. */
-export async function startFixtureServer(listenOn: string, handler: Handler, hostname = listenOn): Promise<FixtureServer> {
+export async function startFixtureServer(
+  listenOn: string,
+  handler: Handler,
+  hostname = listenOn,
+): Promise<FixtureServer> {
   const server = http.createServer();
   const fixture: FixtureServer = { origin: '', port: 0, connections: 0, hits: [], close: async () => undefined };
   server.on('connection', () => (fixture.connections += 1));
