@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import {
   countTokens,
@@ -126,9 +127,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   async commitIngestion(input: CommitIngestionInput): Promise<Library> {
     // Counted before the write lock is taken: the tokenizer is the slow part of a commit. A chunk without text fails
     // in the transaction below, as any other bad row does.
-    const bpeTokens = new Map(
-      input.chunks.map((chunk) => [chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null]),
-    );
+    const bpeTokens = await countChunkTokens(input.chunks);
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
       const libraryId = input.library.id;
@@ -616,4 +615,22 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     lastUsedAt: row.last_used_at,
     createdAt: row.created_at,
   };
+}
+
+/** Chunks tokenized between two turns of the event loop (about 40 ms of 400-word chunks). */
+const COUNT_SLICE = 100;
+
+/**
+ * BPE counts of the chunks' texts, a slice at a time with a turn of the event loop between slices: a worker committing
+ * thousands of chunks must keep renewing its job's lock (and answering its health checks) meanwhile.
+ */
+async function countChunkTokens(chunks: ChunkInput[]): Promise<Map<ChunkInput, number | null>> {
+  const counts = new Map<ChunkInput, number | null>();
+  for (let start = 0; start < chunks.length; start += COUNT_SLICE) {
+    if (start > 0) await yieldToEventLoop();
+    for (const chunk of chunks.slice(start, start + COUNT_SLICE)) {
+      counts.set(chunk, typeof chunk.content === 'string' ? countTokens(chunk.content) : null);
+    }
+  }
+  return counts;
 }
