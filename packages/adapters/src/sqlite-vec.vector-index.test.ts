@@ -81,7 +81,6 @@ describe('SqliteVecVectorIndex on a file', () => {
     const inMemory = new SqliteVecVectorIndex(db, 32, { loadAfterQueries: 1 });
     const next = seeded(7);
     const vector = () => Array.from({ length: 32 }, () => next() * 2 - 1);
-    // More vectors than the SIMD kernel's minimum, so the scan is the one large libraries get.
     await inSql.upsert(
       'lib',
       Array.from({ length: 1_200 }, (_, i) => ({ chunkId: `c${i}`, values: vector() })),

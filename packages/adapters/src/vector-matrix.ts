@@ -1,16 +1,15 @@
 import type { VectorMatch } from '@docshelf/core';
-import { createDotProductKernel, KERNEL_LANES, type DotProductKernel } from './dot-product-kernel';
+
+/** Floats per turn of the scan's inner loop: rows and the query are padded with zeros to a multiple of this. */
+const LANES = 4;
 
 /**
  * One library's vectors in memory, each scaled to unit length and laid out in one Float32Array (rows padded with
- * zeros to `stride` floats), for exact nearest-neighbour search by cosine similarity: one scan of dot products, with
- * WebAssembly SIMD where the runtime has it.
+ * zeros to `stride` floats), for exact nearest-neighbour search by cosine similarity: one scan of dot products.
  */
 export class VectorMatrix {
   /** Bytes held, for the cache's budget. */
   readonly bytes: number;
-  /** Whether the scan runs with WebAssembly SIMD (see dot-product-kernel.ts for when it does not). */
-  readonly simd: boolean;
   private readonly rowOf: Map<string, number>;
 
   private constructor(
@@ -18,26 +17,16 @@ export class VectorMatrix {
     private readonly values: Float32Array,
     private readonly dimensions: number,
     private readonly stride: number,
-    private readonly kernel: DotProductKernel | null,
   ) {
     this.rowOf = new Map(chunkIds.map((id, i) => [id, i]));
-    this.simd = kernel !== null;
     // Each id is held twice (list and map), two bytes per UTF-16 code unit, plus about 100 bytes of entry overhead.
     this.bytes = values.byteLength + 4 * chunkIds.length + chunkIds.reduce((sum, id) => sum + 4 * id.length + 100, 0);
   }
 
-  /**
-   * Builds the matrix from stored rows: each embedding is `dimensions` little-endian float32 values. `simd: false`
-   * scans in JavaScript even where WebAssembly SIMD exists.
-   */
-  static fromRows(
-    rows: { chunkId: string; embedding: Buffer }[],
-    dimensions: number,
-    options: { simd?: boolean } = {},
-  ): VectorMatrix {
-    const stride = Math.ceil(dimensions / KERNEL_LANES) * KERNEL_LANES;
-    const kernel = options.simd === false ? null : createDotProductKernel(rows.length, stride);
-    const values = kernel?.rows ?? new Float32Array(rows.length * stride);
+  /** Builds the matrix from stored rows: each embedding is `dimensions` little-endian float32 values. */
+  static fromRows(rows: { chunkId: string; embedding: Buffer }[], dimensions: number): VectorMatrix {
+    const stride = Math.ceil(dimensions / LANES) * LANES;
+    const values = new Float32Array(rows.length * stride);
     rows.forEach((row, i) => {
       const vector = new Float32Array(new Uint8Array(row.embedding).buffer);
       const scale = 1 / lengthOf(vector);
@@ -48,7 +37,6 @@ export class VectorMatrix {
       values,
       dimensions,
       stride,
-      kernel,
     );
   }
 
@@ -75,11 +63,11 @@ export class VectorMatrix {
     const q = new Float32Array(this.stride);
     const scale = 1 / lengthOf(query);
     for (let d = 0; d < this.dimensions; d++) q[d] = query[d]! * scale;
-    const scores = this.kernel ? this.kernel.dots(q) : this.scan(q);
+    const scores = this.scan(q);
     return this.best(scores, k).map((i) => ({ chunkId: this.chunkIds[i]!, score: scores[i]! }));
   }
 
-  /** The dot products in JavaScript, four running sums at a time (independent additions the CPU can overlap). */
+  /** The dot products, four running sums at a time (independent additions the CPU can overlap). */
   private scan(q: Float32Array): Float64Array {
     const scores = new Float64Array(this.size);
     const m = this.values;
@@ -101,7 +89,7 @@ export class VectorMatrix {
   }
 
   /** Indexes of the k best scores, best first, through a min-heap of the best seen so far. */
-  private best(scores: Float32Array | Float64Array, k: number): number[] {
+  private best(scores: Float64Array, k: number): number[] {
     const ids = this.chunkIds;
     // True when x ranks below y: a lower score, or an equal score and a later chunk id.
     const below = (x: number, y: number) => scores[x]! < scores[y]! || (scores[x] === scores[y] && ids[x]! > ids[y]!);
