@@ -411,18 +411,18 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     page?: StagedPageContent;
     now: Date;
   }): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO staged_pages (staging_id, url, chunks, page, created_at) VALUES (?, ?, ?, ?, ?)
+    // Once per page of a crawl: prepared once.
+    statement(
+      this.db,
+      `INSERT INTO staged_pages (staging_id, url, chunks, page, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (staging_id, url) DO UPDATE SET chunks = excluded.chunks, page = excluded.page, created_at = excluded.created_at`,
-      )
-      .run(
-        input.stagingId,
-        input.url,
-        JSON.stringify(input.chunks),
-        input.page ? JSON.stringify(input.page) : null,
-        input.now.toISOString(),
-      );
+    ).run(
+      input.stagingId,
+      input.url,
+      JSON.stringify(input.chunks),
+      input.page ? JSON.stringify(input.page) : null,
+      input.now.toISOString(),
+    );
   }
 
   async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
@@ -442,8 +442,10 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
   }
 
   async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
-    const row = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ? AND url = ?').get(libraryId, url) as
-      CrawledPageRow | undefined;
+    const row = statement(this.db, 'SELECT * FROM crawled_pages WHERE library_id = ? AND url = ?').get(
+      libraryId,
+      url,
+    ) as CrawledPageRow | undefined;
     return row ? toCrawledPage(row) : null;
   }
 

@@ -30,6 +30,11 @@ import { haltWorkflow } from './halt-workflow';
 
 /** The queues root jobs run on: their completion and failure events end a job's event stream. */
 const ROOT_QUEUES = [...new Set(JOB_NAMES.filter((name) => jobTypeOf(name)).map((name) => jobRegistry[name].queue))];
+/**
+ * The page jobs of crawls are awaited by their coordinator, never by the API: the events of their queue (several per
+ * page) are not read here.
+ */
+const UNAWAITED_QUEUES: ReadonlySet<QueueName> = new Set(['crawl']);
 
 export interface BullmqJobRunnerOptions {
   redisUrl: string;
@@ -62,14 +67,15 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
         prefix: options.prefix,
         defaultJobOptions: DEFAULT_JOB_OPTIONS,
       });
+      // Without listeners BullMQ prints every reconnect failure to stderr.
+      queue.on('error', (error) => report(error, `queue:${name}`));
+      this.queues.set(name, queue);
+      if (UNAWAITED_QUEUES.has(name)) continue;
       const events = new QueueEvents(name, {
         connection: consumerConnection(options.redisUrl),
         prefix: options.prefix,
       });
-      // Without listeners BullMQ prints every reconnect failure to stderr.
-      queue.on('error', (error) => report(error, `queue:${name}`));
       events.on('error', (error) => report(error, `queue-events:${name}`));
-      this.queues.set(name, queue);
       this.events.set(name, events);
     }
     // Every SSE client of a job listens on these.
@@ -93,7 +99,8 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     options: { timeoutMs?: number; jobId?: string } = {},
   ): Promise<JobResult<N>> {
     const spec = jobRegistry[name];
-    const events = this.events.get(spec.queue)!;
+    const events = this.events.get(spec.queue);
+    if (!events) throw new AppError('JOB_NOT_AWAITABLE', `The API does not await '${name}' jobs`, 500);
     const job = await this.add(name, payload, options.jobId);
     let value: unknown;
     try {

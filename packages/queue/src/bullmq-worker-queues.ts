@@ -12,6 +12,9 @@ import { Redis } from 'ioredis';
 import { consumerConnection } from './connections';
 import { EVENT_STREAM_LENGTH, JOB_CHANGED_EVENT, JOB_EVENTS_QUEUE, jobOptionsFor } from './job-options';
 
+/** The least time between two job-changed notifications of one job from one worker process. */
+const NOTIFY_GAP_MS = 100;
+
 export interface BullmqWorkerQueuesOptions {
   redisUrl: string;
   prefix: string;
@@ -27,8 +30,9 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events: QueueEventsProducer;
   private readonly report: (error: Error, source: string) => void;
-  /** Jobs with a notification on its way, and whether another change came meanwhile. */
+  /** Jobs with a notification on its way or just sent, and whether another change came meanwhile. */
   private readonly notifying = new Map<string, boolean>();
+  private readonly gaps = new Set<NodeJS.Timeout>();
 
   constructor(options: BullmqWorkerQueuesOptions) {
     const report = (this.report = options.onError ?? (() => undefined));
@@ -54,8 +58,9 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
   }
 
   /**
-   * Returns at once: followers re-read the record when told, so a burst of changes needs one notification in flight
-   * and one after it, never one per change, and the job does not wait for Redis to hear it.
+   * Returns at once: followers re-read the record when told, so a burst of changes needs one notification and one
+   * after it, never one per change (a crawl's page jobs end many times a second), and the job does not wait for Redis
+   * to hear it. Notifications of one job are NOTIFY_GAP_MS apart at least; the last change is always told.
    */
   jobChanged(jobId: string): Promise<void> {
     if (this.notifying.has(jobId)) {
@@ -73,14 +78,17 @@ export class BullmqWorkerQueues implements JobNotifier, Pick<JobRunner, 'enqueue
     } catch (error) {
       this.report(error as Error, 'job-events');
     }
-    if (this.notifying.get(jobId)) {
+    const timer = setTimeout(() => {
+      this.gaps.delete(timer);
+      if (!this.notifying.get(jobId)) return void this.notifying.delete(jobId);
       this.notifying.set(jobId, false);
-      return this.publish(jobId);
-    }
-    this.notifying.delete(jobId);
+      void this.publish(jobId);
+    }, NOTIFY_GAP_MS);
+    this.gaps.add(timer);
   }
 
   async close(): Promise<void> {
+    this.gaps.forEach((timer) => clearTimeout(timer));
     await this.events.close();
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.redis.disconnect();

@@ -18,6 +18,29 @@ export function consumerConnection(url: string): RedisOptions {
 }
 
 /**
+ * A consumer connection that opens on first use, so an instance that never sends a command never connects; after
+ * `close()` the next use opens a new one.
+ */
+export class LazyConsumerRedis {
+  private connection: Redis | undefined;
+
+  constructor(private readonly url: string) {}
+
+  get(): Redis {
+    if (!this.connection) {
+      const { url: _url, ...options } = consumerConnection(this.url);
+      this.connection = new Redis(this.url, options);
+    }
+    return this.connection;
+  }
+
+  close(): void {
+    this.connection?.disconnect();
+    this.connection = undefined;
+  }
+}
+
+/**
  * One producer connection shared by every Queue of a process. It is an instance rather than options because BullMQ
  * awaits the first connection before sending any command: with Redis down at boot `queue.add` would hang, whereas
  * the instance's status lets callers refuse at once.

@@ -6,81 +6,89 @@ import type {
   FrontierSummary,
   PageLinks,
 } from '@docshelf/core';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { consumerConnection } from './connections';
+import { LazyConsumerRedis } from './connections';
 
 /** A crawl's frontier outlives the crawl only if its coordinator dies for good; it then expires. */
 const FRONTIER_TTL_MS = 7 * 24 * 3600_000;
 const SCOPE_CACHE_SIZE = 32;
 
-// KEYS: meta, depth, order, by, links. ARGV[1]: the PageLinks as JSON. One page's admission, atomically: the same
-// rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared contract holds both to.
-// 'x' marks a URL found but never to be crawled.
+// KEYS: meta, depth, order, by, links. ARGV[1]: a JSON array of PageLinks, admitted one after the other. Each page's
+// admission is atomic: the same rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared contract
+// holds both to. 'x' marks a URL found but never to be crawled.
 const ADMIT = `
 local meta, depths, order, by, stored = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-if redis.call('EXISTS', meta) == 0 then return '{"admitted":[],"found":0}' end
-local input = cjson.decode(ARGV[1])
-local earlier = redis.call('HGET', by, input.page)
-if earlier then return '{"admitted":' .. earlier .. ',"found":0}' end
-local budget = tonumber(redis.call('HGET', meta, 'budget'))
-local deadline = tonumber(redis.call('HGET', meta, 'deadline'))
-local maxDepth = tonumber(redis.call('HGET', meta, 'maxDepth'))
-local late, found, admitted, work = 0, 0, {}, {}
-local function consider(link, depth)
-  local url, allowed = link[1], link[2]
-  local known = redis.call('HGET', depths, url)
-  if not known then
-    found = found + 1
-    if allowed ~= 1 or budget <= 0 then redis.call('HSET', depths, url, 'x') return end
-    budget = budget - 1
-    if deadline >= 0 and input.now >= deadline then
-      late = late + 1
-      redis.call('HSET', depths, url, 'x')
-      return
+local function admit(input)
+  if redis.call('EXISTS', meta) == 0 then return '{"admitted":[],"found":0}' end
+  local earlier = redis.call('HGET', by, input.page)
+  if earlier then return '{"admitted":' .. earlier .. ',"found":0}' end
+  local budget = tonumber(redis.call('HGET', meta, 'budget'))
+  local deadline = tonumber(redis.call('HGET', meta, 'deadline'))
+  local maxDepth = tonumber(redis.call('HGET', meta, 'maxDepth'))
+  local late, found, admitted, work = 0, 0, {}, {}
+  local function consider(link, depth)
+    local url, allowed = link[1], link[2]
+    local known = redis.call('HGET', depths, url)
+    if not known then
+      found = found + 1
+      if allowed ~= 1 or budget <= 0 then redis.call('HSET', depths, url, 'x') return end
+      budget = budget - 1
+      if deadline >= 0 and input.now >= deadline then
+        late = late + 1
+        redis.call('HSET', depths, url, 'x')
+        return
+      end
+      redis.call('HSET', depths, url, depth)
+      redis.call('RPUSH', order, url)
+      admitted[#admitted + 1] = url
+    elseif known ~= 'x' and tonumber(known) > depth then
+      redis.call('HSET', depths, url, depth)
+      if depth < maxDepth and redis.call('HEXISTS', stored, url) == 1 then work[#work + 1] = { url, depth } end
     end
-    redis.call('HSET', depths, url, depth)
-    redis.call('RPUSH', order, url)
-    admitted[#admitted + 1] = url
-  elseif known ~= 'x' and tonumber(known) > depth then
-    redis.call('HSET', depths, url, depth)
-    if depth < maxDepth and redis.call('HEXISTS', stored, url) == 1 then work[#work + 1] = { url, depth } end
   end
-end
-if input.finalOrigin then
-  local origins = cjson.decode(redis.call('HGET', meta, 'origins'))
-  local present = false
-  for _, o in ipairs(origins) do if o == input.finalOrigin then present = true end end
-  if not present then
-    origins[#origins + 1] = input.finalOrigin
-    redis.call('HSET', meta, 'origins', cjson.encode(origins))
+  if input.finalOrigin then
+    local origins = cjson.decode(redis.call('HGET', meta, 'origins'))
+    local present = false
+    for _, o in ipairs(origins) do if o == input.finalOrigin then present = true end end
+    if not present then
+      origins[#origins + 1] = input.finalOrigin
+      redis.call('HSET', meta, 'origins', cjson.encode(origins))
+    end
   end
+  local depth = tonumber(redis.call('HGET', depths, input.page)) or 0
+  if input.finalUrl and redis.call('HEXISTS', depths, input.finalUrl) == 0 then
+    redis.call('HSET', depths, input.finalUrl, 'x')
+    found = found + 1
+  end
+  for _, link in ipairs(input.sitemap) do consider(link, 1) end
+  if depth < maxDepth then
+    for _, link in ipairs(input.links) do consider(link, depth + 1) end
+  end
+  if maxDepth >= 3 then redis.call('HSET', stored, input.page, cjson.encode(input.links)) end
+  local i = 1
+  while i <= #work do
+    local page, from = work[i][1], work[i][2]
+    for _, link in ipairs(cjson.decode(redis.call('HGET', stored, page))) do consider(link, from + 1) end
+    i = i + 1
+  end
+  redis.call('HSET', meta, 'budget', budget)
+  redis.call('HINCRBY', meta, 'late', late)
+  local list = #admitted == 0 and '[]' or cjson.encode(admitted)
+  redis.call('HSET', by, input.page, list)
+  return '{"admitted":' .. list .. ',"found":' .. found .. '}'
 end
-local depth = tonumber(redis.call('HGET', depths, input.page)) or 0
-if input.finalUrl and redis.call('HEXISTS', depths, input.finalUrl) == 0 then
-  redis.call('HSET', depths, input.finalUrl, 'x')
-  found = found + 1
+local answers = {}
+for i, input in ipairs(cjson.decode(ARGV[1])) do answers[i] = admit(input) end
+if redis.call('EXISTS', meta) == 1 then
+  local ttl = tonumber(redis.call('HGET', meta, 'ttl'))
+  for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ttl) end
 end
-for _, link in ipairs(input.sitemap) do consider(link, 1) end
-if depth < maxDepth then
-  for _, link in ipairs(input.links) do consider(link, depth + 1) end
-end
-if maxDepth >= 3 then redis.call('HSET', stored, input.page, cjson.encode(input.links)) end
-local i = 1
-while i <= #work do
-  local page, from = work[i][1], work[i][2]
-  for _, link in ipairs(cjson.decode(redis.call('HGET', stored, page))) do consider(link, from + 1) end
-  i = i + 1
-end
-redis.call('HSET', meta, 'budget', budget)
-redis.call('HINCRBY', meta, 'late', late)
-local list = #admitted == 0 and '[]' or cjson.encode(admitted)
-redis.call('HSET', by, input.page, list)
-local ttl = tonumber(redis.call('HGET', meta, 'ttl'))
-for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ttl) end
-return '{"admitted":' .. list .. ',"found":' .. found .. '}'`;
+return '[' .. table.concat(answers, ',') .. ']'`;
 
-const admissionSchema = z.object({ admitted: z.array(z.string()), found: z.number().int().min(0) });
+type AdmittingRedis = Redis & { admitLinks(...keysThenInputs: string[]): Promise<unknown> };
+
+const admissionsSchema = z.array(z.object({ admitted: z.array(z.string()), found: z.number().int().min(0) }));
 const scopeSchema = z.object({
   origins: z.array(z.string()),
   includePaths: z.array(z.string()),
@@ -96,7 +104,7 @@ const urlsSchema = z.array(z.string());
  * admission is one Lua script, so two pages that find the same link at once hand it out once.
  */
 export class RedisCrawlFrontier implements CrawlFrontier {
-  private connection: Redis | undefined;
+  private readonly connection: LazyConsumerRedis;
   /**
    * A crawl's scope, read once per process: only the seed's admission changes it (adding the seed's final origin),
    * and every other page of the crawl runs after that admission (the seed's retry reads it afresh).
@@ -104,19 +112,21 @@ export class RedisCrawlFrontier implements CrawlFrontier {
   private readonly scopes = new Map<string, FrontierScope>();
 
   constructor(
-    private readonly redisUrl: string,
+    redisUrl: string,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.connection = new LazyConsumerRedis(redisUrl);
+  }
 
-  private redis(): Redis {
-    const { url: _url, ...options } = consumerConnection(this.redisUrl);
-    this.connection ??= new Redis(this.redisUrl, options);
-    return this.connection;
+  private redis(): AdmittingRedis {
+    const redis = this.connection.get();
+    // Sent by its SHA (EVALSHA), the script itself only when Redis does not have it yet.
+    if (!('admitLinks' in redis)) redis.defineCommand('admitLinks', { numberOfKeys: 5, lua: ADMIT });
+    return redis as AdmittingRedis;
   }
 
   close(): void {
-    this.connection?.disconnect();
-    this.connection = undefined;
+    this.connection.close();
   }
 
   private keys(crawlId: string) {
@@ -171,25 +181,29 @@ export class RedisCrawlFrontier implements CrawlFrontier {
   }
 
   async admit(crawlId: string, links: PageLinks): Promise<Admission> {
+    return (await this.admitEach(crawlId, [links]))[0]!;
+  }
+
+  async admitEach(crawlId: string, pages: PageLinks[]): Promise<Admission[]> {
+    if (pages.length === 0) return [];
     const keys = this.keys(crawlId);
-    const input = {
+    const inputs = pages.map((links) => ({
       ...links,
       sitemap: (links.sitemap ?? []).map((l) => [l.url, l.allowed ? 1 : 0]),
       links: links.links.map((l) => [l.url, l.allowed ? 1 : 0]),
-    };
-    const answer = await this.redis().eval(
-      ADMIT,
-      5,
+    }));
+    const answer = await this.redis().admitLinks(
       keys.meta,
       keys.depth,
       keys.order,
       keys.by,
       keys.links,
-      JSON.stringify(input),
+      JSON.stringify(inputs),
     );
     const known = this.scopes.get(crawlId);
-    if (links.finalOrigin && known && !known.origins.includes(links.finalOrigin)) known.origins.push(links.finalOrigin);
-    return admissionSchema.parse(JSON.parse(String(answer)));
+    for (const { finalOrigin } of pages)
+      if (finalOrigin && known && !known.origins.includes(finalOrigin)) known.origins.push(finalOrigin);
+    return admissionsSchema.parse(JSON.parse(String(answer)));
   }
 
   async admittedBy(crawlId: string, page: string): Promise<string[] | null> {

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { HostThrottle } from '@docshelf/core';
-import { Redis } from 'ioredis';
-import { consumerConnection } from './connections';
+import type { Redis } from 'ioredis';
+import { LazyConsumerRedis } from './connections';
 
 // One key per host holds the time of its next free turn; each caller takes the next one and is told how long to wait.
 // Redis's clock is the only clock, so workers on several machines agree.
@@ -14,27 +14,31 @@ local interval = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], at + interval, 'PX', interval + 60000)
 return at - t`;
 
+type TurnTakingRedis = Redis & { takeTurn(key: string, intervalMs: string): Promise<unknown> };
+
 /**
  * HostThrottle over Redis: spaces page loads of one host across every worker process. Its connection opens on first
  * use and, like the workers', retries through a Redis restart.
  */
 export class RedisHostThrottle implements HostThrottle {
-  private connection: Redis | undefined;
+  private readonly connection: LazyConsumerRedis;
 
   constructor(
-    private readonly redisUrl: string,
+    redisUrl: string,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.connection = new LazyConsumerRedis(redisUrl);
+  }
 
-  private redis(): Redis {
-    const { url: _url, ...options } = consumerConnection(this.redisUrl);
-    this.connection ??= new Redis(this.redisUrl, options);
-    return this.connection;
+  private redis(): TurnTakingRedis {
+    const redis = this.connection.get();
+    // Sent by its SHA (EVALSHA), the script itself only when Redis does not have it yet.
+    if (!('takeTurn' in redis)) redis.defineCommand('takeTurn', { numberOfKeys: 1, lua: TAKE_TURN });
+    return redis as TurnTakingRedis;
   }
 
   close(): void {
-    this.connection?.disconnect();
-    this.connection = undefined;
+    this.connection.close();
   }
 
   async waitTurn(host: string, intervalMs: number, signal?: AbortSignal): Promise<void> {
@@ -53,8 +57,6 @@ export class RedisHostThrottle implements HostThrottle {
   }
 
   private async takeTurn(host: string, intervalMs: number): Promise<number> {
-    return Number(
-      await this.redis().eval(TAKE_TURN, 1, `${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)),
-    );
+    return Number(await this.redis().takeTurn(`${this.prefix}:host-turn:${host.toLowerCase()}`, String(intervalMs)));
   }
 }

@@ -74,6 +74,27 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       });
     });
 
+    it('admits several pages in one call as one call each would, in order, a repeated page answered as before', async () => {
+      const id = crawlId();
+      await frontier.open(id, start({ budget: 3, maxDepth: 2 }));
+      await frontier.admit(id, { page: u('/'), now, links: ok('/a', '/b') });
+      expect(
+        await frontier.admitEach(id, [
+          { page: u('/a'), now, links: ok('/b', '/c', '/d') },
+          { page: u('/b'), now, links: ok('/c', '/e') },
+          { page: u('/a'), now, links: ok('/f') },
+        ]),
+      ).toEqual([
+        { admitted: [u('/c')], found: 2 },
+        { admitted: [], found: 1 },
+        { admitted: [u('/c')], found: 0 },
+      ]);
+      expect(await frontier.admitEach(id, [])).toEqual([]);
+      expect(await frontier.admitEach(crawlId(), [{ page: u('/'), now, links: ok('/a') }])).toEqual([
+        { admitted: [], found: 0 },
+      ]);
+    });
+
     it('takes no links from a page at maxDepth', async () => {
       const id = crawlId();
       await frontier.open(id, start({ maxDepth: 1 }));

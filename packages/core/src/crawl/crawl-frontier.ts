@@ -76,6 +76,8 @@ export interface CrawlFrontier {
   open(crawlId: string, start: FrontierStart): Promise<void>;
   scope(crawlId: string): Promise<FrontierScope | null>;
   admit(crawlId: string, links: PageLinks): Promise<Admission>;
+  /** The admissions of several pages, one after the other as `admit` would make them, in one call. */
+  admitEach(crawlId: string, pages: PageLinks[]): Promise<Admission[]>;
   /** What an earlier attempt of this page's job admitted (null: none), to hand out again after a crash. */
   admittedBy(crawlId: string, page: string): Promise<string[] | null>;
   summary(crawlId: string): Promise<FrontierSummary | null>;

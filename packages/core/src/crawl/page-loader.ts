@@ -32,11 +32,26 @@ export interface LoadedPage {
   notModified?: boolean;
 }
 
+/** A known page found unchanged by a conditional request, without a load. */
+export interface RevalidatedPage {
+  /** Where the page ended up after redirects. */
+  url: string;
+  validators: PageValidators;
+  /** The server answered 304 Not Modified: no body came. */
+  notModified: boolean;
+}
+
 export interface LoadOptions {
   renderer: Renderer;
   signal?: AbortSignal;
   /** The validators of the page's last crawl: the load asks conditionally and compares content hashes. */
   known?: PageValidators;
+}
+
+export interface RevalidateOptions {
+  renderer: Renderer;
+  known: PageValidators;
+  signal?: AbortSignal;
 }
 
 /**
@@ -46,6 +61,12 @@ export interface LoadOptions {
  */
 export interface PageLoader {
   load(url: string, options: LoadOptions): Promise<LoadedPage>;
+  /**
+   * Asks for a known page the way `load` with `known` does (If-None-Match / If-Modified-Since; over HTTP, the content
+   * hash too), without extracting or rendering anything: the page when it is unchanged; null when it changed, failed,
+   * or cannot be told unchanged short of a render (a browser page without validators). The caller then loads it.
+   */
+  revalidate(url: string, options: RevalidateOptions): Promise<RevalidatedPage | null>;
   /**
    * A small text file beside the pages (robots.txt, sitemap.xml); a gzipped one (sitemap.xml.gz) is unpacked, within
    * `maxBytes`. Null when it cannot be had or is not 200.
@@ -63,11 +84,12 @@ export interface HostThrottle {
 
 /**
  * Share of a politeness turn a conditional request (If-None-Match / If-Modified-Since) of a known page waits for. When
- * the server answers 304 that is all it costs: headers and no body, a few hundred bytes. When it sends the page
- * after all, the rest of the turn is taken at once, so full pages stay spaced as CRAWL_HOST_PAGES_PER_SECOND says.
- * A robots.txt Crawl-delay is a site's own request and spaces every request in full.
+ * the server answers 304 that is all it costs: headers and no body, a few hundred bytes against a page's tens of
+ * kilobytes, so an eighth of a turn is still less load than a page's. When it sends the page after all, the rest of
+ * the turn is taken at once, so full pages stay spaced as CRAWL_HOST_PAGES_PER_SECOND says. A robots.txt Crawl-delay
+ * is a site's own request and spaces every request in full. (A power of two: `intervalMs` times it is exact.)
  */
-export const REVALIDATION_TURN_SHARE = 0.25;
+export const REVALIDATION_TURN_SHARE = 0.125;
 
 /** The spacing of one host's pages: CRAWL_HOST_PAGES_PER_SECOND, or robots.txt's Crawl-delay (capped) when longer. */
 export function hostIntervalMs(

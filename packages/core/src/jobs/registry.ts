@@ -92,7 +92,8 @@ export const jobRegistry = {
   },
   /**
    * Fetches or renders one page, extracts it and stages its content under the crawl id (the commit chunks it); in a
-   * crawl that follows links, hands out the pages it found (through the crawl's frontier) as further jobs of the crawl.
+   * crawl that follows links, hands out the pages it found (through the crawl's frontier) as further jobs of the crawl,
+   * after asking for those the library already knows conditionally itself (the unchanged ones need no job).
    */
   'crawl-page': {
     queue: 'crawl',
@@ -120,6 +121,11 @@ export const jobRegistry = {
       renderedWith: z.enum(['browser', 'http']),
       /** Unchanged since the library's last crawl: not extracted again, its chunks stand. */
       unchanged: z.boolean().optional(),
+      /**
+       * Known pages this job handed out and found unchanged itself, each with one conditional request instead of a job
+       * of its own: staged as unchanged (with the links they lead to), counted like pages crawled by their own jobs.
+       */
+      revalidated: z.array(z.string()).optional(),
     }),
   },
   /** Fetches one URL (an llms.txt or a page), chunks it and replaces the library's chunks with it. */

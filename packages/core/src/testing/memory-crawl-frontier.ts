@@ -98,6 +98,12 @@ export class MemoryCrawlFrontier implements CrawlFrontier {
     return { admitted: [...admitted], found };
   }
 
+  async admitEach(crawlId: string, pages: PageLinks[]): Promise<Admission[]> {
+    const admissions: Admission[] = [];
+    for (const links of pages) admissions.push(await this.admit(crawlId, links));
+    return admissions;
+  }
+
   async admittedBy(crawlId: string, page: string): Promise<string[] | null> {
     const earlier = this.crawls.get(crawlId)?.admittedBy.get(page);
     return earlier ? [...earlier] : null;

@@ -6,6 +6,8 @@ import {
   type PageLoader,
   type PageValidators,
   type Renderer,
+  type RevalidatedPage,
+  type RevalidateOptions,
 } from '@docshelf/core';
 import type { BrowserPool } from '../browser/browser-pool';
 import { decodeDocument } from '../extract/decode-document';
@@ -89,6 +91,26 @@ export class ChromiumPageLoader implements PageLoader {
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw toPageError(error);
+    }
+  }
+
+  async revalidate(url: string, options: RevalidateOptions): Promise<RevalidatedPage | null> {
+    const { renderer, known, signal } = options;
+    // A rendered page's hash is of its rendered HTML: only a 304 tells it unchanged without a render.
+    const conditional = Boolean(known.etag || known.lastModified);
+    if (renderer === 'browser' && !conditional) return null;
+    try {
+      const fetched = await this.fetchOverHttp(url, signal, known);
+      const notModified = fetched.status === 304;
+      if (
+        !notModified &&
+        (renderer === 'browser' || fetched.status >= 400 || hashOf(fetched.text) !== known.contentHash)
+      )
+        return null;
+      return { url: fetched.url, validators: validatorsOf(fetched, known), notModified };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      return null;
     }
   }
 

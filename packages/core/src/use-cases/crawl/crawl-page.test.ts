@@ -1,6 +1,7 @@
 import type { HostThrottle, LoadedPage, PageLoader } from '../../crawl/page-loader';
 import type { JobContext } from '../../jobs/workflow';
 import type { CrawledPage } from '../../ports';
+import { pageKeyOf } from '../../crawl/crawl-frontier';
 import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
 import { crawlPage } from './crawl-page';
 
@@ -42,6 +43,7 @@ function loaderAnswering(answer: 'full' | 'not-modified' | 'same-body'): PageLoa
       };
     },
     fetchSiteFile: async () => null,
+    revalidate: async () => null,
   };
 }
 
@@ -82,7 +84,7 @@ describe('crawlPage politeness', () => {
     expect(calls).toEqual([['wait', 'docs.test', 100]]);
   });
 
-  it('lets a known page answered 304 Not Modified cost a quarter of a turn', async () => {
+  it('lets a known page answered 304 Not Modified cost an eighth of a turn', async () => {
     const { throttle, calls } = fakeThrottle();
     const result = await crawlPage(
       {
@@ -96,7 +98,7 @@ describe('crawlPage politeness', () => {
       ctx,
     );
     expect(result.unchanged).toBe(true);
-    expect(calls).toEqual([['wait', 'docs.test', 25]]);
+    expect(calls).toEqual([['wait', 'docs.test', 13]]);
   });
 
   it('takes the rest of the turn when a known page comes whole, changed or not', async () => {
@@ -114,8 +116,8 @@ describe('crawlPage politeness', () => {
         ctx,
       );
       expect(calls).toEqual([
-        ['wait', 'docs.test', 25],
-        ['extend', 'docs.test', 75],
+        ['wait', 'docs.test', 13],
+        ['extend', 'docs.test', 87],
       ]);
     }
   });
@@ -148,5 +150,57 @@ describe('crawlPage politeness', () => {
       ctx,
     );
     expect(delayed.calls).toEqual([['wait', 'docs.test', 2_000]]);
+  });
+});
+
+describe('crawlPage hands out the known pages it found', () => {
+  it('asks for them itself in the same politeness turns; a changed one becomes a job', async () => {
+    const [b, c] = ['https://docs.test/b.html', 'https://docs.test/c.html'];
+    const crawlId = '0d7c6f3e-2a4b-4c1d-9e8f-7a6b5c4d3e2f';
+    const pages = new Map([
+      [URL_A, known({ etag: '"a"', links: [b, c] })],
+      [b, known({ url: b, etag: '"b"' })],
+      [c, known({ url: c, etag: '"c"' })],
+    ]);
+    const frontier = new MemoryCrawlFrontier();
+    await frontier.open(crawlId, {
+      origins: ['https://docs.test'],
+      includePaths: [],
+      excludePaths: [],
+      robotsTxt: null,
+      useSitemap: false,
+      found: [URL_A],
+      scheduled: [URL_A],
+      budget: 10,
+      maxDepth: 2,
+    });
+    const loader: PageLoader = {
+      ...loaderAnswering('not-modified'),
+      revalidate: async (url, { known: validators }) => (url === b ? { url, validators, notModified: true } : null),
+    };
+    const { throttle, calls } = fakeThrottle();
+    const added: string[] = [];
+    const result = await crawlPage(
+      {
+        records: { getCrawledPage: async (_id, url) => pages.get(url) ?? null, stagePage: async () => undefined },
+        loader,
+        throttle,
+        politeness,
+        frontier,
+      },
+      { ...job(), crawlId, discover: true, fanOut: true },
+      { ...ctx, addToWorkflow: async (children) => void added.push(...children.map((child) => child.key)) },
+    );
+    expect(result).toMatchObject({ unchanged: true, revalidated: [b] });
+    expect(added).toEqual([pageKeyOf(c)]);
+    // Its own 304, then an eighth of a turn per page it asked for; the changed one takes the rest of its turn.
+    expect(calls.sort()).toEqual(
+      [
+        ['wait', 'docs.test', 13],
+        ['wait', 'docs.test', 13],
+        ['wait', 'docs.test', 13],
+        ['extend', 'docs.test', 87],
+      ].sort(),
+    );
   });
 });

@@ -1,23 +1,22 @@
 import type { CrawlFrontier } from '../../crawl/crawl-frontier';
-import { hostIntervalMs, REVALIDATION_TURN_SHARE, type HostThrottle, type PageLoader } from '../../crawl/page-loader';
+import type { PageLoader } from '../../crawl/page-loader';
 import { repeatableKeysOf } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
 import type { RecordStore } from '../../ports';
-import { handOutAgain, handOutLinks } from './hand-out-links';
+import { handOutLinks, stageUnchanged } from './hand-out-pages';
+import { handOutAgain } from './hand-out-links';
+import { takeRestOfTurn, takeTurn, type PolitenessDeps } from './host-turns';
 
 /** A page the site says is gone: a re-crawl drops what the library kept of it. */
 export const PAGE_GONE_STATUSES = new Set([404, 410]);
 
 /** Worker side of one crawl page. Only counts and links go back through Redis. */
-export interface CrawlPageDeps {
+export interface CrawlPageDeps extends PolitenessDeps {
   records: Pick<RecordStore, 'stagePage' | 'getCrawledPage'>;
   loader: PageLoader;
   now?: () => Date;
-  /** Politeness across workers; absent = no spacing. */
-  throttle?: HostThrottle;
-  politeness?: { hostPagesPerSecond: number; crawlDelayMaxMs: number };
   /** Which pages of a crawl are known and handed out, shared by its page jobs on every worker. */
   frontier: CrawlFrontier;
 }
@@ -26,8 +25,9 @@ export interface CrawlPageDeps {
  * Load one page (conditionally, when the library's last crawl kept the page's validators), extract it and stage the
  * content. The commit drops lines repeated across the crawl's pages and chunks it; an unchanged page is staged as
  * such and keeps its chunks (and its kept links lead the crawl on). In a crawl that follows links, the pages this
- * one found are handed out as soon as it is staged; a retried page that gets that far hands out what its first
- * attempt admitted (the frontier answers the same), one that fails first hands it out as it fails.
+ * one found are handed out as soon as it is staged (the known ones asked for conditionally here first, see
+ * handOutLinks); a retried page that gets that far hands out what its first attempt admitted (the frontier answers
+ * the same), one that fails first hands it out as it fails.
  */
 export async function crawlPage(
   deps: CrawlPageDeps,
@@ -42,29 +42,26 @@ export async function crawlPage(
       signal: ctx.signal,
       ...(known ? { known } : {}),
     });
-    if (owed > 0 && !page.notModified) await deps.throttle!.extendTurn(new URL(job.url).host, owed);
+    if (!page.notModified) await takeRestOfTurn(deps, job.url, owed);
     if (page.status >= 400) {
       const code = PAGE_GONE_STATUSES.has(page.status) ? 'PAGE_GONE' : 'PAGE_HTTP_ERROR';
       throw new AppError(code, `HTTP ${page.status}`, 400, { retryable: false });
     }
-    const now = (deps.now ?? (() => new Date()))();
     const base = { url: job.url, finalUrl: page.url, renderedWith: page.renderedWith };
+    const handOut = (links: string[]) =>
+      job.fanOut
+        ? handOutLinks(deps, job, ctx, { finalUrl: page.url, links })
+        : Promise.resolve({ links, revalidated: [] });
+    const found = (handedOut: { links: string[]; revalidated: string[] }) => ({
+      links: job.discover ? handedOut.links : [],
+      ...(handedOut.revalidated.length > 0 ? { revalidated: handedOut.revalidated } : {}),
+    });
     if (page.unchanged && known) {
-      const staged = {
-        finalUrl: page.url,
-        title: '',
-        markdown: '',
-        landmark: false,
-        links: known.links,
-        validators: page.validators,
-        unchanged: true,
-      };
-      await deps.records.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now });
-      const links = job.fanOut
-        ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: known.links })
-        : known.links;
+      const links = known.links;
+      await stageUnchanged(deps, job.crawlId, job.url, { finalUrl: page.url, links, validators: page.validators });
+      const handedOut = await handOut(links);
       await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
-      return { ...base, title: '', links: job.discover ? links : [], unchanged: true };
+      return { ...base, title: '', ...found(handedOut), unchanged: true };
     }
     const landmark = page.landmark ?? false;
     const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
@@ -81,13 +78,11 @@ export async function crawlPage(
       url: job.url,
       chunks: [],
       page: { ...content, ...(page.validators ? { validators: page.validators } : {}) },
-      now,
+      now: (deps.now ?? (() => new Date()))(),
     });
-    const links = job.fanOut
-      ? await handOutLinks(deps, job, ctx, { finalUrl: page.url, links: page.links })
-      : page.links;
+    const handedOut = await handOut(page.links);
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
-    return { ...base, title: page.title, links: job.discover ? links : [] };
+    return { ...base, title: page.title, ...found(handedOut) };
   } catch (error) {
     // An earlier attempt may have admitted links and stopped (its worker died) before adding the pages: added now.
     if (job.fanOut && !ctx.signal.aborted) await handOutAgain(deps, job, ctx).catch(() => undefined);
@@ -97,26 +92,4 @@ export async function crawlPage(
     }
     throw error;
   }
-}
-
-/**
- * Waits for the host's turn. A conditional request waits for a share of it (REVALIDATION_TURN_SHARE); what it then owes
- * if the page comes whole is returned, to be taken once the answer is in.
- */
-async function takeTurn(
-  deps: CrawlPageDeps,
-  job: JobPayload<'crawl-page'>,
-  conditional: boolean,
-  signal: AbortSignal,
-): Promise<number> {
-  if (!deps.throttle || !deps.politeness) return 0;
-  const intervalMs = hostIntervalMs(
-    deps.politeness.hostPagesPerSecond,
-    job.crawlDelayMs,
-    deps.politeness.crawlDelayMaxMs,
-  );
-  const share =
-    conditional && job.crawlDelayMs === undefined ? Math.ceil(intervalMs * REVALIDATION_TURN_SHARE) : intervalMs;
-  await deps.throttle.waitTurn(new URL(job.url).host, share, signal);
-  return intervalMs - share;
 }

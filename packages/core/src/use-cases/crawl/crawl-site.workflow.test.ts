@@ -4,7 +4,7 @@ import { AppError } from '../../errors';
 import type { ProgressChange } from '../../jobs/job-record';
 import type { JobPayload } from '../../jobs/registry';
 import { jobCancelled, type ChildJob, type JobContext } from '../../jobs/workflow';
-import type { CommitIngestionInput, StagedPageContent } from '../../ports';
+import type { CommitIngestionInput, CrawledPage, StagedPageContent } from '../../ports';
 import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
 import { runWorkflowInline } from '../../testing/run-workflow-inline';
 import { crawlPage } from './crawl-page';
@@ -33,12 +33,13 @@ function fakeSite(pages: LoadedPage[], robotsTxt: string | null = null) {
     async fetchSiteFile(url) {
       return url.endsWith('/robots.txt') ? robotsTxt : null;
     },
+    revalidate: async () => null,
   };
   return { loader, fetched };
 }
 
-/** The record store methods a crawl uses, in memory. */
-function fakeRecords() {
+/** The record store methods a crawl uses, in memory; `known` are the pages the library's last crawl kept. */
+function fakeRecords(known: CrawledPage[] = []) {
   const staged = new Map<string, Map<string, { chunks: ChunkInput[]; page?: StagedPageContent }>>();
   const commits: CommitIngestionInput[] = [];
   return {
@@ -55,10 +56,10 @@ function fakeRecords() {
         return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, page]) => ({ url, ...page }));
       },
       async listCrawledPages() {
-        return [];
+        return known;
       },
-      async getCrawledPage() {
-        return null;
+      async getCrawledPage(_libraryId: string, url: string) {
+        return known.find((page) => page.url === url) ?? null;
       },
       async getChunks() {
         return [];
@@ -245,6 +246,117 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     };
     await expect(crawlPage(failing, payload, retry)).rejects.toMatchObject({ code: 'URL_UNREACHABLE' });
     expect(added).toEqual([`${ORIGIN}/a`, `${ORIGIN}/b`]);
+  });
+
+  it('in a re-crawl, asks for the known pages a page hands out itself: only changed and new pages get jobs', async () => {
+    const site = fakeSite([
+      page('/', ['/a', '/b', '/c']),
+      page('/a', ['/a1']),
+      page('/b', ['/b1']),
+      page('/c'),
+      page('/a1'),
+      page('/b1'),
+    ]);
+    const kept = (path: string, links: string[] = []): CrawledPage => ({
+      url: `${ORIGIN}${path}`,
+      etag: `"${path}"`,
+      contentHash: `hash of ${path}`,
+      chunkIds: [`chunk ${path}`],
+      lineKeys: [],
+      links: links.map((l) => `${ORIGIN}${l}`),
+    });
+    const store = fakeRecords([kept('/', ['/a', '/b', '/c']), kept('/a', ['/a1']), kept('/b'), kept('/a1')]);
+    const revalidated: string[] = [];
+    const loader: PageLoader = {
+      ...site.loader,
+      async load(url, options) {
+        const path = new URL(url).pathname;
+        if (path !== '/' || !options.known) return site.loader.load(url, options);
+        site.fetched.push(path);
+        return { ...page('/'), markdown: '', validators: options.known, unchanged: true, notModified: true };
+      },
+      async revalidate(url, { known }) {
+        const path = new URL(url).pathname;
+        revalidated.push(path);
+        return path === '/b' ? null : { url, validators: known, notModified: true };
+      },
+    };
+    const { ctx, reports } = fakeContext();
+    const added: string[][] = [];
+    const swap = { swapIn: async () => true, discard: async () => undefined };
+    const deps = { records: store.records, loader, swap, frontier: new MemoryCrawlFrontier() };
+    const { result } = await runWorkflowInline(crawlSiteWorkflow(deps), job(['/'], { maxDepth: 2 }), ctx, {
+      'crawl-page': (p, pageCtx) =>
+        crawlPage(deps, p, {
+          ...pageCtx,
+          addToWorkflow: async (children) => {
+            added.push(children.map((c) => new URL((c.payload as { url: string }).url).pathname));
+            await pageCtx.addToWorkflow(children);
+          },
+        }),
+      'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
+      'write-backup': async () => ({ written: true, chunks: 0 }),
+    });
+    // /c is new: a job at once; /b changed: a job once its conditional request says so; /a and /a1 need none.
+    expect(revalidated).toEqual(['/a', '/b', '/a1']);
+    expect(added).toEqual([['/c'], ['/b'], ['/b1']]);
+    expect(site.fetched).toEqual(['/', '/c', '/b', '/b1']);
+    expect(result).toMatchObject({ pagesDiscovered: 6, pagesCrawled: 6, pagesUnchanged: 3, errors: [] });
+    // Live progress counts the pages checked without a job like any other.
+    expect(reports.reduce((n, r) => n + (r.add?.pagesUnchanged ?? 0), 0)).toBe(3);
+    const commit = store.commits[0]!;
+    // In breadth-first order; the fake pages that came whole carry no validators, so only the unchanged are recorded.
+    expect(commit.crawledPages!.map((p) => new URL(p.url).pathname)).toEqual(['/', '/a', '/a1']);
+    expect(commit.chunks.map((c) => new URL(c.url!).pathname)).toEqual(['/b', '/c', '/b1']);
+    // The changed page's old chunk goes; the unchanged pages' chunks stand.
+    expect(commit.removeChunkIds).toEqual(['chunk /b']);
+  });
+
+  it('commits a replacement that finds the library exactly as it is in place; one more chunk, and it replaces', async () => {
+    const kept = (path: string, links: string[] = []): CrawledPage => ({
+      url: `${ORIGIN}${path}`,
+      etag: `"${path}"`,
+      contentHash: `hash of ${path}`,
+      chunkIds: [`chunk ${path}`],
+      lineKeys: [],
+      links: links.map((l) => `${ORIGIN}${l}`),
+    });
+    const site = fakeSite([page('/', ['/a']), page('/a')]);
+    const loader: PageLoader = {
+      ...site.loader,
+      load: async (url, options) => ({ ...page(new URL(url).pathname), validators: options.known, unchanged: true }),
+      revalidate: async (url, { known }) => ({ url, validators: known, notModified: true }),
+    };
+    for (const [chunksInLibrary, replaced] of [
+      [2, false],
+      [3, true],
+    ] as const) {
+      const store = fakeRecords([kept('/', ['/a']), kept('/a')]);
+      const records = {
+        ...store.records,
+        countChunks: async () => chunksInLibrary,
+        getChunks: async (_libraryId: string, ids: string[]) =>
+          ids.map((id, position) => ({ id, content: `The text of ${id}.`, tokenCount: 5, position })),
+      };
+      const swap = { swapIn: async () => true, discard: async () => undefined };
+      const deps = { records, loader, swap, frontier: new MemoryCrawlFrontier() };
+      const { result, children } = await runWorkflowInline(
+        crawlSiteWorkflow(deps),
+        { ...job(['/']), replace: true },
+        fakeContext().ctx,
+        {
+          'crawl-page': (p, pageCtx) => crawlPage(deps, p, pageCtx),
+          'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
+          'write-backup': async () => ({ written: true, chunks: 0 }),
+        },
+      );
+      expect(result).toMatchObject({ pagesCrawled: 2, pagesUnchanged: 2, chunksIngested: 2, errors: [] });
+      const commit = store.commits[0]!;
+      expect(commit.replace).toBe(replaced);
+      expect(commit.library.id === 'acme/docs').toBe(!replaced);
+      expect(commit.chunks).toHaveLength(replaced ? 2 : 0);
+      expect(children.find((c) => c.name === 'index-ingestion')!.payload).toMatchObject({ replace: replaced });
+    }
   });
 
   it('turns a failed page into an errors entry and crawls several URLs without discovery', async () => {

@@ -54,6 +54,7 @@ const crawlState = z.object({
 type CrawlState = z.infer<typeof crawlState>;
 type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
+type StagedPage = Awaited<ReturnType<RecordStore['listStagedPages']>>[number];
 
 export interface CrawlSiteDeps {
   records: Pick<
@@ -190,9 +191,26 @@ async function afterPages(
   const outcomes = new Map(children.map((c) => [c.key, c]));
   const pages = new Map<string, JobResult<'crawl-page'>>();
   const outcomeOf = (url: string) => outcomes.get(pageKeyOf(url));
+  const revalidated = new Set<string>();
   for (const url of summary?.scheduled.map((s) => s.url) ?? state.seeds) {
     const outcome = outcomeOf(url);
-    if (outcome?.ok) pages.set(url, jobRegistry['crawl-page'].result.parse(outcome.value));
+    if (!outcome?.ok) continue;
+    const page = jobRegistry['crawl-page'].result.parse(outcome.value);
+    pages.set(url, page);
+    page.revalidated?.forEach((u) => revalidated.add(u));
+  }
+  // Pages another page's job found unchanged with a conditional request: their kept links are in their staging.
+  const staged = await deps.records.listStagedPages(job.crawlId);
+  for (const { url, page } of staged) {
+    if (!revalidated.has(url) || pages.has(url) || !page) continue;
+    pages.set(url, {
+      url,
+      finalUrl: page.finalUrl,
+      title: '',
+      links: page.links,
+      renderedWith: 'http',
+      unchanged: true,
+    });
   }
   const order = breadthFirstOrder(state.seeds, summary, pages);
   const crawled: string[] = [];
@@ -203,17 +221,19 @@ async function afterPages(
   /** Failures the page jobs could not report themselves: a retryable error out of attempts, or no outcome. */
   const unreported: string[] = [];
   for (const url of order) {
-    const outcome = outcomeOf(url);
-    if (!outcome?.ok) {
+    const page = pages.get(url);
+    if (!page) {
+      const outcome = outcomeOf(url);
+      const failure = outcome && !outcome.ok ? outcome.error : undefined;
       failed += 1;
-      const error = `${url}: ${outcome ? outcome.error.message : 'the page job left no outcome'}`;
+      const error = `${url}: ${failure ? failure.message : 'the page job left no outcome'}`;
       errors.push(error);
-      if (!outcome || outcome.error.retryable) unreported.push(error);
-      if (outcome?.error.code === 'PAGE_GONE') gone.push(url);
+      if (!failure || failure.retryable) unreported.push(error);
+      if (failure?.code === 'PAGE_GONE') gone.push(url);
       continue;
     }
     crawled.push(url);
-    if (pages.get(url)!.unchanged) unchanged += 1;
+    if (page.unchanged) unchanged += 1;
   }
   if (summary && summary.late > 0 && deps.maxDurationMs !== undefined) {
     errors.push(
@@ -223,7 +243,7 @@ async function afterPages(
   const discovered = summary?.found ?? seedsOf(job).seeds.length;
   const crawledState: CrawlState = { ...state, discovered, crawled, failed, errors, unchanged, gone };
   await reportCrawl(ctx, { discovered, crawled: crawled.length, failed, scheduled: order.length }, unreported);
-  return commitCrawl(deps, job, crawledState, ctx);
+  return commitCrawl(deps, job, crawledState, ctx, staged);
 }
 
 /**
@@ -255,9 +275,22 @@ function breadthFirstOrder(
   return [...order, ...summary.scheduled.map((s) => s.url).filter((url) => !depth.has(url))];
 }
 
-async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, ctx: JobContext): Promise<CrawlStep> {
+async function commitCrawl(
+  deps: CrawlSiteDeps,
+  job: CrawlJob,
+  state: CrawlState,
+  ctx: JobContext,
+  staged?: StagedPage[],
+): Promise<CrawlStep> {
   const { seeds } = seedsOf(job);
-  const pages = await buildPages(deps, job, state);
+  // A replacement that would be the library as it is, is committed in place: nothing to build aside and swap in.
+  const replace = job.replace && !(await replacesNothing(deps, job, state));
+  const pages = await buildPages(
+    deps,
+    { ...job, replace },
+    state,
+    staged ?? (await deps.records.listStagedPages(job.crawlId)),
+  );
   if (pages.chunks.length === 0 && pages.keptChunks === 0) {
     throw new AppError('NO_CONTENT', `No content could be extracted from ${seeds.join(', ')}`, 400, {
       retryable: false,
@@ -269,13 +302,13 @@ async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
     phase: 'committing',
     set: { done: 0, total: pages.chunks.length, pagesUnchanged: state.unchanged },
   });
-  const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId, replace: job.replace };
+  const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId, replace };
   const target = commitTargetOf(ingestion);
   await deps.records.commitIngestion({
     library: { id: target, name: job.name, description: job.description, sourceUrl: seeds[0], sourceType: 'crawl' },
     ownerId: job.ownerId,
     chunks: pages.chunks,
-    replace: job.replace,
+    replace,
     ingestionId: job.crawlId,
     now: (deps.now ?? (() => new Date()))(),
     crawledPages: pages.crawledPages,
@@ -288,10 +321,24 @@ async function commitCrawl(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
     ...ingestion,
     chunks: chunksIngested,
     generate,
-    ...(job.replace && state.unchanged > 0 ? { reuseVectorsOf: job.libraryId } : {}),
+    ...(replace && state.unchanged > 0 ? { reuseVectorsOf: job.libraryId } : {}),
     ...(pages.removeChunkIds.length > 0 ? { dropChunkIds: pages.removeChunkIds } : {}),
   });
   return { state: { ...state, phase: 'indexing', chunksIngested, finishing }, wait };
+}
+
+/**
+ * Whether a `replace` crawl found the library exactly as it is: every page it keeps crawled again and unchanged, no
+ * other page, no failure, and no chunk in the library beyond those pages' (one added by another ingestion).
+ */
+async function replacesNothing(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState): Promise<boolean> {
+  if (!job.replace || state.failed > 0 || state.crawled.length === 0 || state.unchanged !== state.crawled.length)
+    return false;
+  const known = await deps.records.listCrawledPages(job.libraryId);
+  const crawled = new Set(state.crawled);
+  if (known.length !== crawled.size || !known.every((page) => crawled.has(page.url))) return false;
+  const chunkIds = new Set(known.flatMap((page) => page.chunkIds));
+  return (await deps.records.countChunks(job.libraryId)) === chunkIds.size;
 }
 
 interface CrawlCommit {
@@ -310,9 +357,14 @@ interface CrawlCommit {
  * its chunks: a replacement copies them from the library, an update leaves them alone. An update also removes the
  * chunks a changed page no longer has and those of pages now gone.
  */
-async function buildPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState): Promise<CrawlCommit> {
+async function buildPages(
+  deps: CrawlSiteDeps,
+  job: CrawlJob,
+  state: CrawlState,
+  stagedPages: StagedPage[],
+): Promise<CrawlCommit> {
   const { records } = deps;
-  const staged = new Map((await records.listStagedPages(job.crawlId)).map((page) => [page.url, page]));
+  const staged = new Map(stagedPages.map((page) => [page.url, page]));
   const known = new Map((await records.listCrawledPages(job.libraryId)).map((page) => [page.url, page]));
   const pages = state.crawled.flatMap((url) => {
     const page = staged.get(url);

@@ -1,4 +1,4 @@
-import type { CrawlFrontier } from '../../crawl/crawl-frontier';
+import type { CrawlFrontier, FrontierScope } from '../../crawl/crawl-frontier';
 import { pageKeyOf } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
 import { normalizePageUrl } from '../../crawl/page-url';
@@ -43,22 +43,19 @@ export function pageJobOf(
 
 /**
  * A page of a crawl that follows links, once it is done: its in-scope links (after the sitemap's URLs, for a seed
- * that asked for them) are admitted by the crawl's frontier, and the pages it hands out are added to the crawl at
- * once, without waiting for the rest of the page's level. Returns the links as found, sitemap URLs first.
+ * that asked for them) are admitted by the crawl's frontier. Returns the links as found, sitemap URLs first, and the
+ * pages admitted, which the caller hands out at once (handOutPages), without waiting for the rest of the page's level.
  */
-export async function handOutLinks(
+export async function admitLinks(
   deps: HandOutDeps,
   job: PageJob,
   ctx: JobContext,
   page: { finalUrl: string; links: string[] },
-): Promise<string[]> {
+): Promise<{ links: string[]; admitted: string[] }> {
   const scopeFacts = await deps.frontier.scope(job.crawlId);
-  if (!scopeFacts)
-    throw new AppError('CRAWL_GONE', `The crawl ${job.crawlId} is over or was never started`, 409, {
-      retryable: false,
-    });
-  const scope = new CrawlScope(scopeFacts);
+  if (!scopeFacts) throw crawlGone(job.crawlId);
   const seed = job.seed === true;
+  const scope = seed ? new CrawlScope(scopeFacts) : scopeOf(job.crawlId, scopeFacts);
   // As a breadth-first crawl did: the sitemap under the seed's own origin, then the seed's final origin joins.
   const sitemap =
     seed && scopeFacts.useSitemap ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal) : [];
@@ -72,16 +69,77 @@ export async function handOutLinks(
     ...(sitemapLinks.length > 0 ? { sitemap: sitemapLinks } : {}),
     links: scope.select(page.links),
   });
-  if (admitted.length > 0) await ctx.addToWorkflow(admitted.map((url) => pageJobOf(job, url)));
   if (found > 0 || admitted.length > 0)
     await ctx.reportProgress({ add: { pagesDiscovered: found, total: admitted.length } });
-  return [...sitemap, ...page.links];
+  return { links: [...sitemap, ...page.links], admitted };
+}
+
+/** Pages whose links one frontier call admits at most (one Redis script call; a call holds Redis while it runs). */
+const ADMISSION_BATCH = 50;
+
+/**
+ * The links of several pages of a crawl (none of them its seed), admitted one page after the other in few calls to the
+ * frontier. Returns the pages each admitted, for the caller to hand out.
+ */
+export async function admitLinksOfPages(
+  deps: HandOutDeps,
+  job: PageJob,
+  ctx: JobContext,
+  pages: Array<{ url: string; finalUrl: string; links: string[] }>,
+): Promise<string[][]> {
+  if (pages.length === 0) return [];
+  const scopeFacts = await deps.frontier.scope(job.crawlId);
+  if (!scopeFacts) throw crawlGone(job.crawlId);
+  const scope = scopeOf(job.crawlId, scopeFacts);
+  const admitted: string[][] = [];
+  let found = 0;
+  for (let i = 0; i < pages.length; i += ADMISSION_BATCH) {
+    ctx.signal.throwIfAborted();
+    const now = (deps.now ?? (() => new Date()))().getTime();
+    const batch = pages.slice(i, i + ADMISSION_BATCH).map((page) => ({
+      page: page.url,
+      now,
+      ...scope.noteFinalUrl(page.finalUrl, false),
+      links: scope.select(page.links),
+    }));
+    for (const admission of await deps.frontier.admitEach(job.crawlId, batch)) {
+      admitted.push(admission.admitted);
+      found += admission.found;
+    }
+  }
+  const total = admitted.reduce((n, urls) => n + urls.length, 0);
+  if (found > 0 || total > 0) await ctx.reportProgress({ add: { pagesDiscovered: found, total } });
+  return admitted;
+}
+
+const crawlGone = (crawlId: string) =>
+  new AppError('CRAWL_GONE', `The crawl ${crawlId} is over or was never started`, 409, { retryable: false });
+
+/** Compiled scopes (robots.txt parsed, path patterns built) of the crawls this process works on, newest last. */
+const scopes = new Map<string, { origins: string; scope: CrawlScope }>();
+const SCOPE_CACHE_SIZE = 32;
+
+/** A crawl's scope, compiled once per process while its origins stay the same (only the seed's page adds one). */
+function scopeOf(crawlId: string, facts: FrontierScope): CrawlScope {
+  const origins = facts.origins.join(' ');
+  const known = scopes.get(crawlId);
+  if (known?.origins === origins) return known.scope;
+  const scope = new CrawlScope(facts);
+  scopes.delete(crawlId);
+  if (scopes.size >= SCOPE_CACHE_SIZE) scopes.delete(scopes.keys().next().value!);
+  scopes.set(crawlId, { origins, scope });
+  return scope;
+}
+
+/** Adds pages to the crawl as jobs of their own. */
+export async function addPageJobs(job: PageJob, ctx: JobContext, urls: string[]): Promise<void> {
+  if (urls.length > 0) await ctx.addToWorkflow(urls.map((url) => pageJobOf(job, url)));
 }
 
 /** Hands out again what an earlier attempt of this page admitted, in case it stopped before adding the pages. */
 export async function handOutAgain(deps: Pick<HandOutDeps, 'frontier'>, job: PageJob, ctx: JobContext): Promise<void> {
   const earlier = await deps.frontier.admittedBy(job.crawlId, job.url);
-  if (earlier && earlier.length > 0) await ctx.addToWorkflow(earlier.map((url) => pageJobOf(job, url)));
+  if (earlier && earlier.length > 0) await addPageJobs(job, ctx, earlier);
 }
 
 async function loadSitemap(loader: PageLoader, origin: string, signal: AbortSignal): Promise<string[]> {
