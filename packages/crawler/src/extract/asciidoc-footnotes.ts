@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import type { DocumentIndex } from './document-index';
 import { findDescendants } from './find-descendants';
 
 // asciidoc's own script (asciidoc.js, `asciidoc.install()`) calls this on every page it generates.
@@ -11,13 +12,14 @@ const NOTE_TEXT = /\s*\[([\s\S]*)]\s*/;
  * each inline footnote (`<span class="footnote">[text]</span>`) becomes a numbered reference and its text moves to
  * the list at the end (`#footnotes`); a reference to a named footnote gets that footnote's number. The same steps as
  * asciidoc.js's `footnotes()`. A page the script already processed (rendered in a browser) is left as it is.
+ * True when the document was changed.
  */
-export function applyAsciidocFootnotes($: CheerioAPI): void {
-  const holder = $('#footnotes').first();
-  const content = $('#content').first();
-  if (holder.length === 0 || content.length === 0 || !hasAsciidocScript($)) return;
+export function applyAsciidocFootnotes($: CheerioAPI, index: DocumentIndex): boolean {
+  const holder = $((index.ids.get('footnotes') ?? []).slice(0, 1));
+  const content = $((index.ids.get('content') ?? []).slice(0, 1));
+  if (holder.length === 0 || content.length === 0 || !hasAsciidocScript($, index)) return false;
   // Rendered: the script has run (it marks each footnote with `data-note`); a second run would lose named references.
-  if (findDescendants($, content, 'span.footnote[data-note]').length > 0) return;
+  if (findDescendants($, content, 'span.footnote[data-note]').length > 0) return false;
   holder.children('div.footnote').remove();
   const spans = findDescendants($, content, 'span');
   const refs = new Map<string, number>();
@@ -37,7 +39,7 @@ export function applyAsciidocFootnotes($: CheerioAPI): void {
   });
   if (n === 0) {
     holder.remove();
-    return;
+    return true;
   }
   spans.each((_, element: Element) => {
     const span = $(element);
@@ -46,10 +48,9 @@ export function applyAsciidocFootnotes($: CheerioAPI): void {
     const number = href === undefined ? undefined : refs.get(href);
     span.html(`[<a href="#_footnote_${number}" title="View footnote" class="footnote">${number}</a>]`);
   });
+  return true;
 }
 
-function hasAsciidocScript($: CheerioAPI): boolean {
-  return $('script')
-    .toArray()
-    .some((script) => ASCIIDOC_SCRIPT.test($(script).text()));
+function hasAsciidocScript($: CheerioAPI, index: DocumentIndex): boolean {
+  return (index.tags.get('script') ?? []).some((script) => ASCIIDOC_SCRIPT.test($(script).text()));
 }

@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
+import type { DocumentIndex } from './document-index';
 
 /**
  * Content containers of documentation generators, most specific first. The generic landmarks come
@@ -33,54 +34,65 @@ const WEAK_ROOT_MIN_SHARE = 0.2;
 const SINGLE_MATCH_ROOTS = new Set(['main article', 'article']);
 
 /** Picks the element holding the page's documentation content; falls back to `<body>`. */
-export function selectContentRoot($: CheerioAPI): Cheerio<Element> {
-  const names = namesIn($);
-  const asciidoc = selectAsciidocRoot($, names);
+export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<Element> {
+  const { names } = index;
+  const asciidoc = selectAsciidocRoot($, index);
   if (asciidoc) return asciidoc;
   // Measured only when a weak root needs it: the whole body's text is a pass over the largest pages.
   let bodyLength: number | undefined;
   for (const selector of [...GENERATOR_ROOTS, ...GENERIC_ROOTS]) {
     // Each selector is a pass over the document (10 ms on a large page): skip those naming what the page lacks.
     if (!mayMatch(selector, names)) continue;
-    if (SINGLE_MATCH_ROOTS.has(selector) && $(selector).length > 1) continue;
-    const root = selectLongestMatch($, selector);
+    const matches = selectAll($, index, selector);
+    if (SINGLE_MATCH_ROOTS.has(selector) && matches.length > 1) continue;
+    const root = selectLongestMatch($, matches);
     if (!root) continue;
     if (
       WEAK_ROOTS.has(selector) &&
-      measureText(root) < (bodyLength ??= measureText($('body').first())) * WEAK_ROOT_MIN_SHARE
+      measureText(root) < (bodyLength ??= measureText(bodyOf($, index))) * WEAK_ROOT_MIN_SHARE
     )
       continue;
     return root;
   }
-  const body = $('body').first();
+  const body = bodyOf($, index);
   return body.length > 0 ? body : $.root().children().first();
+}
+
+/** The document's (first) `<body>`. */
+function bodyOf($: CheerioAPI, index: DocumentIndex): Cheerio<Element> {
+  return $((index.tags.get('body') ?? []).slice(0, 1));
+}
+
+/** The selector's matches in document order; an id is looked up in the index rather than searched for. */
+function selectAll($: CheerioAPI, index: DocumentIndex, selector: string): Element[] {
+  if (/^#[\w-]+$/.test(selector)) return index.ids.get(selector.slice(1)) ?? [];
+  return ($(selector) as Cheerio<Element>).toArray();
 }
 
 /**
  * Asciidoc keeps the page title and the man page NAME line in `#header`, a sibling of `#content`;
  * their common parent is the root so both survive (chrome removal keeps a header holding an h1).
  */
-function selectAsciidocRoot($: CheerioAPI, names: Set<string>): Cheerio<Element> | null {
-  if (!mayMatch('#header ~ #content', names)) return null;
+function selectAsciidocRoot($: CheerioAPI, index: DocumentIndex): Cheerio<Element> | null {
+  if (!mayMatch('#header ~ #content', index.names)) return null;
   const content = $('#header ~ #content').first();
-  if (content.length === 0 || $('#apicontent').length > 0) return null;
+  if (content.length === 0 || index.ids.has('apicontent')) return null;
   const parent = content.parent();
   return parent.length > 0 && parent[0] && isTag(parent[0]) ? parent : null;
 }
 
 /** Among several matches (e.g. two `article`s) the one with the most text is the page body. */
-function selectLongestMatch($: CheerioAPI, selector: string): Cheerio<Element> | null {
-  const matches = ($(selector) as Cheerio<Element>).toArray();
+function selectLongestMatch($: CheerioAPI, matches: Element[]): Cheerio<Element> | null {
   if (matches.length === 1) return holdsText(matches[0]!) ? $(matches[0]) : null;
   let best: Cheerio<Element> | null = null;
   let bestLength = 0;
-  ($(selector) as Cheerio<Element>).each((_, element) => {
+  for (const element of matches) {
     const length = measureText($(element));
     if (length > bestLength) {
       best = $(element);
       bestLength = length;
     }
-  });
+  }
   return best;
 }
 
@@ -92,27 +104,6 @@ function measureText(element: Cheerio<Element>): number {
 function holdsText(node: AnyNode): boolean {
   if (isText(node)) return /\S/.test(node.data);
   return hasChildren(node) && node.children.some(holdsText);
-}
-
-/** The ids, classes, tag names and attribute names a document uses, gathered in one pass. */
-function namesIn($: CheerioAPI): Set<string> {
-  const names = new Set<string>();
-  const visit = (nodes: AnyNode[]) => {
-    for (const node of nodes) {
-      // isTag: elements, scripts and styles alike.
-      if (!isTag(node)) continue;
-      const element = node;
-      names.add(`tag:${element.tagName}`);
-      for (const [name, value] of Object.entries(element.attribs)) {
-        names.add(`attr:${name}`);
-        if (name === 'id') names.add(`#${value}`);
-        if (name === 'class') value.split(/\s+/).forEach((token) => token && names.add(`.${token}`));
-      }
-      visit(element.children);
-    }
-  };
-  visit($.root().children().toArray());
-  return names;
 }
 
 /** False when the selector (of the simple kinds above) names an id, class, tag or attribute the document does not use. */

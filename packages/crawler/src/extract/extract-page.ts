@@ -1,12 +1,13 @@
 import { load } from 'cheerio';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentRoot } from './content-root';
-import { convertHtmlToMarkdown } from './html-to-markdown';
+import { indexDocument } from './document-index';
+import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
 import { normalizeInline } from './normalize-inline';
 import { normalizeTables } from './normalize-tables';
 import { extractTitle } from './page-title';
-import { collectPageLinks, resolveDocumentBase } from './page-links';
+import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { removeChrome } from './remove-chrome';
 
 export interface ExtractedPage {
@@ -21,18 +22,19 @@ export interface ExtractedPage {
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
 export function extractPage(html: string, pageUrl: string): ExtractedPage {
   const $ = load(html);
+  let index = indexDocument($);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
-  const baseUrl = resolveDocumentBase($, pageUrl);
-  const links = collectPageLinks($, pageUrl, baseUrl);
+  const baseUrl = resolveDocumentBase(index, pageUrl);
+  const links = collectIndexedLinks(index, pageUrl, baseUrl);
   // What a generator's own script would change in a browser, done here too, so fetched and rendered pages agree.
-  applyAsciidocFootnotes($);
-  const root = selectContentRoot($);
-  const landmark = root[0] !== $('body')[0];
+  if (applyAsciidocFootnotes($, index)) index = indexDocument($);
+  const root = selectContentRoot($, index);
+  const landmark = root[0] !== index.tags.get('body')?.[0];
   removeChrome($, root);
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
-  const title = extractTitle($, root);
-  const markdown = convertHtmlToMarkdown($.html(root));
+  const title = extractTitle($, root, index.tags.get('head')?.[0]);
+  const markdown = convertContentToMarkdown($, root);
   return { title, markdown, links, landmark };
 }

@@ -1,5 +1,8 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
 import TurndownService from 'turndown';
 import { strikethrough, tables, taskListItems } from 'turndown-plugin-gfm';
+import { buildMarkdownDom, NeedsHtmlError } from './markdown-dom';
 
 /** The parts of turndown's DOM nodes the custom rules read (the project compiles without DOM typings). */
 interface DomNode {
@@ -17,6 +20,20 @@ let service: TurndownService | null = null;
 export function convertHtmlToMarkdown(html: string): string {
   service ??= createTurndownService();
   return tidyMarkdown(service.turndown(html));
+}
+
+/** Converts a cleaned content element to Markdown, as convertHtmlToMarkdown converts its HTML. */
+export function convertContentToMarkdown($: CheerioAPI, root: Cheerio<Element>): string {
+  service ??= createTurndownService();
+  const dom = root.length === 1 ? buildMarkdownDom(root[0]!) : null;
+  if (dom) {
+    try {
+      return tidyMarkdown(service.turndown(dom));
+    } catch (error) {
+      if (!(error instanceof NeedsHtmlError)) throw error;
+    }
+  }
+  return convertHtmlToMarkdown($.html(root));
 }
 
 function createTurndownService(): TurndownService {

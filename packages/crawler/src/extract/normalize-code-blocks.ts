@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
+import { childElements, hasAncestorNamed } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language-|lang-|highlight-(?:source-|text-)?|brush:\s*)([\w#+.-]+)/i;
@@ -7,6 +8,7 @@ const NO_LANGUAGE = new Set(['none', 'default', 'nohighlight', 'notranslate', 'p
 const LINE_NUMBER_GUTTERS = '.linenos, .lineno, .line-numbers-rows, .gutter, .line-number, [data-line-number]';
 // Sphinx and MkDocs put the language two levels above <pre> (div.highlight-python > div.highlight > pre).
 const LANGUAGE_ANCESTOR_DEPTH = 3;
+const CODE = new Set(['code']);
 
 /**
  * Rewrites every `<pre>` under `root` as `<pre><code class="language-xx">plain text</code></pre>`, the one
@@ -14,14 +16,16 @@ const LANGUAGE_ANCESTOR_DEPTH = 3;
  */
 export function normalizeCodeBlocks($: CheerioAPI, root: Cheerio<Element>): void {
   unwrapLineNumberTables($, root);
+  // Each block's <code> is a copy of this one, not parsed from markup every time.
+  const template = $('<code></code>')[0] as Element;
   findDescendants($, root, 'pre').each((_, element) => {
+    if (hasAncestorNamed(element, 'pre')) return;
     const pre = $(element);
-    if (pre.parents('pre').length > 0) return;
     const language = detectCodeLanguage($, pre);
     findDescendants($, pre, LINE_NUMBER_GUTTERS).remove();
     // Prism (Docusaurus) ends each line with <br>, which has no text of its own.
     findDescendants($, pre, 'br').replaceWith('\n');
-    const code = $('<code></code>').text(pre.text());
+    const code = $(template.cloneNode()).text(pre.text());
     if (language) code.attr('class', `language-${language}`);
     pre.empty().removeAttr('class').append(code);
   });
@@ -29,7 +33,7 @@ export function normalizeCodeBlocks($: CheerioAPI, root: Cheerio<Element>): void
 
 /** The language of a code block from its own, its `<code>` child's or a close ancestor's markup. */
 export function detectCodeLanguage($: CheerioAPI, pre: Cheerio<Element>): string {
-  const candidates: Cheerio<Element>[] = [pre.children('code').first(), pre];
+  const candidates: Cheerio<Element>[] = [$(childElements(pre[0]!, CODE).slice(0, 1)), pre];
   let ancestor = pre.parent();
   for (let depth = 0; depth < LANGUAGE_ANCESTOR_DEPTH && ancestor.length > 0; depth += 1) {
     candidates.push(ancestor);

@@ -43,3 +43,35 @@ describe('extraction in worker threads', () => {
     ).resolves.toHaveProperty('page.title');
   });
 });
+
+describe('a page too large for an extraction thread', () => {
+  it('is extracted on the event loop, with what extraction there gives, once its thread runs out of heap', async () => {
+    const tooLarge: string[] = [];
+    // 24 MB is too little for a 1.2 MB page of 20,000 table rows (the default limit is 1 GB).
+    const extractor = createThreadedExtractor(1, {
+      heapLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
+      onOutOfMemory: (url) => tooLarge.push(url),
+    });
+    try {
+      const rows = Array.from(
+        { length: 20_000 },
+        (_, i) => `<tr><td>cell ${i}</td><td><a href="/p${i}">link ${i}</a></td></tr>`,
+      );
+      const task = {
+        html: `<html><head><title>Big</title></head><body><main><h1>Big</h1><table>${rows.join('')}</table></main></body></html>`,
+        url: 'https://docs.example.com/big',
+      };
+      const small = {
+        html: readFileSync(join(FIXTURES, 'docs-page.html'), 'utf8'),
+        url: 'https://docs.example.com/docs',
+      };
+      await expect(extractor.extract(task)).resolves.toEqual({ page: extractPage(task.html, task.url) });
+      expect(tooLarge).toEqual([task.url]);
+      // The thread that ran out is replaced: the next page is extracted in a thread again.
+      await expect(extractor.extract(small)).resolves.toEqual({ page: extractPage(small.html, small.url) });
+      expect(tooLarge).toHaveLength(1);
+    } finally {
+      await extractor.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { normalizePageUrl } from '@docshelf/core';
 import { load, type CheerioAPI } from 'cheerio';
+import { indexDocument, type DocumentIndex } from './document-index';
 
 export { normalizePageUrl };
 
@@ -96,8 +97,8 @@ function isAssetPath(pathname: string): boolean {
 }
 
 /** The URL relative links resolve against: `<base href>` when present, else the page URL. */
-export function resolveDocumentBase($: CheerioAPI, pageUrl: string): string {
-  const baseHref = $('base[href]').first().attr('href');
+export function resolveDocumentBase(index: DocumentIndex, pageUrl: string): string {
+  const baseHref = index.tags.get('base')?.find((element) => element.attribs.href !== undefined)?.attribs.href;
   if (!baseHref) return pageUrl;
   return normalizeBaseHref(baseHref, pageUrl) ?? pageUrl;
 }
@@ -113,31 +114,36 @@ function normalizeBaseHref(baseHref: string, pageUrl: string): string | null {
 /**
  * Same-origin page links of a document, in document order, de-duplicated and normalised.
  * Reads `<a href>` and `<link rel=next|prev>`; skips fragment-only links, non-web schemes,
- * downloads, assets, other origins and the page itself. `base` is the document's base URL when the caller has it.
+ * downloads, assets, other origins and the page itself.
  */
-export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string, base?: string): string[] {
+export function collectPageLinks($OrHtml: CheerioAPI | string, pageUrl: string): string[] {
   const $ = typeof $OrHtml === 'string' ? load($OrHtml) : $OrHtml;
+  return collectIndexedLinks(indexDocument($), pageUrl);
+}
+
+/** collectPageLinks over a document already indexed; `base` is the document's base URL when the caller has it. */
+export function collectIndexedLinks(index: DocumentIndex, pageUrl: string, base?: string): string[] {
   const self = normalizePageUrl(pageUrl, pageUrl);
   if (!self) return [];
   const origin = new URL(self).origin;
-  const resolveAgainst = base ?? resolveDocumentBase($, self);
+  const resolveAgainst = base ?? resolveDocumentBase(index, self);
   const seen = new Set<string>([self]);
   const links: string[] = [];
 
   // Attributes are read straight from the parsed elements: a docs page has a thousand links or more.
-  $('a[href], area[href], link[href]').each((_, element) => {
+  for (const element of index.links) {
     const { attribs } = element;
-    if (element.tagName === 'link' && !isPaginationRel(attribs.rel)) return;
-    if (attribs.download !== undefined) return;
+    if (element.tagName === 'link' && !isPaginationRel(attribs.rel)) continue;
+    if (attribs.download !== undefined) continue;
     const href = (attribs.href ?? '').trim();
-    if (href === '' || href.startsWith('#') || SKIPPED_SCHEMES.test(href)) return;
+    if (href === '' || href.startsWith('#') || SKIPPED_SCHEMES.test(href)) continue;
     const url = normalizePageUrl(href, resolveAgainst);
-    if (!url || seen.has(url)) return;
+    if (!url || seen.has(url)) continue;
     seen.add(url);
     const parsed = new URL(url);
-    if (parsed.origin !== origin || isAssetPath(parsed.pathname)) return;
+    if (parsed.origin !== origin || isAssetPath(parsed.pathname)) continue;
     links.push(url);
-  });
+  }
   return links;
 }
 

@@ -10,8 +10,10 @@ const LAST_TITLE_SEGMENT = /\s+(?:\||—|–|·|•|::|-)\s+(?:(?!\s(?:\||—|�
  * else the first h1. When the title has several segments and one of them is the h1, that segment wins,
  * which also handles site-first titles ("Docs · Getting started").
  */
-export function extractTitle($: CheerioAPI, root: Cheerio<Element>): string {
-  const documentTitle = collapseSpace($('head title').first().text() || $('title').first().text());
+export function extractTitle($: CheerioAPI, root: Cheerio<Element>, head?: Element): string {
+  // The parser makes one <head>: its titles are `head title`, found without a pass over the whole document.
+  const headTitle = head ? findDescendants($, head, 'title').first().text() : '';
+  const documentTitle = collapseSpace(headTitle || $('title').first().text());
   // Only the content's h1: a site banner's h1 ("Node.js v18 documentation") names the site, not the page.
   const heading = collapseSpace(findDescendants($, root, 'h1').first().text());
   if (documentTitle !== '') return stripSiteName(documentTitle, heading);

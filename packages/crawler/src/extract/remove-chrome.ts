@@ -74,7 +74,10 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>): void {
   });
   $(doomed).remove();
   removeLinkBlocks($, root, (link) => PREV_NEXT_TEXT.test(link.text()) || hasPaginationRel(link));
-  removeLinkBlocks($, root, (link) => EDIT_PAGE_TEXT.test(link.text()) || SKIP_LINK_TEXT.test(link.text()));
+  removeLinkBlocks($, root, (link) => {
+    const text = link.text();
+    return EDIT_PAGE_TEXT.test(text) || SKIP_LINK_TEXT.test(text);
+  });
 }
 
 function isChromeElement($: CheerioAPI, element: Element): boolean {
@@ -84,6 +87,7 @@ function isChromeElement($: CheerioAPI, element: Element): boolean {
   if (isHidden(element)) return true;
   if (element.tagName === 'header') return !isArticleHeader($, $(element));
   if (NEVER_CHROME_BY_NAME.has(element.tagName)) return false;
+  if (!id && !className) return false;
   if (hasHeaderName(id, className)) return !isArticleHeader($, $(element));
   return hasChromeName(id, className);
 }
@@ -121,9 +125,23 @@ function hasPaginationRel(link: Cheerio<Element>): boolean {
  * nothing but such links and separators, e.g. a "← Previous | Next →" bar. A matching link that shares
  * its block with prose stays, so "see the next section" survives.
  */
-function removeLinkBlocks($: CheerioAPI, root: Cheerio<Element>, isTarget: (link: Cheerio<Element>) => boolean): void {
+function removeLinkBlocks(
+  $: CheerioAPI,
+  root: Cheerio<Element>,
+  isLinkTarget: (link: Cheerio<Element>) => boolean,
+): void {
   const rootNode = root[0];
   const doomed = new Set<Element>();
+  // A link is judged once, though each block around it asks again (the tree does not change until the end).
+  const verdicts = new Map<Element, boolean>();
+  const isTarget = (link: Cheerio<Element>): boolean => {
+    let verdict = verdicts.get(link[0]!);
+    if (verdict === undefined) {
+      verdict = isLinkTarget(link);
+      verdicts.set(link[0]!, verdict);
+    }
+    return verdict;
+  };
   findDescendants($, root, 'a').each((_, element) => {
     const link = $(element);
     if (!isTarget(link)) return;
