@@ -9,6 +9,9 @@
  * memory-cgroup.ts; where none can be made, "n/a"), the peak working set, peak PSS and peak summed RSS; then the share
  * of pages Docshelf rendered in Chromium and the share of chunk texts identical between auto and browser mode.
  * `npx tsx bench/crawl.bench.ts` runs this part alone (BENCH_CRAWL_SITES and BENCH_CRAWL_MODES narrow it).
+ * BENCH_CRAWL_BREAKDOWN=1 prints, for each tree, what it held at its cgroup's highest sample: anonymous memory against
+ * page cache (memory.stat), PSS by kind of process (Node, Chromium's browser, renderers, GPU and utility processes) and
+ * the worker's main-thread heap. BENCH_CRAWL_ENV='{"NAME":"value"}' passes settings to Docshelf's processes.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -99,6 +102,54 @@ interface Peaks {
   workingSet?: number;
   /** CPU seconds (user + system) the tree used while sampled (a process's last 250 ms before it exits are missed). */
   cpuS: number;
+  /** With BENCH_CRAWL_BREAKDOWN=1: the cgroup's memory.stat and the tree's memory by kind of process at the sampled peak. */
+  atPeak?: { usageMb: number; stat: Record<string, number>; processes: Record<string, Kind> };
+}
+
+const BREAKDOWN = process.env.BENCH_CRAWL_BREAKDOWN === '1';
+/** BENCH_CRAWL_ENV='{"NAME":"value"}': settings for Docshelf's processes, to measure one against the defaults. */
+const WORKER_ENV = JSON.parse(process.env.BENCH_CRAWL_ENV ?? '{}') as Record<string, string>;
+
+interface Kind {
+  count: number;
+  rssMb: number;
+  pssMb: number;
+  anonMb: number;
+}
+
+/** The tree's memory by kind of process (Node, Chromium's browser, renderer, GPU, utility...), from /proc. */
+function breakdown(pids: number[]): Record<string, Kind> {
+  const kinds: Record<string, Kind> = {};
+  for (const pid of pids) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0) / 1024;
+      const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+      const kind = cmdline.split('\0')[0]!.includes('chromium')
+        ? `chromium ${type ?? 'browser'}${type === 'utility' ? ` ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1] ?? ''}` : ''}`
+        : cmdline.split('\0')[0]!.split('/').pop()!;
+      const k = (kinds[kind] ??= { count: 0, rssMb: 0, pssMb: 0, anonMb: 0 });
+      k.count += 1;
+      k.rssMb += kb('Rss');
+      k.pssMb += kb('Pss');
+      k.anonMb += kb('Anonymous');
+    } catch {
+      /* gone */
+    }
+  }
+  return kinds;
+}
+
+function printBreakdown(label: string, atPeak: NonNullable<Peaks['atPeak']>): void {
+  const mb = (name: string) => ((atPeak.stat[name] ?? 0) / 2 ** 20).toFixed(0);
+  console.log(
+    `${label} at the sampled peak ${atPeak.usageMb.toFixed(0)} MB: rss ${mb('total_rss')} cache ${mb('total_cache')} (shmem ${mb('total_shmem')}, mapped ${mb('total_mapped_file')}, active ${mb('total_active_file')}, inactive ${mb('total_inactive_file')})`,
+  );
+  for (const [kind, k] of Object.entries(atPeak.processes).sort((a, b) => b[1].pssMb - a[1].pssMb))
+    console.log(
+      `  ${kind.padEnd(40)} x${k.count}  PSS ${k.pssMb.toFixed(0).padStart(5)}  RSS ${k.rssMb.toFixed(0).padStart(5)}  anon ${k.anonMb.toFixed(0).padStart(5)}`,
+    );
 }
 
 const CLOCK_TICKS_PER_S = 100;
@@ -124,11 +175,19 @@ function samplePeakMemory(root: () => number | undefined, cgroup?: MemoryCgroup)
   // Per process: CPU ticks when first seen (already used before the measurement when it is the root) and last seen.
   const first = new Map<number, number>();
   const last = new Map<number, number>();
+  let usagePeak = 0;
   const sample = () => {
     if (cgroup) peak.workingSet = Math.max(peak.workingSet!, cgroup.workingSetMb());
     const pid = root();
     if (!pid) return;
     const tree = treeOf(pid);
+    if (cgroup && BREAKDOWN) {
+      const usage = cgroup.usageMb();
+      if (usage > usagePeak) {
+        usagePeak = usage;
+        peak.atPeak = { usageMb: usage, stat: cgroup.stat(), processes: breakdown(tree) };
+      }
+    }
     const now = memoryMb(tree);
     peak.rss = Math.max(peak.rss, now.rss);
     peak.pss = Math.max(peak.pss, now.pss);
@@ -220,6 +279,7 @@ async function runBaseline(
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const peak = sampler.stop();
+  if (peak.atPeak) printBreakdown(`${mode} on ${urls.length} URLs`, peak.atPeak);
   cgroup?.remove();
   if (code !== 0) throw new Error(`${mode} baseline failed (${code}):\n${err.slice(-2000)}`);
   const outcome = JSON.parse(out.trim().split('\n').pop()!) as { pages: number; failed: number; ms: number };
@@ -349,6 +409,8 @@ async function runDocshelf(
     });
     const { jobId } = (await accepted.json()) as { jobId: string };
     let crawledMs = 0;
+    let polls = 0;
+    let mainThread = { usageMb: 0, heapUsed: 0, heapTotal: 0, external: 0, processRss: 0 };
     for (;;) {
       const job = (await (
         await fetch(`${d.service.baseUrl}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${d.key}` } })
@@ -364,6 +426,17 @@ async function runDocshelf(
         throw new Error(`crawl of ${site.name} failed: ${JSON.stringify(job.error)}`);
       if (job.state === 'completed') {
         const peak = sampler.stop();
+        if (peak.atPeak) {
+          printBreakdown(`Docshelf ${renderer} on ${site.name}`, peak.atPeak);
+          console.log(
+            `  the worker's main thread at ${mainThread.usageMb.toFixed(0)} MB (from /metrics): ${Object.entries(
+              mainThread,
+            )
+              .slice(1)
+              .map(([k, v]) => `${k} ${v.toFixed(0)} MB`)
+              .join(', ')}`,
+          );
+        }
         const result = job.result!;
         if (result.errors.length > 0) console.log(`Docshelf ${renderer} on ${site.name}: ${result.errors.join('; ')}`);
         return {
@@ -374,6 +447,17 @@ async function runDocshelf(
           ...peaksOf(peak),
           rendered: await metric(d, 'crawl_pages_rendered_total'),
           chunks: await allChunks(d, libraryId),
+        };
+      }
+      // The main thread's heap when the group is at its highest so far (every 250 ms: /metrics costs the worker CPU).
+      if (BREAKDOWN && cgroup && ++polls % 5 === 0 && cgroup.usageMb() > mainThread.usageMb) {
+        const usageMb = cgroup.usageMb();
+        mainThread = {
+          usageMb,
+          heapUsed: (await metric(d, 'nodejs_heap_size_used_bytes')) / 2 ** 20,
+          heapTotal: (await metric(d, 'nodejs_heap_size_total_bytes')) / 2 ** 20,
+          external: (await metric(d, 'nodejs_external_memory_bytes')) / 2 ** 20,
+          processRss: (await metric(d, 'process_resident_memory_bytes')) / 2 ** 20,
         };
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -500,8 +584,8 @@ export async function benchCrawl(): Promise<void> {
       if (mode('playwright')) runs.push(await runBaseline('playwright', site.urls, chromiumPath));
       if (mode('crawlee')) runs.push(await runBaseline('crawlee', site.urls, chromiumPath));
       if (mode('http')) runs.push(await runBaseline('http', site.urls, chromiumPath));
-      if (mode('browser')) runs.push(await runDocshelf(site, 'browser'));
-      if (mode('default')) runs.push(await runDocshelf(site, 'default'));
+      if (mode('browser')) runs.push(await runDocshelf(site, 'browser', WORKER_ENV));
+      if (mode('default')) runs.push(await runDocshelf(site, 'default', WORKER_ENV));
       report(site, runs);
     }
   } finally {

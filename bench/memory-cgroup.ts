@@ -21,6 +21,10 @@ export interface MemoryCgroup {
   peakMb(): number;
   /** Usage less the inactive file cache now, in MB (the working set, as `docker stats` reports it). */
   workingSetMb(): number;
+  /** Usage now, in MB. */
+  usageMb(): number;
+  /** The group's memory.stat now (bytes and counts by name). */
+  stat(): Record<string, number>;
   /** Moves whatever is left back to the parent group and removes the group. */
   remove(): void;
 }
@@ -52,6 +56,14 @@ export function openMemoryCgroup(name: string): MemoryCgroup | undefined {
       add: (pid) => write('cgroup.procs', String(pid)),
       resetPeak: () => write('memory.max_usage_in_bytes', '0'),
       peakMb: () => Number(read('memory.max_usage_in_bytes')) / MB,
+      usageMb: () => Number(read('memory.usage_in_bytes')) / MB,
+      stat: () =>
+        Object.fromEntries(
+          read('memory.stat')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => [line.split(' ')[0]!, Number(line.split(' ')[1])]),
+        ),
       workingSetMb: () => {
         const usage = Number(read('memory.usage_in_bytes'));
         const inactive = Number(/^total_inactive_file (\d+)/m.exec(read('memory.stat'))?.[1] ?? 0);

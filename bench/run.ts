@@ -11,6 +11,7 @@ import { benchJobs } from './jobs-overhead';
 import { benchColdStart } from './cold-start.bench';
 import { benchCrawl } from './crawl.bench';
 import { benchRecrawl } from './recrawl.bench';
+import { benchExtract } from './extract.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
   ' ',
@@ -49,6 +50,8 @@ async function main() {
   if (wanted('crawl')) await benchCrawl();
   // Refresh: a re-crawl of an unchanged site against its first crawl, on a fresh service of its own.
   if (wanted('recrawl')) await benchRecrawl();
+  // Extraction: CPU per page of extractPage against cheerio's parse alone, on the same pages.
+  if (wanted('extract')) benchExtract();
 }
 
 async function benchIngestAndSearch() {

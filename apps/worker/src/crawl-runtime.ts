@@ -65,7 +65,10 @@ export function createCrawlRuntime(
   };
   const throttle = new RedisHostThrottle(config.redis.url, config.redis.prefix);
   const frontier = new RedisCrawlFrontier(config.redis.url, config.redis.prefix);
-  const extractor = createPageExtractor(config.crawl.extractThreads);
+  const extractor = createPageExtractor(config.crawl.extractThreads, {
+    onOutOfMemory: (url) =>
+      logger.warn({ url }, "a page did not fit in an extraction thread's heap; it was extracted on the event loop"),
+  });
   return {
     throttle,
     frontier,
