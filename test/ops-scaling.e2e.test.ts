@@ -66,6 +66,8 @@ describe('per-queue worker processes: a crawl-only worker beside one for the oth
     expect(ingest.body).toEqual({ success: true, libraryId: 'scale/ingest', chunksIngested: 8, vectorized: true });
     const del = await fetch(`${api!.baseUrl}/api/libraries/scale/ingest`, { method: 'DELETE', headers: bearer });
     expect(await del.json()).toEqual({ success: true });
+    // The job's record says completed before its worker logs it: wait for the log line, not the response.
+    await rest!.waitForOutput(/"job":"delete-library".*"msg":"job completed"/);
 
     expect(completedJobs(crawlOnly!.output())).toEqual([]);
     expect(await metricsOf(crawlOnly!)).not.toMatch(/jobs_processed_total\{[^}]*queue="(embed|backup|delete|ingest)"/);
@@ -94,6 +96,7 @@ describe('per-queue worker processes: a crawl-only worker beside one for the oth
       errors: [expect.stringContaining('/missing.html')],
     });
 
+    await rest!.waitForOutput(/"job":"crawl-site".*"msg":"job completed"/);
     const crawlJobs = completedJobs(crawlOnly!.output());
     expect(crawlJobs.length).toBeGreaterThan(0);
     expect(crawlJobs.every((l) => l.queue === 'crawl' && l.job === 'crawl-page')).toBe(true);
