@@ -420,6 +420,7 @@ export class BrowserPool {
     crashed.catch(() => undefined);
     const work = async () => {
       const response = await this.navigate(page, guard, document.url, timeoutMs);
+      const loadedAt = performance.now();
       lap('goto');
       // Bounded so that a page that never settles still leaves time to read it.
       const settleMs = Math.max(0, Math.min(SETTLE_MAX_MS, (remainingMs() - 500) / 2));
@@ -428,7 +429,8 @@ export class BrowserPool {
           ? await waitForPageToSettle(page, {
               maxMs: settleMs,
               inFlight: () => guard.inFlight(),
-              sinceNetworkMs: () => guard.sinceNetworkMs(),
+              lastNetworkAt: () => guard.lastNetworkAt(),
+              loadedAt,
             })
           : null;
       lap('settle');

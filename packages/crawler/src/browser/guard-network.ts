@@ -15,8 +15,8 @@ export interface NetworkGuard {
   serveDocument(response: SafeResponse): void;
   /** Requests being answered right now (the page's own, and those of the context no page can be told for). */
   inFlight(): number;
-  /** Milliseconds since a request of the page last started or ended. */
-  sinceNetworkMs(): number;
+  /** When (`performance.now()`) a request of the page last started or was answered. */
+  lastNetworkAt(): number;
   /** Stops in-flight fetches: the page they were for is gone. */
   dispose(): void;
 }
@@ -36,8 +36,19 @@ export interface NetworkGuardOptions {
   cache?: SubresourceCache;
 }
 
-/** Not needed to extract text: checked by the policy (so refusals are still reported) but never fetched. */
+/**
+ * Not needed to extract text: checked by the policy (so refusals are still reported) but never fetched, and not
+ * counted as the page's network activity when the pool waits for the page to settle.
+ */
 const SKIPPED_RESOURCE_TYPES = new Set(['image', 'media', 'font']);
+// Chromium asks for a page's icon itself once the page has loaded; no script sees the answer.
+const FAVICON_PATH = /(^|\/)favicon\.[a-z]+$|\.ico$/i;
+
+function isSkipped(request: Request): boolean {
+  const type = request.resourceType();
+  if (SKIPPED_RESOURCE_TYPES.has(type)) return true;
+  return type === 'other' && FAVICON_PATH.test(new URL(request.url()).pathname);
+}
 const CACHED_RESOURCE_TYPES = new Set(['stylesheet', 'script']);
 
 type AbortCode = Parameters<Route['abort']>[0];
@@ -179,18 +190,32 @@ export async function guardContextNetwork(
     // This render's: a later render of the same page starts its own.
     const render = state.render;
     const { signal } = render.stop;
+    if ((method === 'GET' || method === 'HEAD') && isSkipped(request)) {
+      const refused = await options.policy.assertUrlAllowed(url).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (refused instanceof BlockedUrlError && !signal.aborted) render.blocked.push(url);
+      await route.abort(refused ? chooseAbortCode(refused) : 'aborted').catch(() => undefined);
+      return;
+    }
     state.inFlight += 1;
     state.lastActivity = performance.now();
+    // The request ends for the page when its answer is handed over, not when Chromium acknowledges it: a page's
+    // `load` may arrive before that acknowledgement, and the settle check must not take it for later network activity.
+    let open = true;
+    const answered = () => {
+      if (!open) return;
+      open = false;
+      state.inFlight -= 1;
+      state.lastActivity = performance.now();
+    };
     try {
       if (method !== 'GET' && method !== 'HEAD')
         throw new BlockedUrlError(url, `${method} requests are not sent while rendering`);
-      if (SKIPPED_RESOURCE_TYPES.has(request.resourceType())) {
-        await options.policy.assertUrlAllowed(url);
-        await route.abort('aborted').catch(() => undefined);
-        return;
-      }
       const response = takeServedDocument(render, request) ?? (await fetchFor(request, method, signal));
       if (signal.aborted) throw signal.reason;
+      answered();
       await route.fulfill({
         status: response.status,
         headers: selectForwardedHeaders(response.headers),
@@ -201,11 +226,11 @@ export async function guardContextNetwork(
       if (!pageGone && error instanceof BlockedUrlError) render.blocked.push(url);
       if (!pageGone && isMainFrameNavigation(request))
         render.navigationError = error instanceof Error ? error : new Error(String(error));
+      answered();
       // The page may be closing; there is nobody left to tell.
       await route.abort(chooseAbortCode(error)).catch(() => undefined);
     } finally {
-      state.inFlight -= 1;
-      state.lastActivity = performance.now();
+      answered();
     }
   }
 
@@ -240,7 +265,7 @@ export async function guardContextNetwork(
         navigationError: () => state.render.navigationError,
         serveDocument: (response) => state.render.documents.set(documentKey(response.url), response),
         inFlight: () => state.inFlight + unowned.inFlight,
-        sinceNetworkMs: () => performance.now() - Math.max(state.lastActivity, unowned.lastActivity),
+        lastNetworkAt: () => Math.max(state.lastActivity, unowned.lastActivity),
         dispose: () => {
           state.render.stop.abort();
           pages.delete(page);
