@@ -63,6 +63,23 @@ beforeAll(async () => {
           ),
         );
       }
+      if (path === '/fetches-on-load') {
+        return page(
+          html(
+            'Fetches',
+            `<div id="app">loading</div><script>
+          addEventListener('load', () => fetch('/late-data').then((r) => r.text()).then((text) => {
+            document.getElementById('app').textContent = text;
+          }));</script>`,
+          ),
+        );
+      }
+      if (path === '/late-data') {
+        return void setTimeout(
+          () => response.writeHead(200, { 'content-type': 'text/plain' }).end('Fetched by a script once loaded'),
+          400,
+        );
+      }
       if (path === '/leaky') return page(buildLeakyPage());
       if (path === '/worker.js') {
         response.writeHead(200, { 'content-type': 'text/javascript' });
@@ -139,6 +156,11 @@ describeWithChromium('BrowserPool', () => {
     console.log(`first render (launch included): ${Date.now() - startedAt} ms`);
     expect(page).toMatchObject({ url: `${site.origin}/delayed`, status: 200, title: 'Delayed', blocked: [] });
     expect(page.html).toContain('Inserted by a script after load');
+  });
+
+  it('captures what a script fetches once the page has loaded, however long the answer takes', async () => {
+    const page = await pool.render(`${site.origin}/fetches-on-load`);
+    expect(page.html).toContain('Fetched by a script once loaded');
   });
 
   it('renders a static page in about a second once launched', async () => {
@@ -279,6 +301,33 @@ describeWithChromium('BrowserPool limits and recovery', () => {
       await pool.close();
     }
   });
+
+  it('replaces a browser whose processes pass recycleAfterMb once it has rendered 50 pages', async () => {
+    const recycled: object[] = [];
+    const pool = new BrowserPool({
+      chromiumPath: chromiumPath!,
+      maxPages: 2,
+      policy,
+      recycleAfterMb: 1,
+      logger: {
+        ...logger,
+        info: (obj, message) => {
+          if (message.startsWith('Chromium passed BROWSER_RECYCLE_MB')) recycled.push(obj);
+        },
+      },
+    });
+    try {
+      // Its size is looked at every half second and worked out every five: pages go on until it is replaced.
+      let n = 0;
+      while (recycled.length === 0 && n < 2_000)
+        expect((await pool.render(`${site.origin}/plain?n=${n++}`)).title).toBe('Plain');
+      expect(n).toBeGreaterThanOrEqual(50);
+      expect(recycled[0]).toEqual({ rssMb: expect.any(Number) });
+      expect((await pool.render(`${site.origin}/plain?after`)).title).toBe('Plain');
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
 
   it("uses Chromium's sandbox exactly when this machine allows it, and says why not", async () => {
     const check = chromiumSandboxUsable(chromiumPath!);
