@@ -17,27 +17,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { extractPage, findChromium } from '@docshelf/crawler';
+import { findChromium } from '@docshelf/crawler';
 import { cookieHeaderOf } from '../test/support/cookies';
-import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
 import { freePort, startService, type ServiceProcess } from '../test/support/service-process';
 import { deleteRedisKeys } from '../test/support/harness';
+import { serveBenchSites, type BenchSite as Site } from './bench-sites';
 import { openMemoryCgroup, type MemoryCgroup } from './memory-cgroup';
 
 const CONCURRENCY = 4;
-const MAX_PAGES = 150;
-const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 const REPO = path.resolve(__dirname, '..');
 const ADMIN = { email: 'bench@docshelf.test', password: 'bench password 1' };
-
-interface Site {
-  name: string;
-  server: FixtureServer;
-  seed: string;
-  excludePaths: string[];
-  urls: string[];
-}
 
 interface Run {
   mode: string;
@@ -213,42 +202,6 @@ let cgroups = 0;
 /** A memory cgroup of its own for one measured process tree, or undefined where none can be made (not root). */
 function cgroupFor(label: string): MemoryCgroup | undefined {
   return openMemoryCgroup(`docshelf-bench-${process.pid}-${++cgroups}-${label}`);
-}
-
-// ---------------------------------------------------------------------------------------------------- the URL list
-
-/** A loaded machine may reset a kept-alive connection: a page is asked for up to three times. */
-async function fetchText(url: string): Promise<string | null> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const response = await fetch(url);
-      return response.ok ? await response.text() : null;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-}
-
-/** Breadth-first over HTTP with Docshelf's own link rules, two levels deep, up to 150 pages: the list every tool gets. */
-async function listUrls(seed: string, excludePaths: string[]): Promise<string[]> {
-  const found = [seed];
-  const seen = new Set(found);
-  let level = [seed];
-  for (let depth = 0; depth < 2 && found.length < MAX_PAGES; depth++) {
-    const next: string[] = [];
-    for (const url of level) {
-      const html = await fetchText(url);
-      if (html === null) continue;
-      for (const link of extractPage(html, url).links) {
-        if (seen.has(link) || excludePaths.some((p) => new URL(link).pathname === p)) continue;
-        seen.add(link);
-        next.push(link);
-      }
-    }
-    found.push(...next.slice(0, MAX_PAGES - found.length));
-    level = next;
-  }
-  return found;
 }
 
 // --------------------------------------------------------------------------------------------------------- baselines
@@ -536,37 +489,6 @@ function report(site: Site, runs: Run[]): void {
   );
 }
 
-async function serveSites(): Promise<Site[]> {
-  const generated = generateDocsSite();
-  const sites: Array<Omit<Site, 'urls'>> = [];
-  const generatedServer = await serveFixtures({ routes: generated.route });
-  sites.push({
-    name: 'generated-150',
-    server: generatedServer,
-    seed: `${generatedServer.origin}${generated.indexPath}`,
-    excludePaths: [],
-  });
-  const nodeApi = path.join(DOCS, 'nodejs/api');
-  const gitDoc = path.join(DOCS, 'git-doc');
-  if (fs.existsSync(path.join(nodeApi, 'index.html'))) {
-    const server = await serveFixtures({ root: nodeApi });
-    sites.push({ name: 'nodejs-doc', server, seed: `${server.origin}/index.html`, excludePaths: ['/all.html'] });
-  }
-  if (fs.existsSync(path.join(gitDoc, 'git.html'))) {
-    const server = await serveFixtures({ root: gitDoc });
-    sites.push({ name: 'git-doc', server, seed: `${server.origin}/git.html`, excludePaths: [] });
-  }
-  const sphinxDoc = path.join(DOCS, 'sphinx-doc/html');
-  if (fs.existsSync(path.join(sphinxDoc, 'index.html'))) {
-    const server = await serveFixtures({ root: sphinxDoc });
-    sites.push({ name: 'sphinx-doc', server, seed: `${server.origin}/index.html`, excludePaths: [] });
-  }
-  if (sites.length < 4) console.warn(`Debian docs missing under ${DOCS}: run \`bash scripts/fetch-debian-docs.sh\``);
-  const listed: Site[] = [];
-  for (const site of sites) listed.push({ ...site, urls: await listUrls(site.seed, site.excludePaths) });
-  return listed;
-}
-
 export async function benchCrawl(): Promise<void> {
   const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
   if (!chromiumPath) {
@@ -577,7 +499,7 @@ export async function benchCrawl(): Promise<void> {
   // BENCH_CRAWL_MODES=playwright,browser runs only those (for a quick look; the recorded run runs all five).
   const modes = process.env.BENCH_CRAWL_MODES?.split(',');
   const mode = (name: string) => !modes || modes.includes(name);
-  const sites = (await serveSites()).filter((s) => !only || only.includes(s.name));
+  const sites = await serveBenchSites(only);
   try {
     for (const site of sites) {
       const runs: Run[] = [];

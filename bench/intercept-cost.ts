@@ -9,7 +9,8 @@
  * the whole tree's (Node and every Chromium process) per page, with the Node process's own beside it; the variants
  * alternate, `INTERCEPT_ROUNDS` times (default 2); `INTERCEPT_VARIANTS=plain,pool` picks some;
  * `INTERCEPT_PROFILE=<dir>` writes a V8 CPU profile of each child there.
- * `npx tsx --conditions=@docshelf/source bench/intercept-cost.ts [sphinx-doc|nodejs-doc|git-doc|generated]`.
+ * `npx tsx --conditions=@docshelf/source bench/intercept-cost.ts [sphinx-doc|nodejs-doc|git-doc|generated-150]`,
+ * over the crawl benchmark's URL list of that site.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,12 +18,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BrowserPool, createAddressPolicy, extractPage, findChromium } from '@docshelf/crawler';
+import { BrowserPool, createAddressPolicy, findChromium } from '@docshelf/crawler';
 import { chromium, type Route } from 'playwright-core';
-import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures } from '../test/support/fixture-server';
+import { serveBenchSites } from './bench-sites';
 
-const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 const VARIANTS = [
   'plain',
   'continue',
@@ -34,11 +33,6 @@ const VARIANTS = [
   'pool',
 ] as const;
 type Variant = (typeof VARIANTS)[number];
-const SITES: Record<string, { root: string; seed: string }> = {
-  'sphinx-doc': { root: path.join(DOCS, 'sphinx-doc/html'), seed: '/index.html' },
-  'nodejs-doc': { root: path.join(DOCS, 'nodejs/api'), seed: '/index.html' },
-  'git-doc': { root: path.join(DOCS, 'git-doc'), seed: '/git.html' },
-};
 
 /** The child: one variant over the listed URLs at concurrency 4; prints pages and wall seconds. */
 async function child(variant: Variant, urlsFile: string, chromiumPath: string): Promise<void> {
@@ -154,37 +148,13 @@ async function startForwardingProxy(): Promise<{ url: string; server: http.Serve
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server };
 }
 
-/** Two levels from the seed over HTTP, up to 150 pages, as the crawl benchmark lists them. */
-async function listUrls(seed: string): Promise<string[]> {
-  const found = [seed];
-  const seen = new Set(found);
-  let level = [seed];
-  for (let depth = 0; depth < 2 && found.length < 150; depth++) {
-    const next: string[] = [];
-    for (const url of level) {
-      const response = await fetch(url);
-      if (!response.ok) continue;
-      for (const link of extractPage(await response.text(), url).links) {
-        if (seen.has(link) || link.endsWith('/all.html')) continue;
-        seen.add(link);
-        next.push(link);
-      }
-    }
-    found.push(...next.slice(0, 150 - found.length));
-    level = next;
-  }
-  return found;
-}
-
 async function main(): Promise<void> {
   const chromiumPath = findChromium(process.env.CHROMIUM_PATH)!;
   if (process.argv[2] === '--child') return child(process.argv[3] as Variant, process.argv[4]!, chromiumPath);
   const which = process.argv[2] ?? 'sphinx-doc';
-  const generated = generateDocsSite();
-  const site = SITES[which];
-  const server = site ? await serveFixtures({ root: site.root }) : await serveFixtures({ routes: generated.route });
-  const seed = `${server.origin}${site ? site.seed : generated.indexPath}`;
-  const urls = await listUrls(seed);
+  const [site] = await serveBenchSites([which]);
+  if (!site) throw new Error(`no site ${which}: one of generated-150, nodejs-doc, git-doc, sphinx-doc`);
+  const { server, urls } = site;
   const urlsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'intercept-')), 'urls.json');
   fs.writeFileSync(urlsFile, JSON.stringify(urls));
   const rounds = Number(process.env.INTERCEPT_ROUNDS ?? 2);
