@@ -53,10 +53,17 @@ export const SETTLE_TRACKER_SCRIPT = `(() => {
   }
   if (typeof XMLHttpRequest === 'function') {
     const nativeSend = XMLHttpRequest.prototype.send;
+    // Counted before sending: a synchronous request ends (loadend) inside send.
     XMLHttpRequest.prototype.send = function () {
-      nativeSend.apply(this, arguments);
       requests += 1;
       this.addEventListener('loadend', answered, { once: true });
+      try {
+        return nativeSend.apply(this, arguments);
+      } catch (error) {
+        this.removeEventListener('loadend', answered);
+        requests -= 1;
+        throw error;
+      }
     };
   }
   const watch = () => new MutationObserver(() => { last = performance.now(); })
