@@ -114,19 +114,29 @@ const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options'
   },
 });
 
-function run(
-  site: ReturnType<typeof fakeSite>,
+/** Runs the crawl inline; `added` lists, per page job that handed pages out, the paths it added as jobs. */
+async function run(
+  site: Pick<ReturnType<typeof fakeSite>, 'loader'>,
   store: ReturnType<typeof fakeRecords>,
   payload: JobPayload<'crawl-site'>,
   ctx: JobContext,
 ) {
   const swap = { swapIn: async () => true, discard: async () => undefined };
   const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
-  return runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
-    'crawl-page': (p, pageCtx) => crawlPage(deps, p, pageCtx),
+  const added: string[][] = [];
+  const outcome = await runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
+    'crawl-page': (p, pageCtx) =>
+      crawlPage(deps, p, {
+        ...pageCtx,
+        addToWorkflow: async (children) => {
+          added.push(children.map((c) => new URL((c.payload as { url: string }).url).pathname));
+          await pageCtx.addToWorkflow(children);
+        },
+      }),
     'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
     'write-backup': async () => ({ written: true, chunks: 0 }),
   });
+  return { ...outcome, added };
 }
 
 describe('crawlSiteWorkflow (fake pages, fake records)', () => {
@@ -182,21 +192,7 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     ]);
     const store = fakeRecords();
     const { ctx } = fakeContext();
-    const added: string[][] = [];
-    const swap = { swapIn: async () => true, discard: async () => undefined };
-    const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
-    const { result } = await runWorkflowInline(crawlSiteWorkflow(deps), job(['/'], { maxDepth: 2 }), ctx, {
-      'crawl-page': (p, pageCtx) =>
-        crawlPage(deps, p, {
-          ...pageCtx,
-          addToWorkflow: async (children) => {
-            added.push(children.map((c) => new URL((c.payload as { url: string }).url).pathname));
-            await pageCtx.addToWorkflow(children);
-          },
-        }),
-      'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
-      'write-backup': async () => ({ written: true, chunks: 0 }),
-    });
+    const { result, added } = await run(site, store, job(['/'], { maxDepth: 2 }), ctx);
     // Each page job adds the new pages it found, once each; /a1's links are two levels down: not followed.
     expect(added).toEqual([['/a', '/b'], ['/a1'], ['/b1']]);
     expect(result).toMatchObject({ pagesDiscovered: 5, pagesCrawled: 5, errors: [] });
@@ -282,21 +278,7 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
       },
     };
     const { ctx, reports } = fakeContext();
-    const added: string[][] = [];
-    const swap = { swapIn: async () => true, discard: async () => undefined };
-    const deps = { records: store.records, loader, swap, frontier: new MemoryCrawlFrontier() };
-    const { result } = await runWorkflowInline(crawlSiteWorkflow(deps), job(['/'], { maxDepth: 2 }), ctx, {
-      'crawl-page': (p, pageCtx) =>
-        crawlPage(deps, p, {
-          ...pageCtx,
-          addToWorkflow: async (children) => {
-            added.push(children.map((c) => new URL((c.payload as { url: string }).url).pathname));
-            await pageCtx.addToWorkflow(children);
-          },
-        }),
-      'index-ingestion': async (p) => ({ vectorized: p.generate, embedded: 0 }),
-      'write-backup': async () => ({ written: true, chunks: 0 }),
-    });
+    const { result, added } = await run({ loader }, store, job(['/'], { maxDepth: 2 }), ctx);
     // /c is new: a job at once; /b changed: a job once its conditional request says so; /a and /a1 need none.
     expect(revalidated).toEqual(['/a', '/b', '/a1']);
     expect(added).toEqual([['/c'], ['/b'], ['/b1']]);
