@@ -11,7 +11,8 @@
  * `npx tsx bench/crawl.bench.ts` runs this part alone (BENCH_CRAWL_SITES and BENCH_CRAWL_MODES narrow it).
  * BENCH_CRAWL_BREAKDOWN=1 prints, for each tree, what it held at its cgroup's highest sample: anonymous memory against
  * page cache (memory.stat), PSS by kind of process (Node, Chromium's browser, renderers, GPU and utility processes) and
- * the worker's main-thread heap. BENCH_CRAWL_ENV='{"NAME":"value"}' passes settings to Docshelf's processes.
+ * the worker's main-thread heap, and the CPU each kind of process used a page (a Node process's main thread apart
+ * from its other threads). BENCH_CRAWL_ENV='{"NAME":"value"}' passes settings to Docshelf's processes.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,6 +94,8 @@ interface Peaks {
   cpuS: number;
   /** With BENCH_CRAWL_BREAKDOWN=1: the cgroup's memory.stat and the tree's memory by kind of process at the sampled peak. */
   atPeak?: { usageMb: number; stat: Record<string, number>; processes: Record<string, Kind> };
+  /** With BENCH_CRAWL_BREAKDOWN=1: CPU seconds by kind of process. */
+  cpuByKind?: CpuByKind;
 }
 
 const BREAKDOWN = process.env.BENCH_CRAWL_BREAKDOWN === '1';
@@ -106,6 +109,28 @@ interface Kind {
   anonMb: number;
 }
 
+/** Chromium's processes by their `--type`, Node's by the app or script they run, others by their program's name. */
+function kindOf(cmdline: string): string {
+  const [program = '', ...args] = cmdline.split('\0');
+  // Chromium starts some of its helpers through /proc/self/exe; they carry a --type all the same.
+  if (program.includes('chromium') || (program === '/proc/self/exe' && cmdline.includes('--type='))) {
+    const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+    const subType = type === 'utility' ? ` ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1] ?? ''}` : '';
+    return `chromium ${type ?? 'browser'}${subType}`;
+  }
+  const name = program.split('/').pop()!;
+  if (name !== 'node') return name;
+  const app = /apps\/(\w+)\//.exec(cmdline)?.[1];
+  return app
+    ? `node ${app}`
+    : `node ${
+        args
+          .find((a) => !a.startsWith('-'))
+          ?.split('/')
+          .pop() ?? ''
+      }`.trim();
+}
+
 /** The tree's memory by kind of process (Node, Chromium's browser, renderer, GPU, utility...), from /proc. */
 function breakdown(pids: number[]): Record<string, Kind> {
   const kinds: Record<string, Kind> = {};
@@ -114,10 +139,7 @@ function breakdown(pids: number[]): Record<string, Kind> {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
       const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0) / 1024;
-      const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
-      const kind = cmdline.split('\0')[0]!.includes('chromium')
-        ? `chromium ${type ?? 'browser'}${type === 'utility' ? ` ${/--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1] ?? ''}` : ''}`
-        : cmdline.split('\0')[0]!.split('/').pop()!;
+      const kind = kindOf(cmdline);
       const k = (kinds[kind] ??= { count: 0, rssMb: 0, pssMb: 0, anonMb: 0 });
       k.count += 1;
       k.rssMb += kb('Rss');
@@ -143,19 +165,34 @@ function printBreakdown(label: string, atPeak: NonNullable<Peaks['atPeak']>): vo
 
 const CLOCK_TICKS_PER_S = 100;
 
+/** User + system clock ticks of a /proc stat file (a process's counts the threads that have ended). */
+function ticksOf(statFile: string): number {
+  const stat = fs.readFileSync(statFile, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** CPU time so far of each process of a tree, in clock ticks. */
 function cpuTicks(pids: number[]): Map<number, number> {
   const ticks = new Map<number, number>();
   for (const pid of pids) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      ticks.set(pid, ticksOf(`/proc/${pid}/stat`));
     } catch {
       /* gone */
     }
   }
   return ticks;
+}
+
+/** CPU seconds by kind of process; a Node process's main thread apart from its other threads (extraction, GC, I/O). */
+type CpuByKind = Record<string, number>;
+
+function printCpuByKind(label: string, cpu: CpuByKind, pages: number): void {
+  const total = Object.entries(cpu).reduce((sum, [kind, s]) => (kind.includes('outside') ? sum : sum + s), 0);
+  console.log(`${label}: CPU ms a page by process (${((1000 * total) / Math.max(pages, 1)).toFixed(0)} in the tree)`);
+  for (const [kind, s] of Object.entries(cpu).sort((a, b) => b[1] - a[1]))
+    if (s > 0) console.log(`  ${kind.padEnd(52)} ${((1000 * s) / Math.max(pages, 1)).toFixed(1).padStart(7)}`);
 }
 
 /** Samples the memory of a process tree every 250 ms until stopped (and its cgroup's, when it has one); resolves with the peaks. */
@@ -164,6 +201,10 @@ function samplePeakMemory(root: () => number | undefined, cgroup?: MemoryCgroup)
   // Per process: CPU ticks when first seen (already used before the measurement when it is the root) and last seen.
   const first = new Map<number, number>();
   const last = new Map<number, number>();
+  // With BENCH_CRAWL_BREAKDOWN=1: each process's kind, and for Node processes their main thread's ticks.
+  const kinds = new Map<number, string>();
+  const firstMain = new Map<number, number>();
+  const lastMain = new Map<number, number>();
   let usagePeak = 0;
   const sample = () => {
     if (cgroup) peak.workingSet = Math.max(peak.workingSet!, cgroup.workingSetMb());
@@ -181,8 +222,20 @@ function samplePeakMemory(root: () => number | undefined, cgroup?: MemoryCgroup)
     peak.rss = Math.max(peak.rss, now.rss);
     peak.pss = Math.max(peak.pss, now.pss);
     for (const [p, ticks] of cpuTicks(tree)) {
-      if (!first.has(p)) first.set(p, p === pid && first.size === 0 ? ticks : 0);
+      const before = !first.has(p) && p === pid && first.size === 0;
+      if (!first.has(p)) first.set(p, before ? ticks : 0);
       last.set(p, ticks);
+      if (!BREAKDOWN) continue;
+      try {
+        // Chromium starts through a shell script that then runs the browser in its place: known once it has.
+        if (!kinds.has(p) || kinds.get(p) === 'sh') kinds.set(p, kindOf(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8')));
+        if (!kinds.get(p)!.startsWith('node')) continue;
+        const main = ticksOf(`/proc/${p}/task/${p}/stat`);
+        if (!firstMain.has(p)) firstMain.set(p, before ? main : 0);
+        lastMain.set(p, main);
+      } catch {
+        /* gone */
+      }
     }
   };
   sample();
@@ -193,6 +246,20 @@ function samplePeakMemory(root: () => number | undefined, cgroup?: MemoryCgroup)
       sample();
       if (cgroup) peak.cgroup = cgroup.peakMb();
       peak.cpuS = [...last].reduce((sum, [p, ticks]) => sum + ticks - (first.get(p) ?? 0), 0) / CLOCK_TICKS_PER_S;
+      if (BREAKDOWN) {
+        peak.cpuByKind = {};
+        for (const [p, ticks] of last) {
+          const kind = kinds.get(p) ?? 'gone before it was seen';
+          const s = (ticks - (first.get(p) ?? 0)) / CLOCK_TICKS_PER_S;
+          const main = lastMain.has(p) ? (lastMain.get(p)! - (firstMain.get(p) ?? 0)) / CLOCK_TICKS_PER_S : undefined;
+          const add = (name: string, value: number) => (peak.cpuByKind![name] = (peak.cpuByKind![name] ?? 0) + value);
+          if (main === undefined) add(kind, s);
+          else {
+            add(`${kind}, main thread`, main);
+            add(`${kind}, other threads`, s - main);
+          }
+        }
+      }
       return peak;
     },
   };
@@ -236,6 +303,7 @@ async function runBaseline(
   cgroup?.remove();
   if (code !== 0) throw new Error(`${mode} baseline failed (${code}):\n${err.slice(-2000)}`);
   const outcome = JSON.parse(out.trim().split('\n').pop()!) as { pages: number; failed: number; ms: number };
+  if (peak.cpuByKind) printCpuByKind(`${mode} on ${urls.length} URLs`, peak.cpuByKind, outcome.pages);
   return { mode, ...outcome, ...peaksOf(peak) };
 }
 
@@ -292,6 +360,29 @@ async function stopDocshelf(d: Docshelf): Promise<void> {
 }
 
 /** The worker process: the child of `npm start`'s launcher that runs apps/worker. */
+/** The API process and the Redis server: outside the measured tree, their CPU shown beside it with BENCH_CRAWL_BREAKDOWN=1. */
+function outsideTicks(d: Docshelf): Record<string, number> {
+  const ticks: Record<string, number> = {};
+  const api = (processTable().get(d.service.child.pid!) ?? []).find((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/api');
+    } catch {
+      return false;
+    }
+  });
+  if (api) ticks['node api (outside the tree)'] = cpuTicks([api]).get(api) ?? 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'redis-server')
+        ticks['redis-server (outside the tree)'] = ticksOf(`/proc/${entry}/stat`);
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks;
+}
+
 function workerPid(d: Docshelf): number | undefined {
   const children = processTable().get(d.service.child.pid!) ?? [];
   return children.find((pid) => {
@@ -354,6 +445,7 @@ async function runDocshelf(
     cgroup?.add(pid);
     cgroup?.resetPeak();
     const sampler = samplePeakMemory(() => pid, cgroup);
+    const outsideBefore = BREAKDOWN ? outsideTicks(d) : {};
     const started = performance.now();
     const accepted = await fetch(`${d.service.baseUrl}/api/crawl`, {
       method: 'POST',
@@ -391,6 +483,11 @@ async function runDocshelf(
           );
         }
         const result = job.result!;
+        if (peak.cpuByKind) {
+          for (const [name, ticks] of Object.entries(outsideTicks(d)))
+            peak.cpuByKind[name] = (ticks - (outsideBefore[name] ?? ticks)) / CLOCK_TICKS_PER_S;
+          printCpuByKind(`Docshelf ${renderer} on ${site.name}`, peak.cpuByKind, result.pagesCrawled);
+        }
         if (result.errors.length > 0) console.log(`Docshelf ${renderer} on ${site.name}: ${result.errors.join('; ')}`);
         return {
           mode: renderer,
