@@ -109,6 +109,16 @@ async function printSlotUse(prefix: string, crawledMs: number, since: number): P
       `  ${spans.length} page jobs over ${((last - first) / 1000).toFixed(1)} s (crawl phase ${(crawledMs / 1000).toFixed(1)} s): inside jobs ${(inside / spans.length).toFixed(0)} ms/page, ` +
         `slots busy ${((100 * inside) / (4 * (last - first))).toFixed(0)}%, queued before a worker took them ${(waited / spans.length).toFixed(0)} ms/page`,
     );
+    // The crawl's edges: the seed's job alone at the start, fewer than 4 jobs at the end.
+    const inFlightAt = (t: number) => spans.filter((s) => s.start <= t && s.end > t).length;
+    const allBusy = spans.find((s) => inFlightAt(s.start) >= 4)?.start ?? last;
+    const lastFull =
+      [...spans.map((s) => s.end)]
+        .sort((a, b) => a - b)
+        .find((t) => t >= allBusy && inFlightAt(t) < 4 && spans.every((s) => s.start <= t)) ?? last;
+    console.log(
+      `  first page job started ${first - since} ms after the request, 4 at once from ${allBusy - since} ms; fewer than 4 from ${lastFull - since} ms; last one ended at ${last - since} ms; crawl phase over at ${crawledMs.toFixed(0)} ms`,
+    );
   } finally {
     await queue.close();
   }
