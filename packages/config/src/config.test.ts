@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './index';
+import { ConfigError, defaultExtractThreads, loadConfig } from './index';
 
 describe('loadConfig', () => {
   it('fills the documented defaults from an empty environment', () => {
@@ -44,10 +44,15 @@ describe('loadConfig', () => {
     );
   });
 
-  it('extracts pages in one thread per CPU, at most one per crawl job at once, unless CRAWL_EXTRACT_THREADS says', () => {
-    expect(loadConfig({}).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
-    expect(loadConfig({ WORKER_CONCURRENCY_CRAWL: '1' }).crawl.extractThreads).toBe(1);
-    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '' }).crawl.extractThreads).toBe(Math.min(os.availableParallelism(), 4));
+  it('extracts pages in the CPUs left to the event loop and Chromium, at most one per crawl job, unless CRAWL_EXTRACT_THREADS says', () => {
+    const expected = Math.max(0, Math.min(os.availableParallelism() - 2, 4));
+    expect(loadConfig({}).crawl.extractThreads).toBe(expected);
+    expect(loadConfig({ CRAWL_EXTRACT_THREADS: '' }).crawl.extractThreads).toBe(expected);
+    expect(defaultExtractThreads(2, 4)).toBe(0);
+    expect(defaultExtractThreads(1, 4)).toBe(0);
+    expect(defaultExtractThreads(4, 4)).toBe(2);
+    expect(defaultExtractThreads(16, 4)).toBe(4);
+    expect(defaultExtractThreads(16, 1)).toBe(1);
     expect(loadConfig({ CRAWL_EXTRACT_THREADS: '0' }).crawl.extractThreads).toBe(0);
     expect(loadConfig({ CRAWL_EXTRACT_THREADS: '6' }).crawl.extractThreads).toBe(6);
     expect(() => loadConfig({ CRAWL_EXTRACT_THREADS: 'many' })).toThrow(/CRAWL_EXTRACT_THREADS/);
