@@ -229,7 +229,7 @@ export type Config = z.output<typeof configSchema>;
  * Extraction threads when CRAWL_EXTRACT_THREADS is unset: the CPUs left once the worker's event loop and Chromium have
  * one each, at most one per crawl job at once. A thread is a V8 of its own that loads and warms up the extraction code
  * for each crawl (it stops when idle) and collects its own garbage: on 2 CPUs, where Chromium keeps both busy, the
- * event loop extracts with 15–30% less CPU a page and 60–110 MB less memory (bench/results.md).
+ * event loop extracts with 15–30% less CPU a page and 60–120 MB less memory (bench/results.md).
  */
 export function defaultExtractThreads(cpus: number, crawlConcurrency: number): number {
   return Math.max(0, Math.min(cpus - 2, crawlConcurrency));
