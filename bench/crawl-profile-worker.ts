@@ -113,7 +113,8 @@ async function printSlotUse(prefix: string, crawledMs: number, since: number): P
     const inFlightAt = (t: number) => spans.filter((s) => s.start <= t && s.end > t).length;
     const allBusy = spans.find((s) => inFlightAt(s.start) >= 4)?.start ?? last;
     const lastFull =
-      [...spans.map((s) => s.end)]
+      spans
+        .map((s) => s.end)
         .sort((a, b) => a - b)
         .find((t) => t >= allBusy && inFlightAt(t) < 4 && spans.every((s) => s.start <= t)) ?? last;
     console.log(

@@ -359,7 +359,6 @@ async function stopDocshelf(d: Docshelf): Promise<void> {
   fs.rmSync(d.dataDir, { recursive: true, force: true });
 }
 
-/** The worker process: the child of `npm start`'s launcher that runs apps/worker. */
 /** The API process and the Redis server: outside the measured tree, their CPU shown beside it with BENCH_CRAWL_BREAKDOWN=1. */
 function outsideTicks(d: Docshelf): Record<string, number> {
   const ticks: Record<string, number> = {};
@@ -383,6 +382,7 @@ function outsideTicks(d: Docshelf): Record<string, number> {
   return ticks;
 }
 
+/** The worker process: the child of `npm start`'s launcher that runs apps/worker. */
 function workerPid(d: Docshelf): number | undefined {
   const children = processTable().get(d.service.child.pid!) ?? [];
   return children.find((pid) => {

@@ -224,7 +224,6 @@ export const configSchema = envSchema.transform((e, ctx) => {
 /** The configuration every process runs with: the output of the env schema, never declared twice. */
 export type Config = z.output<typeof configSchema>;
 
-/** Reads and validates the environment once; the only place in Docshelf that looks at process.env. */
 /**
  * Extraction threads when CRAWL_EXTRACT_THREADS is unset: the CPUs left once the worker's event loop and Chromium have
  * one each, at most one per crawl job at once. A thread is a V8 of its own that loads and warms up the extraction code
@@ -235,6 +234,7 @@ export function defaultExtractThreads(cpus: number, crawlConcurrency: number): n
   return Math.max(0, Math.min(cpus - 2, crawlConcurrency));
 }
 
+/** Reads and validates the environment once; the only place in Docshelf that looks at process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
