@@ -95,11 +95,14 @@ describe.each([
     it('keeps unchanged pages without extracting or embedding them again, and says so', async () => {
       const first = await crawl();
       expect(first).toMatchObject({ success: true, pagesCrawled: 7, pagesUnchanged: 0, vectorized: true });
+      // The site is server-rendered: `auto` and `http` load no page in Chromium, `browser` loads every one.
+      expect(first.pagesRendered).toBe(renderer === 'browser' ? 7 : 0);
       expect(embedded.length).toBe(first.chunksIngested);
       const before = await chunks();
 
       const again = await crawl();
-      expect(again).toEqual({ ...first, pagesUnchanged: 7 });
+      // Unchanged pages are answered by a 304: none is loaded in Chromium again.
+      expect(again).toEqual({ ...first, pagesUnchanged: 7, pagesRendered: 0 });
       expect(embedded).toEqual([]);
       expect(site.statuses.filter((s) => s === 304)).toHaveLength(7);
       expect(await chunks()).toEqual(before);

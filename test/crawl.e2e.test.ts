@@ -37,6 +37,8 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
       // index + getting-started + configuration + reference + rendered + missing + private/secret
       pagesDiscovered: 7,
       pagesCrawled: 5,
+      // HTTP first by default: only /rendered.html, a script shell, is loaded in Chromium.
+      pagesRendered: 1,
       pagesUnchanged: 0,
       chunksIngested: expect.any(Number),
       vectorized: true,

@@ -105,7 +105,9 @@ describe('OpenAPI document and reference page', () => {
     const schemas = doc.components.schemas;
     expect(schemas.IngestRequest.required).toEqual(expect.arrayContaining(['libraryId', 'name', 'chunks']));
     expect(schemas.IngestRequest.properties.chunks.items.required).toEqual(['id', 'content']);
-    expect(schemas.CrawlRequest.properties.urls).toMatchObject({ type: 'array', minItems: 1, maxItems: 150 });
+    // CRAWL_MAX_PAGES, the operator's limit, is checked beyond the schema's ceiling.
+    expect(schemas.CrawlRequest.properties.urls).toMatchObject({ type: 'array', minItems: 1, maxItems: 1_000_000 });
+    expect(schemas.CrawlRequest.properties.renderer).toMatchObject({ default: 'auto' });
     expect(schemas.EmbedRequest.properties.limit).toMatchObject({ default: 200, maximum: 5000 });
     expect(schemas.EmbedResponse.properties.nextOffset).toBeDefined();
     expect(schemas.CreatedKey.required).toEqual(

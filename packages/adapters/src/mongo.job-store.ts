@@ -247,13 +247,7 @@ function progressUpdate(change: ProgressChange): {
 
 function toStoredJob(doc: JobDoc): StoredJob {
   const progress: JobProgress = { phase: doc.progress.phase, done: doc.progress.done, total: doc.progress.total };
-  for (const counter of [
-    'pagesDiscovered',
-    'pagesCrawled',
-    'pagesFailed',
-    'pagesUnchanged',
-    'chunksIngested',
-  ] as const) {
+  for (const counter of JOB_COUNTERS) {
     if (typeof doc.progress[counter] === 'number') progress[counter] = doc.progress[counter];
   }
   if (Array.isArray(doc.progress.errors) && doc.progress.errors.length > 0) progress.errors = [...doc.progress.errors];

@@ -240,6 +240,10 @@ const MIGRATIONS: readonly string[] = [
             docshelf_search_text(new.content));
   END;
   `,
+  // Crawled pages loaded in Chromium (renderer "auto" renders only the pages that need scripts).
+  `
+  ALTER TABLE jobs ADD COLUMN pages_rendered INTEGER;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

@@ -30,6 +30,7 @@ interface JobRow {
   pages_crawled: number | null;
   pages_failed: number | null;
   pages_unchanged: number | null;
+  pages_rendered: number | null;
   chunks_ingested: number | null;
   errors: string | null;
   result: string | null;
@@ -51,16 +52,10 @@ const COLUMNS: Record<ProgressCounter, string> = {
   pagesDiscovered: 'pages_discovered',
   pagesCrawled: 'pages_crawled',
   pagesFailed: 'pages_failed',
+  pagesRendered: 'pages_rendered',
   pagesUnchanged: 'pages_unchanged',
   chunksIngested: 'chunks_ingested',
 };
-const OPTIONAL_COUNTERS = [
-  'pagesDiscovered',
-  'pagesCrawled',
-  'pagesFailed',
-  'pagesUnchanged',
-  'chunksIngested',
-] as const;
 const ACTIVE = `state IN ('queued', 'running')`;
 
 /** JobStore in the service's SQLite file; every transition is one conditional UPDATE, so concurrent writers agree. */
@@ -234,7 +229,7 @@ function progressAssignments(change: ProgressChange): { assignments: string[]; p
 
 function progressOf(row: JobRow): JobProgress {
   const progress: JobProgress = { phase: row.phase, done: row.done, total: row.total };
-  for (const counter of OPTIONAL_COUNTERS) {
+  for (const counter of JOB_COUNTERS) {
     const value = row[COLUMNS[counter] as keyof JobRow] as number | null;
     if (value !== null) progress[counter] = value;
   }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { QUEUE_NAMES, type QueueName } from '@docshelf/core';
+import { CRAWL_PAGES_CEILING, QUEUE_NAMES, type QueueName } from '@docshelf/core';
 import { ConfigError } from './config-error';
 import { productionEnvSchema, readProductionAdapters } from './production-adapters';
 
@@ -83,6 +83,7 @@ const envSchema = z.object({
     .int()
     .min(1_000)
     .default(30 * 60_000),
+  CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(CRAWL_PAGES_CEILING).default(10_000),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
   /** Threads that extract pages; unset = defaultExtractThreads, 0 = on the worker's event loop. */
@@ -177,6 +178,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
       pageMaxBytes: e.PAGE_MAX_BYTES,
       /** A renderer past this RSS is stopped; its page fails alone. */
       pageMaxMemoryMb: e.PAGE_MAX_MEMORY_MB,
+      /** The most pages one crawl may ask for (`maxPages`, or URLs in `urls`); a request above it is refused. */
+      maxPages: e.CRAWL_MAX_PAGES,
       /** After this long a crawl schedules no more pages and keeps what it has. */
       maxDurationMs: e.CRAWL_MAX_DURATION_MS,
       /** Politeness: pages per host per second over all workers (0 = no limit). */

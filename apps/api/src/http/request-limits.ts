@@ -88,3 +88,21 @@ export function checkBodyLimits(
     );
   }
 }
+
+/**
+ * CRAWL_MAX_PAGES bounds what one crawl may ask for: `maxPages` of a crawl that follows links, and the number of URLs
+ * of one that does not (400 TOO_MANY_PAGES, naming the limit and its variable).
+ */
+export function checkCrawlPages(maxPages: number, body: { maxPages: number; urls: string[] }): void {
+  const over = [
+    ...(body.maxPages > maxPages ? [{ path: 'maxPages', value: body.maxPages, limit: maxPages }] : []),
+    ...(body.urls.length > maxPages ? [{ path: 'urls', count: body.urls.length, limit: maxPages }] : []),
+  ];
+  if (over.length === 0) return;
+  throw new AppError(
+    'TOO_MANY_PAGES',
+    `A crawl may take at most ${maxPages} pages on this server (CRAWL_MAX_PAGES): ${over.map((o) => o.path).join(' and ')} asks for more`,
+    400,
+    { retryable: false, details: over },
+  );
+}

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, principalOf, requireAdmin, requireSession } from '../http/auth';
 import { jobModeOf, sendJobOutcome } from '../http/job-response';
-import { checkBodyLimits } from '../http/request-limits';
+import { checkBodyLimits, checkCrawlPages } from '../http/request-limits';
 import { parseInput } from '../http/validate';
 import { submitDepsOf } from './submit-deps';
 
@@ -15,6 +15,7 @@ export function crawlRoutes(deps: ApiDeps): Router {
     .post('/api/crawl', requireAdmin(auth), async (req, res) => {
       const body = parseInput(crawlRequestSchema, req.body);
       checkBodyLimits(deps.config.limits, body);
+      checkCrawlPages(deps.config.crawl.maxPages, body);
       sendJobOutcome(res, await crawlLibrary(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
     })
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {

@@ -144,7 +144,6 @@ function CrawlForm() {
               name="maxPages"
               type="number"
               min={1}
-              max={150}
               defaultValue={String(CRAWL_DEFAULTS.maxPages)}
               required
             />

@@ -140,6 +140,12 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
                 <dt>Pages failed</dt>
                 <dd>{p.pagesFailed ?? 0}</dd>
               </div>
+              {p.pagesRendered ? (
+                <div>
+                  <dt>Rendered in Chromium</dt>
+                  <dd>{p.pagesRendered}</dd>
+                </div>
+              ) : null}
               {p.pagesUnchanged ? (
                 <div>
                   <dt>Pages unchanged</dt>

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
 
-/** SPEC: a single-URL crawl follows at most this many pages. */
-export const MAX_CRAWL_PAGES = 150;
+/** SPEC: a single-URL crawl follows at most this many pages unless it asks for more (`maxPages`). */
+export const DEFAULT_CRAWL_PAGES = 150;
+/**
+ * The most pages any crawl may be configured for (CRAWL_MAX_PAGES cannot exceed it): a bound on what a request or a
+ * job payload may carry before the operator's own limit is checked.
+ */
+export const CRAWL_PAGES_CEILING = 1_000_000;
 
 export const httpUrlSchema = z
   .string()
@@ -57,7 +62,8 @@ export const callbackUrlSchema = httpUrlSchema
 export const crawlOptionsSchema = z.object({
   /** 1 = the seed page's links, as SPEC.md describes; larger values follow links breadth-first. */
   maxDepth: z.number().int().min(0).max(10).default(1),
-  maxPages: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(MAX_CRAWL_PAGES),
+  /** Pages a single-URL crawl takes at most, seed included; the operator's CRAWL_MAX_PAGES bounds it. */
+  maxPages: z.number().int().min(1).max(CRAWL_PAGES_CEILING).default(DEFAULT_CRAWL_PAGES),
   /** Glob patterns on the URL path (`/docs/**`); a discovered page must match one include and no exclude. */
   includePaths: z.array(pathPattern).max(50).default([]),
   excludePaths: z.array(pathPattern).max(50).default([]),
@@ -65,10 +71,10 @@ export const crawlOptionsSchema = z.object({
   /** Also seed discovery from the site's /sitemap.xml. */
   useSitemap: z.boolean().default(false),
   /**
-   * `browser` (the default) renders every page; `auto` fetches over HTTP and renders only pages that are script
-   * shells; `http` never renders. bench/crawl.bench.ts compares `auto` with `browser` (bench/results.md).
+   * `auto` (the default) fetches over HTTP and renders in Chromium only pages that are script shells; `browser`
+   * renders every page; `http` never renders. bench/crawl.bench.ts compares them (bench/results.md).
    */
-  renderer: z.enum(['browser', 'auto', 'http']).default('browser'),
+  renderer: z.enum(['browser', 'auto', 'http']).default('auto'),
 });
 export type CrawlOptions = z.infer<typeof crawlOptionsSchema>;
 
@@ -77,7 +83,7 @@ export const crawlRequestSchema = z
     libraryId: libraryIdSchema,
     name: z.string().trim().min(1, 'name must not be empty').max(256),
     description: z.string().max(4_096).optional(),
-    urls: z.array(httpUrlSchema).min(1, 'urls must contain at least one URL').max(MAX_CRAWL_PAGES),
+    urls: z.array(httpUrlSchema).min(1, 'urls must contain at least one URL').max(CRAWL_PAGES_CEILING),
     replace: z.boolean().default(false),
     callbackUrl: callbackUrlSchema,
   })
@@ -91,6 +97,10 @@ export const crawlResponseSchema = z
     libraryId: z.string(),
     pagesDiscovered: z.number().int(),
     pagesCrawled: z.number().int(),
+    pagesRendered: z
+      .number()
+      .int()
+      .describe('Of the pages crawled, those loaded in Chromium (all of them with renderer "browser")'),
     /** Of the pages crawled, those unchanged since the library's last crawl: kept with their chunks and vectors. */
     pagesUnchanged: z
       .number()

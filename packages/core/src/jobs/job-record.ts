@@ -28,6 +28,8 @@ export const jobProgressSchema = z.object({
   pagesDiscovered: count.optional(),
   pagesCrawled: count.optional(),
   pagesFailed: count.optional(),
+  /** Crawled pages loaded in Chromium (with renderer "auto", the script shells only). */
+  pagesRendered: count.optional().describe('Crawled pages loaded in Chromium'),
   /** Crawled pages found unchanged since the library's last crawl (HTTP 304 or the same content). */
   pagesUnchanged: count.optional().describe('Crawled pages unchanged since the library was last crawled'),
   chunksIngested: count.optional(),
@@ -51,6 +53,7 @@ export const PROGRESS_COUNTERS = [
   'pagesDiscovered',
   'pagesCrawled',
   'pagesFailed',
+  'pagesRendered',
   'pagesUnchanged',
   'chunksIngested',
 ] as const;
@@ -61,6 +64,7 @@ export const JOB_COUNTERS = [
   'pagesDiscovered',
   'pagesCrawled',
   'pagesFailed',
+  'pagesRendered',
   'pagesUnchanged',
   'chunksIngested',
 ] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
+import { CRAWL_PAGES_CEILING, crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
@@ -83,7 +83,7 @@ export const jobRegistry = {
       libraryId: libraryIdSchema,
       name: z.string(),
       description: z.string().optional(),
-      urls: z.array(httpUrlSchema).min(1).max(150),
+      urls: z.array(httpUrlSchema).min(1).max(CRAWL_PAGES_CEILING),
       replace: z.boolean(),
       ownerId: z.string(),
       options: crawlOptionsSchema,

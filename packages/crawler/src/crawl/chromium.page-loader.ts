@@ -14,6 +14,7 @@ import { decodeDocument } from '../extract/decode-document';
 import type { ExtractedPage } from '../extract/extract-page';
 import { inlineExtractor, type PageExtractor } from '../extract/page-extractor';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
+import { refreshTarget } from '../extract/refresh-target';
 import { gunzipFile } from '../fetch/gunzip-file';
 import { FetchFailedError, safeFetch, type SafeResponse } from '../fetch/safe-fetch';
 
@@ -46,6 +47,8 @@ interface RawPage {
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown']);
 const SITE_FILE_TIMEOUT_MS = 10_000;
+/** Client-side redirects (an immediate `<meta http-equiv="refresh">`) followed over HTTP, as safeFetch follows 3xx. */
+const MAX_REFRESH_REDIRECTS = 5;
 
 const isHtml = (contentType: string) => HTML_TYPES.has(contentType) || contentType === '';
 
@@ -100,7 +103,7 @@ export class ChromiumPageLoader implements PageLoader {
     const conditional = Boolean(known.etag || known.lastModified);
     if (renderer === 'browser' && !conditional) return null;
     try {
-      const fetched = await this.fetchOverHttp(url, signal, known);
+      const fetched = await this.fetchPage(url, signal, known);
       const notModified = fetched.status === 304;
       if (
         !notModified &&
@@ -146,13 +149,27 @@ export class ChromiumPageLoader implements PageLoader {
       }
       return this.render(url, signal);
     }
-    const fetched = await this.fetchOverHttp(url, signal, known);
+    const fetched = await this.fetchPage(url, signal, known);
     if (fetched.status === 304 || (known && hashOf(fetched.text) === known.contentHash)) return fetched;
     if (renderer === 'auto' && fetched.status < 400 && isHtml(fetched.contentType)) {
       const outcome = await this.extractor.extract({ html: fetched.text, url: fetched.url, unlessShell: true });
       return 'page' in outcome ? { ...fetched, extracted: outcome.page } : this.render(url, signal, fetched.response);
     }
     return fetched;
+  }
+
+  /**
+   * The page over HTTP, following immediate meta refreshes as a browser would (rustdoc's redirect stubs): the page is
+   * then the one they lead to, under its own URL, with no Chromium needed to find it.
+   */
+  private async fetchPage(url: string, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {
+    let page = await this.fetchOverHttp(url, signal, known);
+    for (let hops = 0; hops < MAX_REFRESH_REDIRECTS && page.status === 200 && isHtml(page.contentType); hops++) {
+      const target = refreshTarget(page.text, page.url);
+      if (!target) break;
+      page = await this.fetchOverHttp(target, signal);
+    }
+    return page;
   }
 
   private async fetchOverHttp(url: string, signal?: AbortSignal, known?: PageValidators): Promise<RawPage> {

@@ -94,7 +94,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     summary: 'Crawl a documentation site into a library',
     description:
-      'One seed URL: render it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150). Several URLs: crawl each, no discovery. Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks.' +
+      'One seed URL: load it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150 unless asked; at most CRAWL_MAX_PAGES, 10,000 by default, else 400 TOO_MANY_PAGES). Several URLs: crawl each, no discovery. Pages are fetched over HTTP and rendered in Chromium only when they need scripts (`renderer: "auto"`; `pagesRendered` counts them). Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks. Crawl big sites with `Prefer: respond-async` and follow the job.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: crawlRequestSchema,

@@ -81,7 +81,8 @@ export async function crawlPage(
       now: (deps.now ?? (() => new Date()))(),
     });
     const handedOut = await handOut(page.links);
-    await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1 } });
+    const rendered = page.renderedWith === 'browser' ? { pagesRendered: 1 } : {};
+    await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, ...rendered } });
     return { ...base, title: page.title, ...found(handedOut) };
   } catch (error) {
     // An earlier attempt may have admitted links and stopped (its worker died) before adding the pages: added now.

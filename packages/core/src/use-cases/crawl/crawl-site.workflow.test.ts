@@ -142,7 +142,12 @@ async function run(
 describe('crawlSiteWorkflow (fake pages, fake records)', () => {
   it('crawls the seed and its links breadth-first within maxPages, minding robots.txt and the origin, and commits once', async () => {
     const site = fakeSite(
-      [page('/', ['/a', '/b', '/private/c', '/d', '/a']), page('/a', ['/deeper']), page('/b'), page('/d')],
+      [
+        page('/', ['/a', '/b', '/private/c', '/d', '/a']),
+        { ...page('/a', ['/deeper']), renderedWith: 'browser' },
+        page('/b'),
+        page('/d'),
+      ],
       'User-agent: *\nDisallow: /private/\n',
     );
     const store = fakeRecords();
@@ -154,6 +159,7 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
       libraryId: 'acme/docs',
       pagesDiscovered: 5,
       pagesCrawled: 3,
+      pagesRendered: 1,
       pagesUnchanged: 0,
       chunksIngested: 3,
       vectorized: true,
@@ -173,12 +179,13 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     // Page jobs add what they find as they go; the coordinator sets the exact counts at the start and once all are done.
     expect(reports[0]).toEqual({
       phase: 'crawling',
-      set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, done: 0, total: 1 },
+      set: { pagesDiscovered: 1, pagesCrawled: 0, pagesFailed: 0, pagesRendered: 0, done: 0, total: 1 },
     });
     expect(reports).toContainEqual({ add: { pagesDiscovered: 4, total: 2 } });
+    expect(reports).toContainEqual({ add: { done: 1, pagesCrawled: 1, pagesRendered: 1 } });
     expect(reports).toContainEqual({
       phase: 'crawling',
-      set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, done: 3, total: 3 },
+      set: { pagesDiscovered: 5, pagesCrawled: 3, pagesFailed: 0, pagesRendered: 1, done: 3, total: 3 },
     });
   });
 

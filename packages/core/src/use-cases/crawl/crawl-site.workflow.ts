@@ -40,6 +40,8 @@ const crawlState = z.object({
   /** The pages crawled, in breadth-first order from the seeds (the order their chunks are written in). */
   crawled: z.array(z.string()),
   failed: z.number().int().min(0),
+  /** Of the pages crawled, those loaded in Chromium. */
+  rendered: z.number().int().min(0).default(0),
   errors: z.array(z.string()),
   chunksIngested: z.number().int().min(0).default(0),
   /** When the crawl started (ms since the epoch), for CRAWL_MAX_DURATION_MS. */
@@ -102,6 +104,7 @@ export function crawlSiteWorkflow(deps: CrawlSiteDeps): Workflow<'crawl-site', C
           libraryId: job.libraryId,
           pagesDiscovered: state.discovered,
           pagesCrawled: state.crawled.length,
+          pagesRendered: state.rendered,
           pagesUnchanged: state.unchanged,
           chunksIngested: state.chunksIngested,
           vectorized,
@@ -150,6 +153,7 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
     discovered: seeds.length,
     crawled: [],
     failed: 0,
+    rendered: 0,
     errors,
     chunksIngested: 0,
     startedAt,
@@ -157,7 +161,11 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
     gone: [],
   };
   if (level.length === 0) return commitCrawl(deps, job, state, ctx);
-  await reportCrawl(ctx, { discovered: seeds.length, crawled: 0, failed: 0, scheduled: level.length }, errors);
+  await reportCrawl(
+    ctx,
+    { discovered: seeds.length, crawled: 0, failed: 0, rendered: 0, scheduled: level.length },
+    errors,
+  );
   const delaySeconds = robotsRulesOf(robotsTxt).crawlDelaySeconds;
   const crawl = {
     crawlId: job.crawlId,
@@ -218,6 +226,7 @@ async function afterPages(
   const gone: string[] = [];
   let failed = 0;
   let unchanged = 0;
+  let rendered = 0;
   /** Failures the page jobs could not report themselves: a retryable error out of attempts, or no outcome. */
   const unreported: string[] = [];
   for (const url of order) {
@@ -234,6 +243,7 @@ async function afterPages(
     }
     crawled.push(url);
     if (page.unchanged) unchanged += 1;
+    if (page.renderedWith === 'browser') rendered += 1;
   }
   if (summary && summary.late > 0 && deps.maxDurationMs !== undefined) {
     errors.push(
@@ -241,8 +251,12 @@ async function afterPages(
     );
   }
   const discovered = summary?.found ?? seedsOf(job).seeds.length;
-  const crawledState: CrawlState = { ...state, discovered, crawled, failed, errors, unchanged, gone };
-  await reportCrawl(ctx, { discovered, crawled: crawled.length, failed, scheduled: order.length }, unreported);
+  const crawledState: CrawlState = { ...state, discovered, crawled, failed, rendered, errors, unchanged, gone };
+  await reportCrawl(
+    ctx,
+    { discovered, crawled: crawled.length, failed, rendered, scheduled: order.length },
+    unreported,
+  );
   return commitCrawl(deps, job, crawledState, ctx, staged);
 }
 
@@ -455,7 +469,7 @@ function toChunkInput(chunk: StoredChunk): ChunkInput {
 /** Exact counts once the pages are done; page jobs add to them live before. */
 function reportCrawl(
   ctx: JobContext,
-  counts: { discovered: number; crawled: number; failed: number; scheduled: number },
+  counts: { discovered: number; crawled: number; failed: number; rendered: number; scheduled: number },
   errors: string[] = [],
 ): Promise<void> {
   return ctx.reportProgress({
@@ -465,6 +479,7 @@ function reportCrawl(
       pagesDiscovered: counts.discovered,
       pagesCrawled: counts.crawled,
       pagesFailed: counts.failed,
+      pagesRendered: counts.rendered,
       done: counts.crawled + counts.failed,
       total: counts.scheduled,
     },
