@@ -18,7 +18,9 @@ import {
   type Library,
   type RecordStore,
   type Session,
+  type StagedPage,
   type StagedPageContent,
+  type StagedPageOutline,
   type StoredChunk,
   type User,
   type UserWithPassword,
@@ -28,6 +30,7 @@ import {
   type ApiKeyDoc,
   type ChunkDoc,
   type CrawledPageDoc,
+  type StagedPageDoc,
   type EmbedderStateDoc,
   type LibraryDoc,
   type MongoModels,
@@ -363,19 +366,59 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     );
   }
 
-  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
+  async listStagedPages(stagingId: string): Promise<StagedPage[]> {
     const docs = await this.models.stagedPages.find({ stagingId }).sort({ seq: 1 }).lean();
-    return docs.map((d) => ({ url: d.url, chunks: d.chunks, ...(d.page ? { page: d.page } : {}) }));
+    return docs.map(toStagedPage);
   }
 
-  async listCrawledPages(libraryId: string): Promise<CrawledPage[]> {
-    const docs = await this.models.crawledPages.find({ libraryId }).lean<CrawledPageDoc[]>();
-    return docs.map(toCrawledPage);
+  async listStagedOutlines(
+    stagingId: string,
+    page: { afterUrl?: string; limit: number },
+  ): Promise<StagedPageOutline[]> {
+    // Projected on the server: the pages' text never leaves MongoDB.
+    const docs = await this.models.stagedPages
+      .find(
+        { stagingId, url: { $gt: page.afterUrl ?? '' } },
+        { url: 1, 'page.links': 1, 'page.lineKeys': 1, 'page.unchanged': 1 },
+      )
+      .sort({ url: 1 })
+      .limit(page.limit)
+      .lean<Array<Pick<StagedPageDoc, 'url'> & { page?: Partial<StagedPageContent> }>>();
+    return docs.map((doc) => ({
+      url: doc.url,
+      links: doc.page?.links ?? [],
+      ...(doc.page?.lineKeys ? { lineKeys: doc.page.lineKeys } : {}),
+      unchanged: doc.page?.unchanged === true,
+      chunksOnly: doc.page === undefined,
+    }));
+  }
+
+  async getStagedPages(stagingId: string, urls: string[]): Promise<StagedPage[]> {
+    if (urls.length === 0) return [];
+    const docs = await this.models.stagedPages.find({ stagingId, url: { $in: urls } }).lean<StagedPageDoc[]>();
+    return docs.map(toStagedPage);
   }
 
   async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
     const doc = await this.models.crawledPages.findOne({ libraryId, url }).lean<CrawledPageDoc>();
     return doc ? toCrawledPage(doc) : null;
+  }
+
+  async getCrawledPages(libraryId: string, urls: string[]): Promise<CrawledPage[]> {
+    if (urls.length === 0) return [];
+    const docs = await this.models.crawledPages.find({ libraryId, url: { $in: urls } }).lean<CrawledPageDoc[]>();
+    return docs.map(toCrawledPage);
+  }
+
+  async countCrawledPages(libraryId: string): Promise<{ pages: number; chunks: number }> {
+    const pages = await this.models.crawledPages.countDocuments({ libraryId });
+    const [distinct] = await this.models.crawledPages.aggregate<{ chunks: number }>([
+      { $match: { libraryId } },
+      { $unwind: '$chunkIds' },
+      { $group: { _id: '$chunkIds' } },
+      { $count: 'chunks' },
+    ]);
+    return { pages, chunks: distinct?.chunks ?? 0 };
   }
 
   async discardStaging(stagingId: string, olderThan?: Date): Promise<void> {
@@ -542,6 +585,10 @@ function asBuffer(data: { buffer: ArrayBuffer } | Buffer): Buffer {
 
 function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: number } | null)?.code === 11000;
+}
+
+function toStagedPage(doc: Pick<StagedPageDoc, 'url' | 'chunks' | 'page'>): StagedPage {
+  return { url: doc.url, chunks: doc.chunks, ...(doc.page ? { page: doc.page } : {}) };
 }
 
 function toCrawledPage(doc: CrawledPageDoc): CrawledPage {

@@ -18,7 +18,9 @@ import {
   type Permission,
   type RecordStore,
   type Session,
+  type StagedPage,
   type StagedPageContent,
+  type StagedPageOutline,
   type StoredChunk,
   type User,
   type UserWithPassword,
@@ -54,6 +56,20 @@ interface ChunkRow {
   token_count: number;
   position: number;
   bpe_tokens: number | null;
+}
+
+interface StagedPageRow {
+  url: string;
+  chunks: string;
+  page: string | null;
+}
+
+function toStagedPage(row: StagedPageRow): StagedPage {
+  return {
+    url: row.url,
+    chunks: JSON.parse(row.chunks) as ChunkInput[],
+    ...(row.page === null ? {} : { page: JSON.parse(row.page) as StagedPageContent }),
+  };
 }
 
 interface CrawledPageRow {
@@ -425,20 +441,46 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     );
   }
 
-  async listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]> {
+  async listStagedPages(stagingId: string): Promise<StagedPage[]> {
     const rows = this.db
       .prepare('SELECT url, chunks, page FROM staged_pages WHERE staging_id = ? ORDER BY rowid')
-      .all(stagingId) as { url: string; chunks: string; page: string | null }[];
+      .all(stagingId) as StagedPageRow[];
+    return rows.map(toStagedPage);
+  }
+
+  async listStagedOutlines(
+    stagingId: string,
+    page: { afterUrl?: string; limit: number },
+  ): Promise<StagedPageOutline[]> {
+    // The text stays in SQLite: json_extract reads the outline's fields out of each staged page's JSON.
+    const rows = statement(
+      this.db,
+      `SELECT url, page IS NULL AS chunks_only, json_extract(page, '$.links') AS links,
+         json_extract(page, '$.lineKeys') AS line_keys, json_extract(page, '$.unchanged') AS unchanged
+       FROM staged_pages WHERE staging_id = ? AND url > ? ORDER BY url LIMIT ?`,
+    ).all(stagingId, page.afterUrl ?? '', page.limit) as {
+      url: string;
+      chunks_only: number;
+      links: string | null;
+      line_keys: string | null;
+      unchanged: number | null;
+    }[];
     return rows.map((row) => ({
       url: row.url,
-      chunks: JSON.parse(row.chunks) as ChunkInput[],
-      ...(row.page === null ? {} : { page: JSON.parse(row.page) as StagedPageContent }),
+      links: row.links === null ? [] : (JSON.parse(row.links) as string[]),
+      ...(row.line_keys === null ? {} : { lineKeys: JSON.parse(row.line_keys) as string[] }),
+      unchanged: row.unchanged === 1,
+      chunksOnly: row.chunks_only === 1,
     }));
   }
 
-  async listCrawledPages(libraryId: string): Promise<CrawledPage[]> {
-    const rows = this.db.prepare('SELECT * FROM crawled_pages WHERE library_id = ?').all(libraryId) as CrawledPageRow[];
-    return rows.map(toCrawledPage);
+  async getStagedPages(stagingId: string, urls: string[]): Promise<StagedPage[]> {
+    if (urls.length === 0) return [];
+    const rows = statement(
+      this.db,
+      'SELECT url, chunks, page FROM staged_pages WHERE staging_id = ? AND url IN (SELECT value FROM json_each(?))',
+    ).all(stagingId, JSON.stringify(urls)) as StagedPageRow[];
+    return rows.map(toStagedPage);
   }
 
   async getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null> {
@@ -447,6 +489,27 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
       url,
     ) as CrawledPageRow | undefined;
     return row ? toCrawledPage(row) : null;
+  }
+
+  async getCrawledPages(libraryId: string, urls: string[]): Promise<CrawledPage[]> {
+    if (urls.length === 0) return [];
+    const rows = statement(
+      this.db,
+      'SELECT * FROM crawled_pages WHERE library_id = ? AND url IN (SELECT value FROM json_each(?))',
+    ).all(libraryId, JSON.stringify(urls)) as CrawledPageRow[];
+    return rows.map(toCrawledPage);
+  }
+
+  async countCrawledPages(libraryId: string): Promise<{ pages: number; chunks: number }> {
+    const { pages } = statement(this.db, 'SELECT COUNT(*) AS pages FROM crawled_pages WHERE library_id = ?').get(
+      libraryId,
+    ) as { pages: number };
+    const { chunks } = statement(
+      this.db,
+      `SELECT COUNT(DISTINCT chunk.value) AS chunks FROM crawled_pages, json_each(crawled_pages.chunk_ids) AS chunk
+       WHERE crawled_pages.library_id = ?`,
+    ).get(libraryId) as { chunks: number };
+    return { pages, chunks };
   }
 
   private writeCrawledPages(libraryId: string, pages: CrawledPage[], removed: string[]): void {

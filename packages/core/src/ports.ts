@@ -55,6 +55,26 @@ export interface StagedPageContent {
   unchanged?: boolean;
 }
 
+/** A page (or a batch of chunks) staged under a staging id. */
+export interface StagedPage {
+  url: string;
+  chunks: ChunkInput[];
+  page?: StagedPageContent;
+}
+
+/** A staged page without its text: what a crawl's commit orders the pages by and counts repeated lines with. */
+export interface StagedPageOutline {
+  url: string;
+  /** The page's links as staged (a seed's sitemap URLs first); none for staged chunks. */
+  links: string[];
+  /** Keys of its lines that repetition may drop; unset for an unchanged page (its kept record has them). */
+  lineKeys?: string[];
+  /** Unchanged since the library's last crawl. */
+  unchanged: boolean;
+  /** Staged chunks rather than a page's content. */
+  chunksOnly: boolean;
+}
+
 export interface CommitIngestionInput {
   library: LibraryInput;
   /** Owner recorded when the library is created; an existing library keeps its owner. */
@@ -135,10 +155,20 @@ export interface RecordStore {
     page?: StagedPageContent;
     now: Date;
   }): Promise<void>;
-  listStagedPages(stagingId: string): Promise<{ url: string; chunks: ChunkInput[]; page?: StagedPageContent }[]>;
-  /** The pages the library's crawls kept (see CrawledPage), in no particular order. */
-  listCrawledPages(libraryId: string): Promise<CrawledPage[]>;
+  /** Every staged page, in the order first staged (for stagings of a few entries: it reads all their text). */
+  listStagedPages(stagingId: string): Promise<StagedPage[]>;
+  /**
+   * Outlines of staged pages in URL order, the first `limit` after `afterUrl`: a crawl's commit reads its pages' links
+   * and line keys this way, a page at a time, whatever the crawl's size.
+   */
+  listStagedOutlines(stagingId: string, page: { afterUrl?: string; limit: number }): Promise<StagedPageOutline[]>;
+  /** The staged pages with these URLs, in no particular order; URLs not staged are left out. */
+  getStagedPages(stagingId: string, urls: string[]): Promise<StagedPage[]>;
   getCrawledPage(libraryId: string, url: string): Promise<CrawledPage | null>;
+  /** What the library's crawls kept of these pages, in no particular order; pages not kept are left out. */
+  getCrawledPages(libraryId: string, urls: string[]): Promise<CrawledPage[]>;
+  /** How many pages the library's crawls kept, and how many distinct chunks those pages hold. */
+  countCrawledPages(libraryId: string): Promise<{ pages: number; chunks: number }>;
   /** Drops a crawl's staged pages, and any staging older than `olderThan` left behind by crashed crawls. */
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
 

@@ -14,11 +14,20 @@ import { LazyConsumerRedis } from './connections';
 const FRONTIER_TTL_MS = 7 * 24 * 3600_000;
 const SCOPE_CACHE_SIZE = 32;
 
-// KEYS: meta, depth, order, by, links. ARGV[1]: a JSON array of PageLinks, admitted one after the other. Each page's
-// admission is atomic: the same rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared contract
-// holds both to. 'x' marks a URL found but never to be crawled.
+// KEYS: meta, depth, order, by, links, ids, urls. ARGV[1]: a JSON array of PageLinks, admitted one after the other.
+// Each page's admission is atomic: the same rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared
+// contract holds both to. 'x' marks a URL found but never to be crawled. A done page's links are kept (for when its
+// depth drops) as numbers of URLs interned in ids/urls, negative for robots-disallowed ones: a few bytes a link
+// instead of the URL, since every page of a documentation site links to the same few hundred others.
 const ADMIT = `
-local meta, depths, order, by, stored = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local meta, depths, order, by, stored, ids, urls = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local function idOf(url)
+  local id = redis.call('HGET', ids, url)
+  if id then return id end
+  id = redis.call('RPUSH', urls, url)
+  redis.call('HSET', ids, url, id)
+  return id
+end
 local function admit(input)
   if redis.call('EXISTS', meta) == 0 then return '{"admitted":[],"found":0}' end
   local earlier = redis.call('HGET', by, input.page)
@@ -65,11 +74,21 @@ local function admit(input)
   if depth < maxDepth then
     for _, link in ipairs(input.links) do consider(link, depth + 1) end
   end
-  if maxDepth >= 3 then redis.call('HSET', stored, input.page, cjson.encode(input.links)) end
+  if maxDepth >= 3 then
+    local numbers = {}
+    for n, link in ipairs(input.links) do
+      local id = idOf(link[1])
+      numbers[n] = link[2] == 1 and id or ('-' .. id)
+    end
+    redis.call('HSET', stored, input.page, table.concat(numbers, ','))
+  end
   local i = 1
   while i <= #work do
     local page, from = work[i][1], work[i][2]
-    for _, link in ipairs(cjson.decode(redis.call('HGET', stored, page))) do consider(link, from + 1) end
+    for number in string.gmatch(redis.call('HGET', stored, page), '[^,]+') do
+      local id = tonumber(number)
+      consider({ redis.call('LINDEX', urls, math.abs(id) - 1), id > 0 and 1 or 0 }, from + 1)
+    end
     i = i + 1
   end
   redis.call('HSET', meta, 'budget', budget)
@@ -121,7 +140,7 @@ export class RedisCrawlFrontier implements CrawlFrontier {
   private redis(): AdmittingRedis {
     const redis = this.connection.get();
     // Sent by its SHA (EVALSHA), the script itself only when Redis does not have it yet.
-    if (!('admitLinks' in redis)) redis.defineCommand('admitLinks', { numberOfKeys: 5, lua: ADMIT });
+    if (!('admitLinks' in redis)) redis.defineCommand('admitLinks', { numberOfKeys: 7, lua: ADMIT });
     return redis as AdmittingRedis;
   }
 
@@ -137,6 +156,8 @@ export class RedisCrawlFrontier implements CrawlFrontier {
       order: `${base}:order`,
       by: `${base}:by`,
       links: `${base}:links`,
+      ids: `${base}:ids`,
+      urls: `${base}:urls`,
     };
   }
 
@@ -198,6 +219,8 @@ export class RedisCrawlFrontier implements CrawlFrontier {
       keys.order,
       keys.by,
       keys.links,
+      keys.ids,
+      keys.urls,
       JSON.stringify(inputs),
     );
     const known = this.scopes.get(crawlId);

@@ -169,12 +169,16 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       ]);
       expect((await frontier.admit(id, { page: u('/a'), now, links: ok('/c') })).admitted).toEqual([u('/c')]);
       expect((await frontier.admit(id, { page: u('/c'), now, links: ok('/d') })).admitted).toEqual([u('/d')]);
-      // /d is at depth 3 = maxDepth: its link is not followed, as long as /d is that deep.
-      expect((await frontier.admit(id, { page: u('/d'), now, links: ok('/e') })).admitted).toEqual([]);
-      // /b (depth 1) links /d: /d is at depth 2 now, and its link /e is followed at depth 3.
+      // /d is at depth 3 = maxDepth: its links are not followed, as long as /d is that deep.
+      const disallowed = { url: u('/private/x'), allowed: false };
+      expect(await frontier.admit(id, { page: u('/d'), now, links: [...ok('/e'), disallowed] })).toEqual({
+        admitted: [],
+        found: 0,
+      });
+      // /b (depth 1) links /d: /d is at depth 2 now, its link /e is followed at depth 3 and the disallowed one found.
       expect(await frontier.admit(id, { page: u('/b'), now, links: ok('/d') })).toEqual({
         admitted: [u('/e')],
-        found: 1,
+        found: 2,
       });
       const depths = Object.fromEntries(
         (await frontier.summary(id))!.scheduled.map((s) => [new URL(s.url).pathname, s.depth]),

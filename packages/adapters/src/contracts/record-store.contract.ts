@@ -5,6 +5,7 @@ import {
   type CrawledPage,
   type LibraryInput,
   type RecordStore,
+  type StagedPageContent,
 } from '@docshelf/core';
 
 export interface RecordStoreHarness {
@@ -453,6 +454,14 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         links: ['https://d.test/b'],
         ...extra,
       });
+      /** The pages a library kept, of every URL these tests use, in URL order. */
+      const keptPages = async (libraryId: string) =>
+        (
+          await store.getCrawledPages(
+            libraryId,
+            ['a', 'b', 'c', 'd', 'e'].map((p) => `https://d.test/${p}`),
+          )
+        ).sort((x, y) => x.url.localeCompare(y.url));
 
       it('keeps staged page content beside the chunks, and a page staged again without it loses it', async () => {
         const content = {
@@ -479,6 +488,74 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect((await store.listStagedPages('s1'))[0]).toEqual({ url: 'https://d.test/a', chunks: [] });
       });
 
+      it('reads staged pages by URL, and their outlines a page at a time in URL order without their text', async () => {
+        const content = (url: string, extra: Partial<StagedPageContent> = {}): StagedPageContent => ({
+          finalUrl: url,
+          title: url,
+          markdown: `# ${url}\n\ntext`,
+          landmark: false,
+          links: [`${url}/next`],
+          lineKeys: [`key of ${url}`],
+          ...extra,
+        });
+        const urls = ['https://d.test/c', 'https://d.test/a', 'https://d.test/e', 'https://d.test/b'];
+        for (const url of urls)
+          await store.stagePage({ stagingId: 's1', url, chunks: [], page: content(url), now: T0 });
+        const { lineKeys: _keys, ...unchanged } = content('https://d.test/d', { unchanged: true, markdown: '' });
+        await store.stagePage({ stagingId: 's1', url: 'https://d.test/d', chunks: [], page: unchanged, now: T0 });
+        await store.stagePage({ stagingId: 's1', url: 'chunks/000000', chunks: [chunk('x1')], now: T0 });
+        await store.stagePage({
+          stagingId: 's2',
+          url: 'https://d.test/a',
+          chunks: [],
+          page: content('other'),
+          now: T0,
+        });
+
+        const first = await store.listStagedOutlines('s1', { limit: 4 });
+        const rest = await store.listStagedOutlines('s1', { afterUrl: first.at(-1)!.url, limit: 4 });
+        expect([...first, ...rest]).toEqual([
+          { url: 'chunks/000000', links: [], unchanged: false, chunksOnly: true },
+          ...['a', 'b', 'c'].map((p) => ({
+            url: `https://d.test/${p}`,
+            links: [`https://d.test/${p}/next`],
+            lineKeys: [`key of https://d.test/${p}`],
+            unchanged: false,
+            chunksOnly: false,
+          })),
+          { url: 'https://d.test/d', links: ['https://d.test/d/next'], unchanged: true, chunksOnly: false },
+          {
+            url: 'https://d.test/e',
+            links: ['https://d.test/e/next'],
+            lineKeys: ['key of https://d.test/e'],
+            unchanged: false,
+            chunksOnly: false,
+          },
+        ]);
+        expect(await store.listStagedOutlines('s1', { afterUrl: 'https://d.test/e', limit: 4 })).toEqual([]);
+
+        const read = await store.getStagedPages('s1', ['https://d.test/e', 'https://d.test/a', 'https://d.test/none']);
+        expect(read.sort((x, y) => x.url.localeCompare(y.url))).toEqual([
+          { url: 'https://d.test/a', chunks: [], page: content('https://d.test/a') },
+          { url: 'https://d.test/e', chunks: [], page: content('https://d.test/e') },
+        ]);
+        expect(await store.getStagedPages('s1', [])).toEqual([]);
+      });
+
+      it('reads kept pages by URL and counts them with their distinct chunks', async () => {
+        const a = page('https://d.test/a', { chunkIds: ['a1', 'shared'] });
+        const b = page('https://d.test/b', { chunkIds: ['b1', 'shared'] });
+        await store.commitIngestion(
+          ingestion({ chunks: [chunk('a1'), chunk('b1'), chunk('shared')], crawledPages: [a, b] }),
+        );
+        const read = await store.getCrawledPages('vercel/next.js', ['https://d.test/b', 'https://d.test/z']);
+        expect(read).toEqual([b]);
+        expect(await store.getCrawledPages('vercel/next.js', [])).toEqual([]);
+        expect(await store.getCrawledPages('other/lib', ['https://d.test/a'])).toEqual([]);
+        expect(await store.countCrawledPages('vercel/next.js')).toEqual({ pages: 2, chunks: 3 });
+        expect(await store.countCrawledPages('other/lib')).toEqual({ pages: 0, chunks: 0 });
+      });
+
       it('stores pages with a commit, updates them by URL, forgets removed ones and drops removed chunks in the same commit', async () => {
         const a = page('https://d.test/a', { chunkIds: ['a1', 'a2'] });
         const { etag: _none, ...b } = page('https://d.test/b', { chunkIds: ['b1'] });
@@ -499,9 +576,8 @@ export function describeRecordStoreContract(label: string, create: () => Promise
             ingestionId: 'ing-2',
           }),
         );
-        expect((await store.listCrawledPages('vercel/next.js')).sort((x, y) => x.url.localeCompare(y.url))).toEqual([
-          a2,
-        ]);
+        expect(await keptPages('vercel/next.js')).toEqual([a2]);
+        expect(await store.countCrawledPages('vercel/next.js')).toEqual({ pages: 1, chunks: 1 });
         expect((await store.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(['a3']);
         expect((await store.getLibrary('vercel/next.js'))?.chunkCount).toBe(1);
       });
@@ -518,7 +594,7 @@ export function describeRecordStoreContract(label: string, create: () => Promise
             ingestionId: 'ing-2',
           }),
         );
-        expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/c']);
+        expect((await keptPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/c']);
 
         const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
         await store.commitIngestion(
@@ -531,11 +607,12 @@ export function describeRecordStoreContract(label: string, create: () => Promise
           }),
         );
         expect(await store.swapLibrary(staged, 'vercel/next.js', at(5))).toBe(true);
-        expect((await store.listCrawledPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/d']);
-        expect(await store.listCrawledPages(staged)).toEqual([]);
+        expect((await keptPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/d']);
+        expect(await keptPages(staged)).toEqual([]);
 
         await store.deleteLibrary('vercel/next.js');
-        expect(await store.listCrawledPages('vercel/next.js')).toEqual([]);
+        expect(await keptPages('vercel/next.js')).toEqual([]);
+        expect(await store.countCrawledPages('vercel/next.js')).toEqual({ pages: 0, chunks: 0 });
       });
     });
 

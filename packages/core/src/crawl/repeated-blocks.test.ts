@@ -1,4 +1,12 @@
-import { dropRepeatedLines, findRepeatedKeys, normalizeLine, repeatableKeysOf, type PageText } from './repeated-blocks';
+import fc from 'fast-check';
+import {
+  dropRepeatedLines,
+  findRepeatedKeys,
+  findRepeatedKeysInPasses,
+  normalizeLine,
+  repeatableKeysOf,
+  type PageText,
+} from './repeated-blocks';
 
 const TOPICS = ['queues', 'workers', 'retries', 'logs', 'locks', 'schedules', 'limits'];
 const page = (n: number, landmark = false): PageText => ({
@@ -57,5 +65,39 @@ describe('boilerplate by repetition', () => {
     }));
     expect(dropped(recurring)[0]).toContain('Added in: v1.1');
     expect(dropped([1, 2, 3, 4].map((n) => page(n)))[0]).toContain('tools for busy people');
+  });
+});
+
+describe('repeated keys counted in two passes, in bounded memory', () => {
+  const passesOver = (pages: string[][]) =>
+    async function* () {
+      for (const keys of pages) yield keys;
+    };
+
+  it('answers what counting every key answers, with few counters or many, whatever the pages', async () => {
+    const pages = fc.array(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'), { maxLength: 12 }), {
+      maxLength: 30,
+    });
+    const rule = fc.record({
+      minShare: fc.double({ min: 0.05, max: 1, noNaN: true }),
+      minPages: fc.integer({ min: 1, max: 6 }),
+      maxPerPage: fc.double({ min: 1, max: 3, noNaN: true }),
+    });
+    await fc.assert(
+      fc.asyncProperty(pages, rule, fc.integer({ min: 1, max: 10 }), async (keys, r, counters) => {
+        const expected = findRepeatedKeys(keys, r);
+        expect(await findRepeatedKeysInPasses(passesOver(keys), r, counters)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds the chrome of a crawl holding a hundred times more distinct lines than it keeps counters for', async () => {
+    // 2,000 pages of 50 lines of their own each, and a footer on 70% of them.
+    const pages = Array.from({ length: 2_000 }, (_, n) => [
+      ...Array.from({ length: 50 }, (_, i) => `page${n}-line${i}`),
+      ...(n % 10 < 7 ? ['footer'] : []),
+    ]);
+    expect(await findRepeatedKeysInPasses(passesOver(pages), undefined, 1_000)).toEqual(new Set(['footer']));
   });
 });

@@ -85,6 +85,57 @@ export function findRepeatedKeys(pages: string[][], rule: RepetitionRule = DEFAU
   return repeated;
 }
 
+/** Keys a crawl's first pass keeps counts for at most (a few MB), however many distinct lines its pages hold. */
+export const REPEATED_KEY_COUNTERS = 50_000;
+
+/**
+ * findRepeatedKeys for a crawl too big to hold every page's keys at once: `readPages` yields each page's keys (one array
+ * a page) and is read twice. The first pass keeps at most `counters` candidate keys with the Misra–Gries summary of
+ * the pages' distinct keys, which keeps every key standing on more than (distinct keys of all pages) / (counters + 1)
+ * pages; the second counts the candidates exactly. When the pages hold so many distinct lines that a key on minShare
+ * of them could have been missed, the second pass counts every key instead. Answers what findRepeatedKeys answers.
+ */
+export async function findRepeatedKeysInPasses(
+  readPages: () => AsyncIterable<string[]>,
+  rule: RepetitionRule = DEFAULT_REPETITION_RULE,
+  counters = REPEATED_KEY_COUNTERS,
+): Promise<Set<string>> {
+  const summary = new Map<string, number>();
+  let pageCount = 0;
+  let stream = 0;
+  for await (const keys of readPages()) {
+    pageCount += 1;
+    for (const key of new Set(keys)) {
+      stream += 1;
+      const count = summary.get(key);
+      if (count !== undefined) summary.set(key, count + 1);
+      else if (summary.size < counters) summary.set(key, 1);
+      else
+        for (const [kept, n] of summary) {
+          if (n === 1) summary.delete(kept);
+          else summary.set(kept, n - 1);
+        }
+    }
+  }
+  if (pageCount < rule.minPages) return new Set();
+  const needed = Math.max(2, Math.ceil(pageCount * rule.minShare));
+  const complete = stream / (counters + 1) < needed;
+  const onPages = new Map<string, number>();
+  const occurrences = new Map<string, number>();
+  for await (const keys of readPages()) {
+    for (const key of keys) {
+      if (complete && !summary.has(key)) continue;
+      occurrences.set(key, (occurrences.get(key) ?? 0) + 1);
+    }
+    for (const key of new Set(keys)) if (occurrences.has(key)) onPages.set(key, (onPages.get(key) ?? 0) + 1);
+  }
+  const repeated = new Set<string>();
+  for (const [key, count] of onPages) {
+    if (count >= needed && occurrences.get(key)! <= count * rule.maxPerPage) repeated.add(key);
+  }
+  return repeated;
+}
+
 /** The page's markdown without its repeated lines; a block left empty goes with its separator. */
 export function dropRepeatedLines(page: PageText, repeated: ReadonlySet<string>): string {
   if (repeated.size === 0) return page.markdown;

@@ -91,8 +91,9 @@ export const jobRegistry = {
     result: crawlResponseSchema,
   },
   /**
-   * Fetches or renders one page, extracts it and stages its content under the crawl id (the commit chunks it); in a
-   * crawl that follows links, hands out the pages it found (through the crawl's frontier) as further jobs of the crawl,
+   * Fetches or renders one page, extracts it and stages its content and links under the crawl id (the commit orders
+   * and chunks the pages from there: no page's links or text travel through Redis); in a crawl that follows links,
+   * hands out the pages it found (through the crawl's frontier) as further jobs of the crawl,
    * after asking for those the library already knows conditionally itself (the unchanged ones need no job).
    */
   'crawl-page': {
@@ -100,8 +101,6 @@ export const jobRegistry = {
     payload: z.object({
       crawlId: ingestionId,
       url: httpUrlSchema,
-      /** Return the page's links (a crawl that follows links). */
-      discover: z.boolean(),
       /** Admit the page's links through the crawl's frontier and add the pages handed out to the crawl. */
       fanOut: z.boolean().optional(),
       /** The seed of a crawl that follows links: its final origin joins the crawl, and it reads the sitemap if asked. */
@@ -116,8 +115,6 @@ export const jobRegistry = {
       url: z.string(),
       finalUrl: z.string(),
       title: z.string(),
-      /** The page's links when asked for; a seed's sitemap URLs come first. */
-      links: z.array(z.string()),
       renderedWith: z.enum(['browser', 'http']),
       /** Unchanged since the library's last crawl: not extracted again, its chunks stand. */
       unchanged: z.boolean().optional(),

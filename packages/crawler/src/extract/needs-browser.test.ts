@@ -32,6 +32,25 @@ describe('needsBrowser', () => {
     expect(needsBrowser(fixture('docusaurus-page.html'))).toBe(false);
   });
 
+  it('is false for a short page whose content landmark holds a heading and text, as rustdoc gives one constant', () => {
+    const constant =
+      '<body class="rustdoc constant"><nav class="sidebar"><a href="index.html">In core::arch::x86</a></nav><main>' +
+      '<h1 class="fqn">Constant core::arch::x86::_CMP_EQ_OQ</h1><pre class="rust const">pub const _CMP_EQ_OQ: i32 = 0x00;</pre>' +
+      '<div class="docblock"><p>Equal (ordered, non-signaling)</p></div></main>' +
+      '<script defer src="../../../main1.63.0.js"></script></body>';
+    expect(needsBrowser(constant)).toBe(false);
+    // A title over nothing, or over a loading line, is still a shell; so is an empty mount point beside content.
+    expect(needsBrowser('<body><main><h1>Nimbus Docs</h1></main><script src="/app.js"></script></body>')).toBe(true);
+    expect(needsBrowser('<body><main><h1>Docs</h1><p>Loading…</p></main><script src="/a.js"></script></body>')).toBe(
+      true,
+    );
+    expect(
+      needsBrowser(
+        `<body><main><h1>Docs</h1><p>${'x'.repeat(40)}</p></main><div id="root"></div><script src="/a.js"></script></body>`,
+      ),
+    ).toBe(true);
+  });
+
   it('is false for a short page without scripts: there is nothing more to render', () => {
     expect(needsBrowser('<body><p>Moved.</p></body>')).toBe(false);
   });

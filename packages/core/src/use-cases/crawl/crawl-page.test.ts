@@ -67,7 +67,6 @@ const frontier = new MemoryCrawlFrontier();
 const job = (extra: { crawlDelayMs?: number } = {}) => ({
   crawlId: '6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e',
   url: URL_A,
-  discover: false,
   renderer: 'http' as const,
   libraryId: 'acme/docs',
   ...extra,
@@ -188,7 +187,7 @@ describe('crawlPage hands out the known pages it found', () => {
         politeness,
         frontier,
       },
-      { ...job(), crawlId, discover: true, fanOut: true },
+      { ...job(), crawlId, fanOut: true },
       { ...ctx, addToWorkflow: async (children) => void added.push(...children.map((child) => child.key)) },
     );
     expect(result).toMatchObject({ unchanged: true, revalidated: [b] });

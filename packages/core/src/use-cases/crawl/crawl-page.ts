@@ -52,14 +52,16 @@ export async function crawlPage(
       job.fanOut
         ? handOutLinks(deps, job, ctx, { finalUrl: page.url, links })
         : Promise.resolve({ links, revalidated: [] });
-    const found = (handedOut: { links: string[]; revalidated: string[] }) => ({
-      links: job.discover ? handedOut.links : [],
-      ...(handedOut.revalidated.length > 0 ? { revalidated: handedOut.revalidated } : {}),
-    });
+    const found = (handedOut: { revalidated: string[] }) =>
+      handedOut.revalidated.length > 0 ? { revalidated: handedOut.revalidated } : {};
     if (page.unchanged && known) {
       const links = known.links;
-      await stageUnchanged(deps, job.crawlId, job.url, { finalUrl: page.url, links, validators: page.validators });
+      const unchanged = { finalUrl: page.url, links, validators: page.validators };
+      await stageUnchanged(deps, job.crawlId, job.url, unchanged);
       const handedOut = await handOut(links);
+      // A seed's sitemap URLs lead the crawl before its links: staged with them, for the commit's order.
+      if (handedOut.links.length > links.length)
+        await stageUnchanged(deps, job.crawlId, job.url, { ...unchanged, links: handedOut.links });
       await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
       return { ...base, title: '', ...found(handedOut), unchanged: true };
     }
@@ -72,15 +74,19 @@ export async function crawlPage(
       landmark,
       links: page.links,
       lineKeys,
+      ...(page.validators ? { validators: page.validators } : {}),
     };
-    await deps.records.stagePage({
-      stagingId: job.crawlId,
-      url: job.url,
-      chunks: [],
-      page: { ...content, ...(page.validators ? { validators: page.validators } : {}) },
-      now: (deps.now ?? (() => new Date()))(),
-    });
+    const stage = (staged: typeof content) =>
+      deps.records.stagePage({
+        stagingId: job.crawlId,
+        url: job.url,
+        chunks: [],
+        page: staged,
+        now: (deps.now ?? (() => new Date()))(),
+      });
+    await stage(content);
     const handedOut = await handOut(page.links);
+    if (handedOut.links.length > page.links.length) await stage({ ...content, links: handedOut.links });
     const rendered = page.renderedWith === 'browser' ? { pagesRendered: 1 } : {};
     await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, ...rendered } });
     return { ...base, title: page.title, ...found(handedOut) };

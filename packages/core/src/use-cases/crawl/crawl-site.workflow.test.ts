@@ -42,6 +42,10 @@ function fakeSite(pages: LoadedPage[], robotsTxt: string | null = null) {
 function fakeRecords(known: CrawledPage[] = []) {
   const staged = new Map<string, Map<string, { chunks: ChunkInput[]; page?: StagedPageContent }>>();
   const commits: CommitIngestionInput[] = [];
+  const stagedOf = (stagingId: string) =>
+    [...(staged.get(stagingId) ?? new Map<string, { chunks: ChunkInput[]; page?: StagedPageContent }>()).entries()].map(
+      ([url, page]) => ({ url, ...page }),
+    );
   return {
     commits,
     staged,
@@ -53,10 +57,29 @@ function fakeRecords(known: CrawledPage[] = []) {
           .set(input.url, { chunks: input.chunks, ...(input.page ? { page: input.page } : {}) });
       },
       async listStagedPages(stagingId: string) {
-        return [...(staged.get(stagingId) ?? new Map()).entries()].map(([url, page]) => ({ url, ...page }));
+        return stagedOf(stagingId);
       },
-      async listCrawledPages() {
-        return known;
+      async listStagedOutlines(stagingId: string, page: { afterUrl?: string; limit: number }) {
+        return stagedOf(stagingId)
+          .filter((p) => p.url > (page.afterUrl ?? ''))
+          .sort((a, b) => (a.url < b.url ? -1 : 1))
+          .slice(0, page.limit)
+          .map((p) => ({
+            url: p.url,
+            links: p.page?.links ?? [],
+            ...(p.page?.lineKeys ? { lineKeys: p.page.lineKeys } : {}),
+            unchanged: p.page?.unchanged === true,
+            chunksOnly: !p.page,
+          }));
+      },
+      async getStagedPages(stagingId: string, urls: string[]) {
+        return stagedOf(stagingId).filter((p) => urls.includes(p.url));
+      },
+      async getCrawledPages(_libraryId: string, urls: string[]) {
+        return known.filter((page) => urls.includes(page.url));
+      },
+      async countCrawledPages() {
+        return { pages: known.length, chunks: new Set(known.flatMap((page) => page.chunkIds)).size };
       },
       async getCrawledPage(_libraryId: string, url: string) {
         return known.find((page) => page.url === url) ?? null;
@@ -293,12 +316,13 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     expect(result).toMatchObject({ pagesDiscovered: 6, pagesCrawled: 6, pagesUnchanged: 3, errors: [] });
     // Live progress counts the pages checked without a job like any other.
     expect(reports.reduce((n, r) => n + (r.add?.pagesUnchanged ?? 0), 0)).toBe(3);
-    const commit = store.commits[0]!;
+    const [commit, removal] = store.commits;
     // In breadth-first order; the fake pages that came whole carry no validators, so only the unchanged are recorded.
-    expect(commit.crawledPages!.map((p) => new URL(p.url).pathname)).toEqual(['/', '/a', '/a1']);
-    expect(commit.chunks.map((c) => new URL(c.url!).pathname)).toEqual(['/b', '/c', '/b1']);
-    // The changed page's old chunk goes; the unchanged pages' chunks stand.
-    expect(commit.removeChunkIds).toEqual(['chunk /b']);
+    expect(commit!.crawledPages!.map((p) => new URL(p.url).pathname)).toEqual(['/', '/a', '/a1']);
+    expect(commit!.chunks.map((c) => new URL(c.url!).pathname)).toEqual(['/b', '/c', '/b1']);
+    // The changed page's old chunk goes, once every page is in; the unchanged pages' chunks stand.
+    expect(removal).toMatchObject({ chunks: [], removeChunkIds: ['chunk /b'], removeCrawledPages: [] });
+    expect(store.commits).toHaveLength(2);
   });
 
   it('commits a replacement that finds the library exactly as it is in place; one more chunk, and it replaces', async () => {
@@ -373,5 +397,29 @@ describe('crawlSiteWorkflow (fake pages, fake records)', () => {
     const store = fakeRecords();
     await expect(run(site, store, job(['/']), fakeContext({ cancelled: true }).ctx)).rejects.toBeInstanceOf(AppError);
     expect(store.commits).toEqual([]);
+  });
+
+  it('commits a big crawl a hundred pages a write, in breadth-first order, without reading every staged page at once', async () => {
+    const paths = Array.from({ length: 249 }, (_, i) => `/p${String(i).padStart(3, '0')}`);
+    // The seed links to the pages in reverse; each page links to its successor, which it does not lead to first.
+    const site = fakeSite([
+      page('/', [...paths].reverse()),
+      ...paths.map((path, i) => page(path, paths.slice(i + 1, i + 2))),
+    ]);
+    const store = fakeRecords();
+    const listed = jest.spyOn(store.records, 'listStagedPages');
+    const { ctx, reports } = fakeContext();
+    const { result } = await run(site, store, { ...job(['/'], { maxPages: 250 }), replace: true }, ctx);
+    expect(result).toMatchObject({ pagesCrawled: 250, chunksIngested: 250, errors: [] });
+    expect(store.commits.map((c) => [c.chunks.length, c.replace])).toEqual([
+      [100, true],
+      [100, false],
+      [50, false],
+    ]);
+    const written = store.commits.flatMap((c) => c.chunks.map((chunk) => new URL(chunk.url!).pathname));
+    expect(written).toEqual(['/', ...[...paths].reverse()]);
+    expect(listed).not.toHaveBeenCalled();
+    expect(reports).toContainEqual({ phase: 'committing', set: { done: 0, total: 250, pagesUnchanged: 0 } });
+    expect(reports).toContainEqual({ set: { done: 250 } });
   });
 });

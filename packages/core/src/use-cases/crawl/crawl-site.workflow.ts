@@ -1,20 +1,11 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
-import { chunkMarkdown } from '../../chunking/chunk-markdown';
-import {
-  DEFAULT_REPETITION_RULE,
-  dropRepeatedLines,
-  findRepeatedKeys,
-  repeatableKeysOf,
-  type RepetitionRule,
-} from '../../crawl/repeated-blocks';
-import type { ChunkInput, StoredChunk } from '../../domain/types';
+import type { RepetitionRule } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
-import { pageKeyOf, type CrawlFrontier, type FrontierSummary } from '../../crawl/crawl-frontier';
+import { pageKeyOf, type CrawlFrontier } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
 import { jobRegistry, type JobPayload, type JobResult } from '../../jobs/registry';
 import type { ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
-import type { CrawledPage, LibrarySwap, RecordStore } from '../../ports';
+import type { LibrarySwap, RecordStore } from '../../ports';
 import {
   commitTargetOf,
   continueIndexAndBackUp,
@@ -22,8 +13,11 @@ import {
   finishingSchema,
   indexAndBackUp,
 } from '../index-and-back-up';
+import { commitCrawl, type CommitCrawlDeps } from './commit-crawl';
+import { breadthFirstOrder } from './crawl-order';
 import { CrawlScope, robotsRulesOf, seedsOf } from './crawl-scope';
 import { pageJobOf } from './hand-out-links';
+import { readStagedOutlines } from './staged-outlines';
 
 /** SPEC: a crawled library is embedded automatically when it has this many chunks or fewer. */
 export const CRAWL_AUTO_EMBED_LIMIT = 500;
@@ -56,13 +50,9 @@ const crawlState = z.object({
 type CrawlState = z.infer<typeof crawlState>;
 type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
-type StagedPage = Awaited<ReturnType<RecordStore['listStagedPages']>>[number];
 
-export interface CrawlSiteDeps {
-  records: Pick<
-    RecordStore,
-    'listStagedPages' | 'discardStaging' | 'commitIngestion' | 'countChunks' | 'listCrawledPages' | 'getChunks'
-  >;
+export interface CrawlSiteDeps extends CommitCrawlDeps {
+  records: CommitCrawlDeps['records'] & Pick<RecordStore, 'discardStaging'>;
   loader: PageLoader;
   swap: LibrarySwap;
   /** Which pages of a crawl are known and handed out; its page jobs admit the links they find through it. */
@@ -160,7 +150,7 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
     unchanged: 0,
     gone: [],
   };
-  if (level.length === 0) return commitCrawl(deps, job, state, ctx);
+  if (level.length === 0) return commitPages(deps, job, state, ctx);
   await reportCrawl(
     ctx,
     { discovered: seeds.length, crawled: 0, failed: 0, rendered: 0, scheduled: level.length },
@@ -169,7 +159,6 @@ async function startCrawl(deps: CrawlSiteDeps, job: CrawlJob, ctx: JobContext): 
   const delaySeconds = robotsRulesOf(robotsTxt).crawlDelaySeconds;
   const crawl = {
     crawlId: job.crawlId,
-    discover: discovery,
     fanOut: discovery,
     renderer: job.options.renderer,
     libraryId: job.libraryId,
@@ -207,20 +196,18 @@ async function afterPages(
     pages.set(url, page);
     page.revalidated?.forEach((u) => revalidated.add(u));
   }
-  // Pages another page's job found unchanged with a conditional request: their kept links are in their staging.
-  const staged = await deps.records.listStagedPages(job.crawlId);
-  for (const { url, page } of staged) {
-    if (!revalidated.has(url) || pages.has(url) || !page) continue;
-    pages.set(url, {
-      url,
-      finalUrl: page.finalUrl,
-      title: '',
-      links: page.links,
-      renderedWith: 'http',
-      unchanged: true,
-    });
+  // Pages another page's job found unchanged with a conditional request: staged as such, their kept links with them.
+  if (revalidated.size > 0) {
+    for await (const outlines of readStagedOutlines(deps.records, job.crawlId)) {
+      for (const { url, unchanged } of outlines) {
+        if (!unchanged || !revalidated.has(url) || pages.has(url)) continue;
+        pages.set(url, { url, finalUrl: url, title: '', renderedWith: 'http', unchanged: true });
+      }
+    }
   }
-  const order = breadthFirstOrder(state.seeds, summary, pages);
+  const order = summary
+    ? await breadthFirstOrder(deps.records, job.crawlId, state.seeds, summary, new Set(pages.keys()))
+    : state.seeds;
   const crawled: string[] = [];
   const errors = [...state.errors];
   const gone: string[] = [];
@@ -257,213 +244,23 @@ async function afterPages(
     { discovered, crawled: crawled.length, failed, rendered, scheduled: order.length },
     unreported,
   );
-  return commitCrawl(deps, job, crawledState, ctx, staged);
+  return commitPages(deps, job, crawledState, ctx);
 }
 
-/**
- * The pages handed out, in the order a breadth-first crawl would have taken them: the seeds, then each page's links
- * (a seed's sitemap URLs first) as far as they were handed out, level by level. Pages fan out in whatever order
- * their jobs finish; this keeps the library's chunk order the same from one crawl to the next.
- */
-function breadthFirstOrder(
-  seeds: string[],
-  summary: FrontierSummary | null,
-  pages: Map<string, JobResult<'crawl-page'>>,
-): string[] {
-  if (!summary) return seeds;
-  const handedOut = new Set(summary.scheduled.map((s) => s.url));
-  const order = [...seeds];
-  const depth = new Map(seeds.map((url) => [url, 0]));
-  for (let i = 0; i < order.length; i++) {
-    const url = order[i]!;
-    const d = depth.get(url)!;
-    // A seed's sitemap URLs are taken whatever maxDepth says; other pages lead on only above maxDepth.
-    if (d > 0 && d >= summary.maxDepth) continue;
-    for (const link of pages.get(url)?.links ?? []) {
-      if (!handedOut.has(link) || depth.has(link)) continue;
-      depth.set(link, d + 1);
-      order.push(link);
-    }
-  }
-  // Handed out along a path this order does not retrace (a retried page whose links changed): last, as handed out.
-  return [...order, ...summary.scheduled.map((s) => s.url).filter((url) => !depth.has(url))];
-}
-
-async function commitCrawl(
-  deps: CrawlSiteDeps,
-  job: CrawlJob,
-  state: CrawlState,
-  ctx: JobContext,
-  staged?: StagedPage[],
-): Promise<CrawlStep> {
-  const { seeds } = seedsOf(job);
-  // A replacement that would be the library as it is, is committed in place: nothing to build aside and swap in.
-  const replace = job.replace && !(await replacesNothing(deps, job, state));
-  const pages = await buildPages(
-    deps,
-    { ...job, replace },
-    state,
-    staged ?? (await deps.records.listStagedPages(job.crawlId)),
-  );
-  if (pages.chunks.length === 0 && pages.keptChunks === 0) {
-    throw new AppError('NO_CONTENT', `No content could be extracted from ${seeds.join(', ')}`, 400, {
-      retryable: false,
-      details: state.errors,
-    });
-  }
-  await ctx.beginCommit();
-  await ctx.reportProgress({
-    phase: 'committing',
-    set: { done: 0, total: pages.chunks.length, pagesUnchanged: state.unchanged },
-  });
-  const ingestion = { libraryId: job.libraryId, ingestionId: job.crawlId, replace };
-  const target = commitTargetOf(ingestion);
-  await deps.records.commitIngestion({
-    library: { id: target, name: job.name, description: job.description, sourceUrl: seeds[0], sourceType: 'crawl' },
-    ownerId: job.ownerId,
-    chunks: pages.chunks,
-    replace,
-    ingestionId: job.crawlId,
-    now: (deps.now ?? (() => new Date()))(),
-    crawledPages: pages.crawledPages,
-    removeChunkIds: pages.removeChunkIds,
-    removeCrawledPages: pages.removeCrawledPages,
-  });
-  const generate = (await deps.records.countChunks(target)) <= CRAWL_AUTO_EMBED_LIMIT;
-  const chunksIngested = pages.chunks.length + pages.keptChunks;
+async function commitPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, ctx: JobContext): Promise<CrawlStep> {
+  const target = (replace: boolean) => commitTargetOf({ libraryId: job.libraryId, ingestionId: job.crawlId, replace });
+  const commit = await commitCrawl(deps, job, state, ctx, target);
+  const generate = (await deps.records.countChunks(commit.target)) <= CRAWL_AUTO_EMBED_LIMIT;
   const { finishing, wait } = await indexAndBackUp(ctx, {
-    ...ingestion,
-    chunks: chunksIngested,
+    libraryId: job.libraryId,
+    ingestionId: job.crawlId,
+    replace: commit.replace,
+    chunks: commit.chunksIngested,
     generate,
-    ...(replace && state.unchanged > 0 ? { reuseVectorsOf: job.libraryId } : {}),
-    ...(pages.removeChunkIds.length > 0 ? { dropChunkIds: pages.removeChunkIds } : {}),
+    ...(commit.replace && state.unchanged > 0 ? { reuseVectorsOf: job.libraryId } : {}),
+    ...(commit.removedChunkIds.length > 0 ? { dropChunkIds: commit.removedChunkIds } : {}),
   });
-  return { state: { ...state, phase: 'indexing', chunksIngested, finishing }, wait };
-}
-
-/**
- * Whether a `replace` crawl found the library exactly as it is: every page it keeps crawled again and unchanged, no
- * other page, no failure, and no chunk in the library beyond those pages' (one added by another ingestion).
- */
-async function replacesNothing(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState): Promise<boolean> {
-  if (!job.replace || state.failed > 0 || state.crawled.length === 0 || state.unchanged !== state.crawled.length)
-    return false;
-  const known = await deps.records.listCrawledPages(job.libraryId);
-  const crawled = new Set(state.crawled);
-  if (known.length !== crawled.size || !known.every((page) => crawled.has(page.url))) return false;
-  const chunkIds = new Set(known.flatMap((page) => page.chunkIds));
-  return (await deps.records.countChunks(job.libraryId)) === chunkIds.size;
-}
-
-interface CrawlCommit {
-  /** The chunks to write, in crawl order. */
-  chunks: ChunkInput[];
-  /** Chunks of unchanged pages that stay where they are (an update leaves them in the library). */
-  keptChunks: number;
-  crawledPages: CrawledPage[];
-  removeChunkIds: string[];
-  removeCrawledPages: string[];
-}
-
-/**
- * What the crawl commits. Lines repeated on most of the crawl's pages are dropped (crawl/repeated-blocks.ts) before
- * the pages are chunked, counting the lines of unchanged pages as their last crawl kept them. An unchanged page keeps
- * its chunks: a replacement copies them from the library, an update leaves them alone. An update also removes the
- * chunks a changed page no longer has and those of pages now gone.
- */
-async function buildPages(
-  deps: CrawlSiteDeps,
-  job: CrawlJob,
-  state: CrawlState,
-  stagedPages: StagedPage[],
-): Promise<CrawlCommit> {
-  const { records } = deps;
-  const staged = new Map(stagedPages.map((page) => [page.url, page]));
-  const known = new Map((await records.listCrawledPages(job.libraryId)).map((page) => [page.url, page]));
-  const pages = state.crawled.flatMap((url) => {
-    const page = staged.get(url);
-    if (!page) return [];
-    const lineKeys = page.page?.unchanged
-      ? (known.get(url)?.lineKeys ?? [])
-      : page.page
-        ? (page.page.lineKeys ?? repeatableKeysOf(page.page))
-        : [];
-    return [{ ...page, lineKeys }];
-  });
-  const rule = deps.repetition ?? DEFAULT_REPETITION_RULE;
-  const repeated =
-    rule.minShare > 0
-      ? findRepeatedKeys(
-          pages.filter((page) => page.page).map((page) => page.lineKeys),
-          rule,
-        )
-      : new Set<string>();
-  // A replacement copies the chunks of unchanged pages from the library: read in one query.
-  const keptIds = job.replace
-    ? pages.flatMap((page) => (page.page?.unchanged ? (known.get(page.url)?.chunkIds ?? []) : []))
-    : [];
-  const kept = new Map(
-    (await records.getChunks(job.libraryId, keptIds)).map((chunk) => [chunk.id, toChunkInput(chunk)]),
-  );
-  const seen = new Set<string>();
-  const commit: CrawlCommit = {
-    chunks: [],
-    keptChunks: 0,
-    crawledPages: [],
-    removeChunkIds: [],
-    removeCrawledPages: [],
-  };
-  const take = (chunks: ChunkInput[]) => {
-    const fresh = chunks.filter((chunk) => !seen.has(chunk.id));
-    fresh.forEach((chunk) => seen.add(chunk.id));
-    return fresh;
-  };
-  for (const page of pages) {
-    // A turn of the event loop per page: a large crawl's commit must not starve the job lock's renewal.
-    await yieldToEventLoop();
-    const before = known.get(page.url);
-    if (!page.page) {
-      commit.chunks.push(...take(page.chunks));
-      continue;
-    }
-    const { finalUrl, title, links, validators } = page.page;
-    if (page.page.unchanged && before) {
-      const record = { ...before, ...validators, links };
-      commit.crawledPages.push(record);
-      if (job.replace) commit.chunks.push(...take(before.chunkIds.flatMap((id) => kept.get(id) ?? [])));
-      else commit.keptChunks += take(before.chunkIds.map((id) => ({ id, content: '' }))).length;
-      continue;
-    }
-    const markdown = dropRepeatedLines(page.page, repeated);
-    const chunks = take(chunkMarkdown(markdown, { pageUrl: finalUrl, pageTitle: title }));
-    commit.chunks.push(...chunks);
-    if (validators)
-      commit.crawledPages.push({
-        url: page.url,
-        ...validators,
-        chunkIds: chunks.map((c) => c.id),
-        lineKeys: page.lineKeys,
-        links,
-      });
-    if (before && !job.replace) {
-      const now = new Set(chunks.map((c) => c.id));
-      commit.removeChunkIds.push(...before.chunkIds.filter((id) => !now.has(id)));
-    }
-  }
-  if (!job.replace) {
-    for (const url of state.gone) {
-      const before = known.get(url);
-      if (!before) continue;
-      commit.removeChunkIds.push(...before.chunkIds.filter((id) => !seen.has(id)));
-      commit.removeCrawledPages.push(url);
-    }
-  }
-  return commit;
-}
-
-function toChunkInput(chunk: StoredChunk): ChunkInput {
-  const { id, title, content, url, tokenCount } = chunk;
-  return { id, content, tokenCount, ...(title === undefined ? {} : { title }), ...(url === undefined ? {} : { url }) };
+  return { state: { ...state, phase: 'indexing', chunksIngested: commit.chunksIngested, finishing }, wait };
 }
 
 /** Exact counts once the pages are done; page jobs add to them live before. */

@@ -20,18 +20,17 @@ export interface HandOutDeps {
 
 /** The job of one page of a crawl: keyed by its URL, so a page handed out twice is crawled once. */
 export function pageJobOf(
-  crawl: Pick<PageJob, 'crawlId' | 'discover' | 'renderer' | 'libraryId' | 'crawlDelayMs' | 'fanOut'>,
+  crawl: Pick<PageJob, 'crawlId' | 'renderer' | 'libraryId' | 'crawlDelayMs' | 'fanOut'>,
   url: string,
   seed = false,
 ): ChildJob {
-  const { crawlId, discover, renderer, libraryId, crawlDelayMs, fanOut } = crawl;
+  const { crawlId, renderer, libraryId, crawlDelayMs, fanOut } = crawl;
   return {
     key: pageKeyOf(url),
     name: 'crawl-page',
     payload: {
       crawlId,
       url,
-      discover,
       renderer,
       ...(fanOut ? { fanOut } : {}),
       ...(seed ? { seed } : {}),

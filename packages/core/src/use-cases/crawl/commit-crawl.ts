@@ -1,0 +1,299 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { chunkMarkdown } from '../../chunking/chunk-markdown';
+import {
+  DEFAULT_REPETITION_RULE,
+  dropRepeatedLines,
+  findRepeatedKeysInPasses,
+  repeatableKeysOf,
+  type RepetitionRule,
+} from '../../crawl/repeated-blocks';
+import type { ChunkInput, LibraryInput, StoredChunk } from '../../domain/types';
+import { AppError } from '../../errors';
+import type { JobPayload } from '../../jobs/registry';
+import type { JobContext } from '../../jobs/workflow';
+import type { CrawledPage, RecordStore, StagedPage } from '../../ports';
+import { seedsOf } from './crawl-scope';
+import { readStagedOutlines } from './staged-outlines';
+
+/** Pages read, chunked and written per transaction of a commit: a few MB of text at a time. */
+const PAGES_PER_WRITE = 100;
+
+type CrawlJob = JobPayload<'crawl-site'>;
+
+export interface CommitCrawlDeps {
+  records: Pick<
+    RecordStore,
+    | 'listStagedOutlines'
+    | 'getStagedPages'
+    | 'getCrawledPages'
+    | 'countCrawledPages'
+    | 'commitIngestion'
+    | 'countChunks'
+    | 'getChunks'
+  >;
+  /** Which lines are dropped as repeated chrome (minShare 0: none). */
+  repetition?: RepetitionRule;
+  now?: () => Date;
+}
+
+/** What the crawl found, as the coordinator counted it once every page was done. */
+export interface CrawledPages {
+  /** In breadth-first order: the order their chunks are written in. */
+  crawled: string[];
+  unchanged: number;
+  failed: number;
+  /** Pages that answered 404 or 410: an update drops what the library kept of them. */
+  gone: string[];
+  errors: string[];
+}
+
+export interface CrawlCommit {
+  /** Chunks the library holds from this crawl: those written and those of unchanged pages left in place. */
+  chunksIngested: number;
+  /** Whether the crawl replaced the library (a replacement that would change nothing is committed in place). */
+  replace: boolean;
+  /** Where the chunks were written: the library, or for a replacement its staged copy. */
+  target: string;
+  /** Chunks the crawl removed from the library (pages changed or gone): their vectors go too. */
+  removedChunkIds: string[];
+}
+
+/**
+ * Writes a crawl's pages into the library, a hundred pages per transaction, never holding more than that many pages'
+ * text: lines repeated on most pages are found in two passes over the staged pages' line keys
+ * (crawl/repeated-blocks.ts) and dropped; each page is chunked in breadth-first order. An unchanged page keeps its
+ * chunks: a replacement copies them from the library, an update leaves them alone. An update also removes the chunks
+ * a changed page no longer has and those of pages now gone (in a last write, once every page is in). A replacement is
+ * written under its staging id and swapped in whole later, so it is all-or-nothing; an update written halfway is
+ * completed by the step's retry (every write is an upsert). Nothing is written (and the job stays cancellable) until
+ * a page gives a chunk; a crawl that gives none fails with NO_CONTENT.
+ */
+export async function commitCrawl(
+  deps: CommitCrawlDeps,
+  job: CrawlJob,
+  pages: CrawledPages,
+  ctx: JobContext,
+  target: (replace: boolean) => string,
+): Promise<CrawlCommit> {
+  const replace = job.replace && !(await replacesNothing(deps, job, pages));
+  const into = target(replace);
+  const crawled = new Set(pages.crawled);
+  const repeated = await findRepeatedLines(deps, job, crawled);
+  const now = (deps.now ?? (() => new Date()))();
+  const { seeds } = seedsOf(job);
+  const library: LibraryInput = {
+    id: into,
+    name: job.name,
+    description: job.description,
+    sourceUrl: seeds[0],
+    sourceType: 'crawl',
+  };
+  const seen = new Set<string>();
+  const removed: string[] = [];
+  let written = 0;
+  let kept = 0;
+  let committed = 0;
+  let started = false;
+  let waiting: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number } | null = null;
+  const write = async (batch: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number }) => {
+    await deps.records.commitIngestion({
+      library,
+      ownerId: job.ownerId,
+      chunks: batch.chunks,
+      replace: replace && committed === 0,
+      ingestionId: job.crawlId,
+      now,
+      crawledPages: batch.crawledPages,
+    });
+    committed += batch.pages;
+    await ctx.reportProgress({ set: { done: committed } });
+  };
+  for (let start = 0; start < pages.crawled.length; start += PAGES_PER_WRITE) {
+    // A turn of the event loop per batch: a large crawl's commit must not starve the job lock's renewal.
+    await yieldToEventLoop();
+    const urls = pages.crawled.slice(start, start + PAGES_PER_WRITE);
+    const batch = await buildBatch(deps, job, replace, urls, repeated, seen);
+    written += batch.chunks.length;
+    kept += batch.keptChunks;
+    removed.push(...batch.removedChunkIds);
+    const next = { chunks: batch.chunks, crawledPages: batch.crawledPages, pages: urls.length };
+    if (!started && written + kept === 0) {
+      // Nothing to keep yet: the crawl may still turn out empty, and then must have written nothing.
+      waiting = waiting
+        ? {
+            chunks: [],
+            crawledPages: [...waiting.crawledPages, ...next.crawledPages],
+            pages: waiting.pages + next.pages,
+          }
+        : next;
+      continue;
+    }
+    if (!started) {
+      started = true;
+      await ctx.beginCommit();
+      await ctx.reportProgress({
+        phase: 'committing',
+        set: { done: 0, total: pages.crawled.length, pagesUnchanged: pages.unchanged },
+      });
+      if (waiting) await write(waiting);
+      waiting = null;
+    }
+    await write(next);
+  }
+  if (!started) {
+    throw new AppError('NO_CONTENT', `No content could be extracted from ${seeds.join(', ')}`, 400, {
+      retryable: false,
+      details: pages.errors,
+    });
+  }
+  const removedChunkIds = removed.filter((id) => !seen.has(id));
+  const gone = replace ? { chunkIds: [], urls: [] } : await goneChunks(deps, job, pages.gone, seen);
+  if (removedChunkIds.length + gone.chunkIds.length + gone.urls.length > 0) {
+    await deps.records.commitIngestion({
+      library,
+      ownerId: job.ownerId,
+      chunks: [],
+      replace: false,
+      ingestionId: job.crawlId,
+      now,
+      removeChunkIds: [...removedChunkIds, ...gone.chunkIds],
+      removeCrawledPages: gone.urls,
+    });
+  }
+  return {
+    chunksIngested: written + kept,
+    replace,
+    target: into,
+    removedChunkIds: [...removedChunkIds, ...gone.chunkIds],
+  };
+}
+
+interface Batch {
+  chunks: ChunkInput[];
+  keptChunks: number;
+  crawledPages: CrawledPage[];
+  removedChunkIds: string[];
+}
+
+/** One batch of pages, chunked: their chunks in order (none twice in the crawl), records and removals. */
+async function buildBatch(
+  deps: CommitCrawlDeps,
+  job: CrawlJob,
+  replace: boolean,
+  urls: string[],
+  repeated: ReadonlySet<string>,
+  seen: Set<string>,
+): Promise<Batch> {
+  const { records } = deps;
+  const staged = new Map((await records.getStagedPages(job.crawlId, urls)).map((page) => [page.url, page]));
+  const known = new Map((await records.getCrawledPages(job.libraryId, urls)).map((page) => [page.url, page]));
+  // A replacement copies the chunks of unchanged pages from the library: read in one query a batch.
+  const keptIds = replace
+    ? urls.flatMap((url) => (staged.get(url)?.page?.unchanged ? (known.get(url)?.chunkIds ?? []) : []))
+    : [];
+  const kept = new Map((await records.getChunks(job.libraryId, keptIds)).map((c) => [c.id, toChunkInput(c)]));
+  const take = (chunks: ChunkInput[]) => {
+    const fresh = chunks.filter((chunk) => !seen.has(chunk.id));
+    fresh.forEach((chunk) => seen.add(chunk.id));
+    return fresh;
+  };
+  const batch: Batch = { chunks: [], keptChunks: 0, crawledPages: [], removedChunkIds: [] };
+  for (const url of urls) {
+    const page: StagedPage | undefined = staged.get(url);
+    if (!page) continue;
+    const before = known.get(url);
+    if (!page.page) {
+      batch.chunks.push(...take(page.chunks));
+      continue;
+    }
+    const { finalUrl, title, links, validators } = page.page;
+    if (page.page.unchanged && before) {
+      batch.crawledPages.push({ ...before, ...validators, links });
+      if (replace) batch.chunks.push(...take(before.chunkIds.flatMap((id) => kept.get(id) ?? [])));
+      else batch.keptChunks += take(before.chunkIds.map((id) => ({ id, content: '' }))).length;
+      continue;
+    }
+    const markdown = dropRepeatedLines(page.page, repeated);
+    const chunks = take(chunkMarkdown(markdown, { pageUrl: finalUrl, pageTitle: title }));
+    batch.chunks.push(...chunks);
+    if (validators)
+      batch.crawledPages.push({
+        url,
+        ...validators,
+        chunkIds: chunks.map((c) => c.id),
+        lineKeys: page.page.lineKeys ?? repeatableKeysOf(page.page),
+        links,
+      });
+    if (before && !replace) {
+      const now = new Set(chunks.map((c) => c.id));
+      batch.removedChunkIds.push(...before.chunkIds.filter((id) => !now.has(id)));
+    }
+  }
+  return batch;
+}
+
+/**
+ * The keys of lines on most of the crawl's pages (crawl/repeated-blocks.ts), counting an unchanged page's lines as
+ * its last crawl kept them; the pages' keys are read twice from the staged outlines, never all at once.
+ */
+async function findRepeatedLines(
+  deps: CommitCrawlDeps,
+  job: CrawlJob,
+  crawled: ReadonlySet<string>,
+): Promise<Set<string>> {
+  const rule = deps.repetition ?? DEFAULT_REPETITION_RULE;
+  if (rule.minShare <= 0) return new Set();
+  async function* keysOfPages(): AsyncGenerator<string[]> {
+    for await (const outlines of readStagedOutlines(deps.records, job.crawlId)) {
+      const pages = outlines.filter((outline) => crawled.has(outline.url) && !outline.chunksOnly);
+      const unchanged = pages.filter((outline) => outline.unchanged).map((outline) => outline.url);
+      const known = new Map(
+        (await deps.records.getCrawledPages(job.libraryId, unchanged)).map((page) => [page.url, page.lineKeys]),
+      );
+      // Pages staged without their keys (by an older worker): counted from their text.
+      const keyless = pages.filter((outline) => !outline.unchanged && !outline.lineKeys).map((outline) => outline.url);
+      const counted = new Map(
+        (await deps.records.getStagedPages(job.crawlId, keyless)).map((page) => [
+          page.url,
+          page.page ? repeatableKeysOf(page.page) : [],
+        ]),
+      );
+      for (const outline of pages) {
+        yield outline.unchanged ? (known.get(outline.url) ?? []) : (outline.lineKeys ?? counted.get(outline.url) ?? []);
+      }
+    }
+  }
+  return findRepeatedKeysInPasses(keysOfPages, rule);
+}
+
+/** What the library kept of pages now gone (404 or 410), to remove in an update. */
+async function goneChunks(
+  deps: CommitCrawlDeps,
+  job: CrawlJob,
+  gone: string[],
+  seen: ReadonlySet<string>,
+): Promise<{ chunkIds: string[]; urls: string[] }> {
+  const known = await deps.records.getCrawledPages(job.libraryId, gone);
+  return {
+    chunkIds: known.flatMap((page) => page.chunkIds.filter((id) => !seen.has(id))),
+    urls: known.map((page) => page.url),
+  };
+}
+
+/**
+ * Whether a `replace` crawl found the library exactly as it is: every page it keeps crawled again and unchanged, no
+ * other page, no failure, and no chunk in the library beyond those pages' (one added by another ingestion). Every
+ * page crawled unchanged is a page the library kept, so counting the kept pages tells whether there are others.
+ */
+async function replacesNothing(deps: CommitCrawlDeps, job: CrawlJob, pages: CrawledPages): Promise<boolean> {
+  if (!job.replace || pages.failed > 0 || pages.crawled.length === 0 || pages.unchanged !== pages.crawled.length)
+    return false;
+  const known = await deps.records.countCrawledPages(job.libraryId);
+  if (known.pages !== new Set(pages.crawled).size) return false;
+  return (await deps.records.countChunks(job.libraryId)) === known.chunks;
+}
+
+function toChunkInput(chunk: StoredChunk): ChunkInput {
+  const { id, title, content, url, tokenCount } = chunk;
+  return { id, content, tokenCount, ...(title === undefined ? {} : { title }), ...(url === undefined ? {} : { url }) };
+}
