@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeBackupStorageContract } from './contracts/backup-storage.contract';
+import { describeBackupStorageContract, failHalfway } from './contracts/backup-storage.contract';
 import { FsBackupStorage } from './fs.backup-storage';
 import { createTempDir } from './testing/temp-dir';
 import { announceContractTarget } from './testing/announce-target';
@@ -28,6 +28,14 @@ describe('FsBackupStorage layout', () => {
     await storage.put('vercel/next.js', 'a.gz', Buffer.from('x'));
     expect(fs.readdirSync(dir)).toEqual(['vercel%2Fnext.js']);
     expect(fs.readdirSync(path.join(dir, 'vercel%2Fnext.js'))).toEqual(['a.gz']);
+  });
+
+  it('removes the temp file of a body that fails halfway', async () => {
+    const storage = new FsBackupStorage(dir);
+    await storage.put('lib', 'a.gz', Buffer.from('x'));
+    await expect(storage.put('lib', 'a.gz', failHalfway())).rejects.toThrow('source failed halfway');
+    await expect(storage.put('lib', 'b.gz', failHalfway())).rejects.toThrow('source failed halfway');
+    expect(fs.readdirSync(path.join(dir, 'lib'))).toEqual(['a.gz']);
   });
 
   it('ignores stray files that are not valid object names', async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BackupStorage } from '@docshelf/core';
+import { pipeline } from 'node:stream/promises';
+import type { BackupBody, BackupStorage } from '@docshelf/core';
 
 const OBJECT_NAME = /^[A-Za-z0-9._-]+$/;
 
@@ -9,14 +11,15 @@ const OBJECT_NAME = /^[A-Za-z0-9._-]+$/;
 export class FsBackupStorage implements BackupStorage {
   constructor(private readonly rootDir: string) {}
 
-  async put(libraryId: string, name: string, body: Buffer): Promise<void> {
+  async put(libraryId: string, name: string, body: BackupBody): Promise<void> {
     const dir = this.resolveLibraryDir(libraryId);
     const target = path.join(dir, validateObjectName(name));
     await fs.mkdir(dir, { recursive: true });
     // '~' is outside OBJECT_NAME, so list() never shows a half-written temp file.
     const temp = `${target}~${randomUUID()}.tmp`;
     try {
-      await fs.writeFile(temp, body);
+      // A Buffer is itself iterable (byte by byte), so it goes in as the one chunk of the source.
+      await pipeline(Buffer.isBuffer(body) ? [body] : body, createWriteStream(temp, { flags: 'wx' }));
       await fs.rename(temp, target);
     } catch (error) {
       await fs.rm(temp, { force: true });

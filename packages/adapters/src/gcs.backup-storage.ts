@@ -1,6 +1,6 @@
 import { Storage, type Bucket } from '@google-cloud/storage';
 import pLimit from 'p-limit';
-import type { BackupStorage } from '@docshelf/core';
+import type { BackupBody, BackupStorage } from '@docshelf/core';
 import { libraryPrefixOf, validateBackupObjectName } from './backup-object-names';
 
 export interface GcsBackupStorageOptions {
@@ -24,10 +24,15 @@ export class GcsBackupStorage implements BackupStorage {
     this.bucket = storage.bucket(options.bucket);
   }
 
-  async put(libraryId: string, name: string, body: Buffer): Promise<void> {
+  async put(libraryId: string, name: string, body: BackupBody): Promise<void> {
     const file = this.bucket.file(this.objectPath(libraryId, name));
-    // Backups are small; a single-request upload is atomic and avoids resumable-session bookkeeping.
-    await file.save(body, { resumable: false, contentType: 'application/gzip', validation: 'crc32c' });
+    // A buffer goes up in one request; a stream in a resumable upload, whose object exists only once it is finalized
+    // at the stream's end, so a stream that fails leaves nothing behind.
+    await file.save(body, {
+      resumable: !Buffer.isBuffer(body),
+      contentType: 'application/gzip',
+      validation: 'crc32c',
+    });
   }
 
   async list(libraryId: string): Promise<string[]> {

@@ -221,9 +221,16 @@ export interface LibrarySwap {
   discard(stagedId: string): Promise<void>;
 }
 
+/** An object's bytes: whole, or a stream (a Readable or any async iterable of chunks) that is read once. */
+export type BackupBody = Buffer | AsyncIterable<Uint8Array>;
+
 /** Gzipped backup objects, grouped per library. */
 export interface BackupStorage {
-  put(libraryId: string, name: string, body: Buffer): Promise<void>;
+  /**
+   * Writes the object, replacing any of that name, once the body has ended; a body that fails rejects the put and
+   * leaves no part of it behind (an earlier object of that name stays as it was).
+   */
+  put(libraryId: string, name: string, body: BackupBody): Promise<void>;
   /** Object names of the library, oldest first. */
   list(libraryId: string): Promise<string[]>;
   read(libraryId: string, name: string): Promise<Buffer>;

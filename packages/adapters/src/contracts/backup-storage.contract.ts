@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import type { BackupStorage } from '@docshelf/core';
 
 export interface BackupStorageHarness {
@@ -35,6 +38,44 @@ export function describeBackupStorageContract(label: string, create: () => Promi
       await storage.put('lib', 'a.gz', Buffer.from('two'));
       expect((await storage.read('lib', 'a.gz')).toString()).toBe('two');
       expect(await storage.list('lib')).toEqual(['a.gz']);
+    });
+
+    it('reads back a streamed body byte for byte, from a Readable or an async generator', async () => {
+      const pieces = [randomBytes(300_000), randomBytes(1), randomBytes(700_000)];
+      await storage.put('vercel/next.js', 'readable.json.gz', Readable.from(pieces));
+      await storage.put('vercel/next.js', 'generator.json.gz', yieldPieces(pieces));
+      for (const name of ['readable.json.gz', 'generator.json.gz']) {
+        expect(Buffer.compare(await storage.read('vercel/next.js', name), Buffer.concat(pieces))).toBe(0);
+      }
+    });
+
+    it('stores an empty object from a stream that ends at once', async () => {
+      await storage.put('lib', 'empty.gz', Readable.from([]));
+      expect((await storage.read('lib', 'empty.gz')).length).toBe(0);
+      expect(await storage.list('lib')).toEqual(['empty.gz']);
+    });
+
+    it('overwrites an object with a streamed body, and a streamed one with a buffer', async () => {
+      await storage.put('lib', 'a.gz', Buffer.from('one'));
+      await storage.put('lib', 'a.gz', Readable.from([Buffer.from('tw'), Buffer.from('o')]));
+      expect((await storage.read('lib', 'a.gz')).toString()).toBe('two');
+      await storage.put('lib', 'a.gz', Buffer.from('three'));
+      expect((await storage.read('lib', 'a.gz')).toString()).toBe('three');
+      expect(await storage.list('lib')).toEqual(['a.gz']);
+    });
+
+    it('rejects a body that fails halfway and keeps no part of it', async () => {
+      await expect(storage.put('lib', 'broken.json.gz', failHalfway())).rejects.toThrow('source failed halfway');
+      expect(await storage.list('lib')).toEqual([]);
+      await expect(storage.read('lib', 'broken.json.gz')).rejects.toThrow(/broken\.json\.gz/);
+    });
+
+    it('keeps the earlier object of a name when its replacement fails halfway', async () => {
+      const earlier = randomBytes(1_000);
+      await storage.put('lib', 'snapshot.json.gz', earlier);
+      await expect(storage.put('lib', 'snapshot.json.gz', failHalfway())).rejects.toThrow('source failed halfway');
+      expect(Buffer.compare(await storage.read('lib', 'snapshot.json.gz'), earlier)).toBe(0);
+      expect(await storage.list('lib')).toEqual(['snapshot.json.gz']);
     });
 
     it('lists names in ascending order regardless of write order', async () => {
@@ -81,4 +122,19 @@ export function describeBackupStorageContract(label: string, create: () => Promi
       },
     );
   });
+}
+
+/** Yields each piece a turn of the event loop after the last, as a producer that reads from elsewhere would. */
+async function* yieldPieces(pieces: Buffer[]): AsyncGenerator<Buffer> {
+  for (const piece of pieces) {
+    await setImmediate();
+    yield piece;
+  }
+}
+
+/** A megabyte in two pieces, each taken by the storage before the next is made, then an error. */
+export async function* failHalfway(): AsyncGenerator<Buffer> {
+  yield* yieldPieces([randomBytes(512 * 1024), randomBytes(512 * 1024)]);
+  await setImmediate();
+  throw new Error('source failed halfway');
 }

@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Library, StoredChunk } from '../domain/types';
+import type { JobPayload, JobResult } from '../jobs/registry';
+import type { BackupBody, BackupStorage, RecordStore } from '../ports';
+import { BACKUP_FORMAT, BACKUP_PAGE_SIZE, writeBackup } from './write-backup';
+
+const NOW = new Date('2026-03-04T05:06:07.089Z');
+
+/** writeBackup as it was before it streamed: the reference for the snapshot's text. */
+async function writeBackupInMemory(
+  deps: { records: RecordStore; backups: BackupStorage; now?: () => Date },
+  job: JobPayload<'write-backup'>,
+): Promise<JobResult<'write-backup'>> {
+  const library = await deps.records.getLibrary(job.libraryId);
+  if (!library) return { written: false, chunks: 0 };
+  const chunks = [];
+  for (let offset = 0; ; offset += 1_000) {
+    const page = await deps.records.listChunks(job.libraryId, { offset, limit: 1_000 });
+    chunks.push(...page.map(({ position: _position, bpeTokens: _bpeTokens, ...chunk }) => chunk));
+    if (page.length < 1_000) break;
+  }
+  const createdAt = (deps.now ?? (() => new Date()))().toISOString();
+  const snapshot = { format: BACKUP_FORMAT, createdAt, ingestionId: job.ingestionId, library };
+  const existing = (await deps.backups.list(job.libraryId)).find((n) => n.endsWith(`-${job.ingestionId}.json.gz`));
+  const name = existing ?? `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
+  await deps.backups.put(job.libraryId, name, gzipSync(JSON.stringify({ ...snapshot, chunks })));
+  return { written: true, name, chunks: chunks.length };
+}
+
+const library: Library = {
+  id: 'acme/widgets',
+  name: 'Widgets "the docs"',
+  description: 'Ünïcode, quotes " and \\ backslashes',
+  sourceType: 'crawl',
+  sourceUrl: 'https://docs.example.com/',
+  chunkCount: 0,
+  ownerId: 'u1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-02-01T00:00:00.000Z',
+  embeddingModel: 'local-lsi',
+  embeddingDimensions: 256,
+};
+
+/** Chunks with and without their optional fields, and text JSON has to escape. */
+function makeChunks(count: number, filler: () => string = () => 'x'.repeat(40)): StoredChunk[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `c${i}`,
+    ...(i % 3 === 0 ? {} : { title: `Title ${i} — “quoted”` }),
+    content: `line ${i}\n\t"${filler()}" \u2028 🚀 ${i.toString(36)}`,
+    ...(i % 4 === 0 ? {} : { url: `https://docs.example.com/p/${i}` }),
+    tokenCount: i,
+    position: i,
+    ...(i % 2 === 0 ? { bpeTokens: i + 1 } : {}),
+  }));
+}
+
+/** A RecordStore that knows one library, and notes every page asked of it. */
+function fakeRecords(chunks: StoredChunk[], pages: { offset: number; limit: number }[] = []): RecordStore {
+  return {
+    getLibrary: async (id: string) => (id === library.id ? { ...library, chunkCount: chunks.length } : null),
+    listChunks: async (id: string, page: { offset: number; limit: number }) => {
+      pages.push(page);
+      return id === library.id ? chunks.slice(page.offset, page.offset + page.limit) : [];
+    },
+  } as unknown as RecordStore;
+}
+
+/** BackupStorage in memory that keeps an object only once its body has ended, as the contract asks. */
+class MemoryBackupStorage implements BackupStorage {
+  readonly objects = new Map<string, Buffer>();
+  onPiece: (piece: Uint8Array) => void = () => {};
+
+  async put(libraryId: string, name: string, body: BackupBody): Promise<void> {
+    const pieces: Uint8Array[] = [];
+    if (Buffer.isBuffer(body)) pieces.push(body);
+    else
+      for await (const piece of body) {
+        this.onPiece(piece);
+        pieces.push(piece);
+      }
+    this.objects.set(`${libraryId}/${name}`, Buffer.concat(pieces));
+  }
+
+  async list(libraryId: string): Promise<string[]> {
+    const prefix = `${libraryId}/`;
+    return [...this.objects.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+  }
+
+  async read(libraryId: string, name: string): Promise<Buffer> {
+    const body = this.objects.get(`${libraryId}/${name}`);
+    if (!body) throw new Error(`backup object '${name}' not found`);
+    return body;
+  }
+
+  async deleteAll(): Promise<number> {
+    throw new Error('not used here');
+  }
+}
+
+/** 400 characters that gzip can hardly shrink. */
+const randomText = () => randomBytes(300).toString('base64');
+
+const job = { libraryId: library.id, ingestionId: 'ing-1' };
+
+describe('writeBackup', () => {
+  it.each([
+    ['an empty library', 0],
+    ['one chunk', 1],
+    ['less than a page', BACKUP_PAGE_SIZE - 1],
+    ['exactly one page', BACKUP_PAGE_SIZE],
+    ['a page and one chunk', BACKUP_PAGE_SIZE + 1],
+    ['a multiple of the page size', 3 * BACKUP_PAGE_SIZE],
+    ['pages and a part', 2 * BACKUP_PAGE_SIZE + 345],
+  ])('writes the same snapshot as the in-memory version for %s', async (_, count) => {
+    const records = fakeRecords(makeChunks(count));
+    const streamed = new MemoryBackupStorage();
+    const inMemory = new MemoryBackupStorage();
+    const result = await writeBackup({ records, backups: streamed, now: () => NOW }, job);
+    const expected = await writeBackupInMemory({ records, backups: inMemory, now: () => NOW }, job);
+
+    expect(result).toEqual(expected);
+    expect(result).toEqual({ written: true, name: '2026-03-04T05-06-07-089Z-ing-1.json.gz', chunks: count });
+    const text = gunzipSync(await streamed.read(library.id, result.name!)).toString('utf8');
+    expect(text).toBe(gunzipSync(await inMemory.read(library.id, expected.name!)).toString('utf8'));
+    const snapshot = JSON.parse(text) as { chunks: unknown[] };
+    expect(Object.keys(snapshot)).toEqual(['format', 'createdAt', 'ingestionId', 'library', 'chunks']);
+    expect(snapshot.chunks).toHaveLength(count);
+  });
+
+  it('overwrites its own snapshot when the job runs again', async () => {
+    const backups = new MemoryBackupStorage();
+    const first = await writeBackup({ records: fakeRecords(makeChunks(2)), backups, now: () => NOW }, job);
+    const later = () => new Date(NOW.getTime() + 60_000);
+    const again = await writeBackup({ records: fakeRecords(makeChunks(5)), backups, now: later }, job);
+
+    expect(again.name).toBe(first.name);
+    expect(await backups.list(library.id)).toEqual([first.name]);
+    const snapshot = JSON.parse(gunzipSync(await backups.read(library.id, first.name!)).toString('utf8')) as {
+      createdAt: string;
+      chunks: unknown[];
+    };
+    expect(snapshot).toMatchObject({ createdAt: later().toISOString(), chunks: expect.any(Array) });
+    expect(snapshot.chunks).toHaveLength(5);
+  });
+
+  it('writes nothing for a library that is gone', async () => {
+    const backups = new MemoryBackupStorage();
+    const result = await writeBackup({ records: fakeRecords([]), backups }, { ...job, libraryId: 'gone/lib' });
+    expect(result).toEqual({ written: false, chunks: 0 });
+    expect(backups.objects.size).toBe(0);
+  });
+
+  it('reads the next page only as storage takes the gzipped text, never the whole library first', async () => {
+    const pages: { offset: number; limit: number }[] = [];
+    // Random contents, so each page gzips to far more than the streams between it and storage buffer.
+    const records = fakeRecords(makeChunks(10 * BACKUP_PAGE_SIZE, randomText), pages);
+    const backups = new MemoryBackupStorage();
+    const pagesReadAtPiece: number[] = [];
+    backups.onPiece = () => pagesReadAtPiece.push(pages.length);
+
+    const result = await writeBackup({ records, backups, now: () => NOW }, job);
+
+    expect(result.chunks).toBe(10 * BACKUP_PAGE_SIZE);
+    expect(pages).toHaveLength(11);
+    expect(Math.max(...pages.map((page) => page.limit))).toBe(BACKUP_PAGE_SIZE);
+    // Storage had its first bytes while the first pages were still all that had been read...
+    expect(pagesReadAtPiece[0]).toBeLessThanOrEqual(2);
+    // ...and every page after them was read only once storage had taken bytes made from the one before.
+    for (let page = 2; page <= 11; page++) {
+      expect(pagesReadAtPiece.filter((read) => read === page - 1).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('fails, storing nothing, when reading the library fails halfway', async () => {
+    const records = fakeRecords(makeChunks(3 * BACKUP_PAGE_SIZE));
+    const listChunks = records.listChunks.bind(records);
+    records.listChunks = async (id, page) => {
+      if (page.offset >= 2 * BACKUP_PAGE_SIZE) throw new Error('record store went away');
+      return listChunks(id, page);
+    };
+    const backups = new MemoryBackupStorage();
+    await expect(writeBackup({ records, backups, now: () => NOW }, job)).rejects.toThrow('record store went away');
+    expect(backups.objects.size).toBe(0);
+  });
+
+  it('fails, and stops reading the library, when storage refuses the body before reading it', async () => {
+    const pages: { offset: number; limit: number }[] = [];
+    const backups = new MemoryBackupStorage();
+    backups.put = async () => {
+      throw new Error('bucket not found');
+    };
+    const records = fakeRecords(makeChunks(5 * BACKUP_PAGE_SIZE), pages);
+    await expect(writeBackup({ records, backups, now: () => NOW }, job)).rejects.toThrow('bucket not found');
+    expect(pages.length).toBeLessThanOrEqual(2);
+  });
+});
