@@ -8,7 +8,7 @@ import {
   permissionSchema,
   userSchema,
 } from '../domain/schemas';
-import { callbackUrlSchema } from './crawl-schemas';
+import { callbackUrlSchema, embedAllSchema } from './crawl-schemas';
 
 /** Request and response bodies of the HTTP API: the single source of truth for their types. */
 
@@ -25,9 +25,15 @@ export const ingestRequestSchema = z
     chunks: z.array(chunkInputSchema).min(1, 'chunks must contain at least one chunk'),
     replace: z.boolean().default(false),
     skipEmbeddings: z.boolean().default(false),
+    embedAll: embedAllSchema,
     callbackUrl: callbackUrlSchema,
   })
   .superRefine((body, ctx) => {
+    if (body.embedAll && body.skipEmbeddings) {
+      for (const field of ['embedAll', 'skipEmbeddings']) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'embedAll and skipEmbeddings cannot both be true' });
+      }
+    }
     const seen = new Set<string>();
     body.chunks.forEach((chunk, index) => {
       if (seen.has(chunk.id)) {

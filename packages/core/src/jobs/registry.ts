@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CRAWL_PAGES_CEILING, crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
+import {
+  CRAWL_PAGES_CEILING,
+  crawlOptionsSchema,
+  crawlResponseSchema,
+  embedAllSchema,
+  httpUrlSchema,
+} from '../api/crawl-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
@@ -30,6 +36,7 @@ export const jobRegistry = {
       version: z.string().optional(),
       replace: z.boolean(),
       skipEmbeddings: z.boolean(),
+      embedAll: embedAllSchema,
       ownerId: z.string(),
       /** How many chunks the API staged under the ingestion id. */
       chunkCount: z.number().int().min(1),
@@ -139,6 +146,7 @@ export const jobRegistry = {
       description: z.string().optional(),
       sourceUrl: httpUrlSchema,
       sourceType: z.string(),
+      embedAll: embedAllSchema,
       ownerId: z.string(),
     }),
     result: ingestResponseSchema,

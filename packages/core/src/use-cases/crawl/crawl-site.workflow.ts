@@ -329,7 +329,7 @@ async function commitCrawl(
     removeChunkIds: pages.removeChunkIds,
     removeCrawledPages: pages.removeCrawledPages,
   });
-  const generate = (await deps.records.countChunks(target)) <= CRAWL_AUTO_EMBED_LIMIT;
+  const generate = job.options.embedAll || (await deps.records.countChunks(target)) <= CRAWL_AUTO_EMBED_LIMIT;
   const chunksIngested = pages.chunks.length + pages.keptChunks;
   const { finishing, wait } = await indexAndBackUp(ctx, {
     ...ingestion,
