@@ -60,7 +60,21 @@ export const embedRequestSchema = z
     libraryId: libraryIdSchema,
     limit: z.number().int().min(1).max(5_000).default(200),
     offset: z.number().int().min(0).default(0),
+    all: z
+      .boolean()
+      .optional()
+      .describe(
+        'Embed every chunk of the library that has no vector yet, in one job; `offset` must then be 0 and `limit` is ignored',
+      ),
     callbackUrl: callbackUrlSchema,
+  })
+  .superRefine((body, ctx) => {
+    // `all` walks the whole library from its start: an offset would say otherwise.
+    if (body.all && body.offset !== 0) {
+      for (const field of ['all', 'offset']) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'all: true starts at offset 0; leave offset out' });
+      }
+    }
   })
   .meta({ id: 'EmbedRequest' });
 export type EmbedRequest = z.infer<typeof embedRequestSchema>;

@@ -58,7 +58,7 @@ export const jobRegistry = {
     }),
     result: z.object({ vectorized: z.boolean(), embedded: z.number().int().min(0) }),
   },
-  /** Embeds one page of a library's chunks: the work behind POST /api/embed. */
+  /** Embeds one page of a library's chunks, or with `all` every chunk without a vector: the work behind POST /api/embed. */
   'embed-range': {
     queue: 'embed',
     jobType: 'embed',
@@ -66,6 +66,8 @@ export const jobRegistry = {
       libraryId: libraryIdSchema,
       offset: z.number().int().min(0),
       limit: z.number().int().min(1),
+      /** Every chunk of the library not yet embedded, page after page; offset and limit are then unused. */
+      all: z.boolean().optional(),
     }),
     result: embedResponseSchema,
   },
