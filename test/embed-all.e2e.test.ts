@@ -230,6 +230,25 @@ describe('embedding every chunk without a client loop', () => {
     expect(await vectorsOf('embed/async')).toBe(600);
   });
 
+  it('a cancelled all: true job stops between batches; the next call embeds only what is left', async () => {
+    await ingestUnembedded('embed/cancel', 3_000);
+    const accepted = await embed({ libraryId: 'embed/cancel', all: true }).set('Prefer', 'respond-async').expect(202);
+    const { jobId } = accepted.body;
+    const stream = await openEventStream(`${baseUrl}/api/jobs/${jobId}/events`, auth);
+    await stream.next((e) => e.event === 'progress' && e.data.phase === 'embed' && e.data.done > 0);
+    const cancelled = await request(h.app).delete(`/api/jobs/${jobId}`).set(auth).expect(200);
+    expect(cancelled.body).toMatchObject({ id: jobId, state: 'cancelled' });
+    expect((await stream.ended).at(-1)).toMatchObject({ event: 'cancelled' });
+
+    // The answer comes once the job has stopped: what it embedded is all it will embed.
+    const embedded = await vectorsOf('embed/cancel');
+    expect(embedded).toBeGreaterThan(0);
+    expect(embedded).toBeLessThan(3_000);
+    const rest = await embed({ libraryId: 'embed/cancel', all: true }).expect(200);
+    expect(rest.body).toMatchObject({ processed: 3_000 - embedded, total: 3_000, done: true });
+    expect(await vectorsOf('embed/cancel')).toBe(3_000);
+  }, 120_000);
+
   it('answers 404 LIBRARY_NOT_FOUND for all: true on an unknown library, and creates nothing', async () => {
     const res = await embed({ libraryId: 'nope/missing', all: true }).expect(404);
     expect(res.body).toMatchObject({ code: 'LIBRARY_NOT_FOUND', error: expect.stringContaining('nope/missing') });
