@@ -109,6 +109,10 @@ describe('OpenAPI document and reference page', () => {
     expect(schemas.CrawlRequest.properties.urls).toMatchObject({ type: 'array', minItems: 1, maxItems: 1_000_000 });
     expect(schemas.CrawlRequest.properties.renderer).toMatchObject({ default: 'auto' });
     expect(schemas.EmbedRequest.properties.limit).toMatchObject({ default: 200, maximum: 5000 });
+    expect(schemas.EmbedRequest.properties.all).toMatchObject({ type: 'boolean' });
+    for (const name of ['IngestRequest', 'CrawlRequest', 'IngestUrlRequest']) {
+      expect(schemas[name].properties.embedAll).toMatchObject({ type: 'boolean', default: false });
+    }
     expect(schemas.EmbedResponse.properties.nextOffset).toBeDefined();
     expect(schemas.CreatedKey.required).toEqual(
       expect.arrayContaining(['id', 'name', 'key', 'keyPrefix', 'permissions']),

@@ -9,6 +9,7 @@ const PHASES: Record<string, string> = {
   committing: 'Writing chunks',
   indexing: 'Embedding and backing up',
   embedding: 'Embedding chunks',
+  embed: 'Embedding chunks without vectors',
   done: 'Done',
 };
 
@@ -248,7 +249,7 @@ function embeddedText(job: Job): string {
     if (job.type === 'embed') return String(resultNumber(job, 'processed') ?? 0);
     return job.result?.vectorized === true ? String(resultNumber(job, 'chunksIngested') ?? 0) : '0';
   }
-  if (p.phase === 'indexing' || p.phase === 'embedding') return `${p.done} of ${p.total}`;
+  if (p.phase === 'indexing' || p.phase === 'embedding' || p.phase === 'embed') return `${p.done} of ${p.total}`;
   return '0';
 }
 

@@ -58,6 +58,12 @@ export const callbackUrlSchema = httpUrlSchema
   .optional()
   .describe('When the job ends, its final state is POSTed here, signed (X-Docshelf-Signature)');
 
+/** On ingest, crawl and ingest-url: embed beyond the SPEC's automatic limits (50 chunks on ingest, 500 on the others). */
+export const embedAllSchema = z
+  .boolean()
+  .default(false)
+  .describe('Embed every chunk of the ingestion whatever their number (`vectorized` is then true)');
+
 /** Crawl options beyond the spec; every default is what SPEC.md describes. */
 export const crawlOptionsSchema = z.object({
   /** 1 = the seed page's links, as SPEC.md describes; larger values follow links breadth-first. */
@@ -75,6 +81,8 @@ export const crawlOptionsSchema = z.object({
    * renders every page; `http` never renders. bench/crawl.bench.ts compares them (bench/results.md).
    */
   renderer: z.enum(['browser', 'auto', 'http']).default('auto'),
+  /** Embed the library whatever its number of chunks, not only at 500 or fewer. */
+  embedAll: embedAllSchema,
 });
 export type CrawlOptions = z.infer<typeof crawlOptionsSchema>;
 
@@ -122,6 +130,7 @@ export const ingestUrlRequestSchema = z
     description: z.string().max(4_096).optional(),
     sourceUrl: httpUrlSchema,
     sourceType: z.string().min(1).max(64),
+    embedAll: embedAllSchema,
     callbackUrl: callbackUrlSchema,
   })
   .meta({ id: 'IngestUrlRequest' });

@@ -8,7 +8,7 @@ import {
   permissionSchema,
   userSchema,
 } from '../domain/schemas';
-import { callbackUrlSchema } from './crawl-schemas';
+import { callbackUrlSchema, embedAllSchema } from './crawl-schemas';
 
 /** Request and response bodies of the HTTP API: the single source of truth for their types. */
 
@@ -25,9 +25,15 @@ export const ingestRequestSchema = z
     chunks: z.array(chunkInputSchema).min(1, 'chunks must contain at least one chunk'),
     replace: z.boolean().default(false),
     skipEmbeddings: z.boolean().default(false),
+    embedAll: embedAllSchema,
     callbackUrl: callbackUrlSchema,
   })
   .superRefine((body, ctx) => {
+    if (body.embedAll && body.skipEmbeddings) {
+      for (const field of ['embedAll', 'skipEmbeddings']) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'embedAll and skipEmbeddings cannot both be true' });
+      }
+    }
     const seen = new Set<string>();
     body.chunks.forEach((chunk, index) => {
       if (seen.has(chunk.id)) {
@@ -54,7 +60,21 @@ export const embedRequestSchema = z
     libraryId: libraryIdSchema,
     limit: z.number().int().min(1).max(5_000).default(200),
     offset: z.number().int().min(0).default(0),
+    all: z
+      .boolean()
+      .optional()
+      .describe(
+        'Embed every chunk of the library that has no vector yet, in one job; `offset` must then be 0 and `limit` is ignored',
+      ),
     callbackUrl: callbackUrlSchema,
+  })
+  .superRefine((body, ctx) => {
+    // `all` walks the whole library from its start: an offset would say otherwise.
+    if (body.all && body.offset !== 0) {
+      for (const field of ['all', 'offset']) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'all: true starts at offset 0; leave offset out' });
+      }
+    }
   })
   .meta({ id: 'EmbedRequest' });
 export type EmbedRequest = z.infer<typeof embedRequestSchema>;

@@ -14,8 +14,20 @@ export type JobState = z.infer<typeof jobStateSchema>;
 export const isFinalJobState = (state: JobState) =>
   state === 'completed' || state === 'failed' || state === 'cancelled';
 
-/** Where a job is: crawl pages, fetch one URL, write chunks, index (vectors and backup), embed a range. */
-export const JOB_PHASES = ['queued', 'crawling', 'fetching', 'committing', 'indexing', 'embedding', 'done'] as const;
+/**
+ * Where a job is: crawl pages, fetch one URL, write chunks, index (vectors and backup), embed a range (`embedding`)
+ * or every chunk still without a vector (`embed`).
+ */
+export const JOB_PHASES = [
+  'queued',
+  'crawling',
+  'fetching',
+  'committing',
+  'indexing',
+  'embedding',
+  'embed',
+  'done',
+] as const;
 export type JobPhase = (typeof JOB_PHASES)[number];
 
 const count = z.number().int().min(0);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CRAWL_PAGES_CEILING, crawlOptionsSchema, crawlResponseSchema, httpUrlSchema } from '../api/crawl-schemas';
+import {
+  CRAWL_PAGES_CEILING,
+  crawlOptionsSchema,
+  crawlResponseSchema,
+  embedAllSchema,
+  httpUrlSchema,
+} from '../api/crawl-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
@@ -30,6 +36,7 @@ export const jobRegistry = {
       version: z.string().optional(),
       replace: z.boolean(),
       skipEmbeddings: z.boolean(),
+      embedAll: embedAllSchema,
       ownerId: z.string(),
       /** How many chunks the API staged under the ingestion id. */
       chunkCount: z.number().int().min(1),
@@ -51,7 +58,7 @@ export const jobRegistry = {
     }),
     result: z.object({ vectorized: z.boolean(), embedded: z.number().int().min(0) }),
   },
-  /** Embeds one page of a library's chunks: the work behind POST /api/embed. */
+  /** Embeds one page of a library's chunks, or with `all` every chunk without a vector: the work behind POST /api/embed. */
   'embed-range': {
     queue: 'embed',
     jobType: 'embed',
@@ -59,6 +66,8 @@ export const jobRegistry = {
       libraryId: libraryIdSchema,
       offset: z.number().int().min(0),
       limit: z.number().int().min(1),
+      /** Every chunk of the library not yet embedded, page after page; offset and limit are then unused. */
+      all: z.boolean().optional(),
     }),
     result: embedResponseSchema,
   },
@@ -136,6 +145,7 @@ export const jobRegistry = {
       description: z.string().optional(),
       sourceUrl: httpUrlSchema,
       sourceType: z.string(),
+      embedAll: embedAllSchema,
       ownerId: z.string(),
     }),
     result: ingestResponseSchema,

@@ -5,6 +5,7 @@ import type { JobPayload, JobResult } from '../jobs/registry';
 import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
 import { embedChunks } from './embed-chunks';
+import { embedRemainingChunks } from './embed-remaining-chunks';
 import { submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
 
 /** API side of POST /api/embed. */
@@ -14,21 +15,19 @@ export async function requestEmbedding(
   mode: JobMode,
 ): Promise<Submitted<EmbedResponse>> {
   if (!(await deps.records.getLibrary(request.libraryId))) throw libraryNotFound(request.libraryId);
-  const { libraryId, offset, limit, callbackUrl } = request;
-  return submitJob(
-    deps,
-    { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload: { libraryId, offset, limit } },
-    mode,
-  );
+  const { libraryId, offset, limit, all, callbackUrl } = request;
+  const payload = { libraryId, offset, limit, ...(all ? { all } : {}) };
+  return submitJob(deps, { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload }, mode);
 }
 
-/** Worker side: embeds chunks [offset, offset + limit) in library order, reporting each batch. */
+/** Worker side: embeds chunks [offset, offset + limit) in library order, or with `all` those without a vector. */
 export async function embedLibraryPage(
   deps: { records: RecordStore; vectors: VectorIndex; embedder: Embedder },
   job: JobPayload<'embed-range'>,
   ctx: JobContext,
 ): Promise<JobResult<'embed-range'>> {
   if (!(await deps.records.getLibrary(job.libraryId))) throw libraryNotFound(job.libraryId);
+  if (job.all) return embedRemainingChunks(deps, job.libraryId, ctx);
   const total = await deps.records.countChunks(job.libraryId);
   const chunks = await deps.records.listChunks(job.libraryId, { offset: job.offset, limit: job.limit });
   await ctx.reportProgress({ phase: 'embedding', set: { done: 0, total: chunks.length } });

@@ -22,7 +22,7 @@ export async function ingestLibrary(
   mode: JobMode,
 ): Promise<Submitted<IngestResponse>> {
   const ingestionId = randomUUID();
-  const { libraryId, chunks, replace, skipEmbeddings, callbackUrl, ...fields } = request;
+  const { libraryId, chunks, replace, skipEmbeddings, embedAll, callbackUrl, ...fields } = request;
   const stage = () => stageChunks(deps.records, ingestionId, chunks, (deps.now ?? (() => new Date()))());
   try {
     return await submitJob(
@@ -32,7 +32,16 @@ export async function ingestLibrary(
         name: 'ingest-library',
         libraryId,
         callbackUrl,
-        payload: { ingestionId, libraryId, ...fields, replace, skipEmbeddings, ownerId, chunkCount: chunks.length },
+        payload: {
+          ingestionId,
+          libraryId,
+          ...fields,
+          replace,
+          skipEmbeddings,
+          embedAll,
+          ownerId,
+          chunkCount: chunks.length,
+        },
       },
       mode,
       stage,

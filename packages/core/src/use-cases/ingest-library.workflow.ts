@@ -59,7 +59,7 @@ export function ingestLibraryWorkflow(deps: {
         ingestionId,
         now: (deps.now ?? (() => new Date()))(),
       });
-      const generate = !job.skipEmbeddings && chunks.length <= INGEST_AUTO_EMBED_LIMIT;
+      const generate = !job.skipEmbeddings && (job.embedAll || chunks.length <= INGEST_AUTO_EMBED_LIMIT);
       const { finishing, wait } = await indexAndBackUp(ctx, {
         libraryId,
         ingestionId,

@@ -80,7 +80,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     summary: 'Ingest pre-chunked documentation into a library',
     description:
-      'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks (and `skipEmbeddings` is not set) and writes a backup, then answers.' +
+      'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks, or whatever their number with `embedAll: true` (never with `skipEmbeddings: true`; both together are a 400), and writes a backup, then answers.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: ingestRequestSchema,
@@ -94,7 +94,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     summary: 'Crawl a documentation site into a library',
     description:
-      'One seed URL: load it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150 unless asked; at most CRAWL_MAX_PAGES, 10,000 by default, else 400 TOO_MANY_PAGES). Several URLs: crawl each, no discovery. Pages are fetched over HTTP and rendered in Chromium only when they need scripts (`renderer: "auto"`; `pagesRendered` counts them). Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks. Crawl big sites with `Prefer: respond-async` and follow the job.' +
+      'One seed URL: load it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150 unless asked; at most CRAWL_MAX_PAGES, 10,000 by default, else 400 TOO_MANY_PAGES). Several URLs: crawl each, no discovery. Pages are fetched over HTTP and rendered in Chromium only when they need scripts (`renderer: "auto"`; `pagesRendered` counts them). Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks, or whatever their number with `embedAll: true`. Crawl big sites with `Prefer: respond-async` and follow the job.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: crawlRequestSchema,
@@ -108,7 +108,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'session',
     summary: 'Fetch one URL (an llms.txt or a page) into a library',
     description:
-      'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page.' +
+      'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page. The library is embedded when it has 500 or fewer chunks, or whatever their number with `embedAll: true`.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: ingestUrlRequestSchema,
@@ -120,9 +120,9 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/api/embed',
     tag: 'Ingestion',
     access: 'admin',
-    summary: "Embed a page of a library's chunks",
+    summary: "Embed a page of a library's chunks, or all those without a vector",
     description:
-      'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true.' +
+      'Embeds chunks `[offset, offset + limit)` in library order. Repeat with `nextOffset` until `done` is true. With `all: true` one job embeds every chunk that has no vector yet and answers `processed` (chunks embedded), `total` (chunks in the library), `offset: 0`, `nextOffset: null`, `done: true`; its job progress is phase `embed`, `total` the chunks left to embed.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: embedRequestSchema,

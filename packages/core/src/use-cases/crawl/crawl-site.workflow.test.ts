@@ -133,6 +133,7 @@ const job = (urls: string[], options: Partial<JobPayload<'crawl-site'>['options'
     respectRobotsTxt: true,
     useSitemap: false,
     renderer: 'http',
+    embedAll: false,
     ...options,
   },
 });

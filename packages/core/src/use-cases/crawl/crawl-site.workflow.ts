@@ -250,7 +250,7 @@ async function afterPages(
 async function commitPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, ctx: JobContext): Promise<CrawlStep> {
   const target = (replace: boolean) => commitTargetOf({ libraryId: job.libraryId, ingestionId: job.crawlId, replace });
   const commit = await commitCrawl(deps, job, state, ctx, target);
-  const generate = (await deps.records.countChunks(commit.target)) <= CRAWL_AUTO_EMBED_LIMIT;
+  const generate = job.options.embedAll || (await deps.records.countChunks(commit.target)) <= CRAWL_AUTO_EMBED_LIMIT;
   const { finishing, wait } = await indexAndBackUp(ctx, {
     libraryId: job.libraryId,
     ingestionId: job.crawlId,

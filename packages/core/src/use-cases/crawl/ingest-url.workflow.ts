@@ -69,7 +69,7 @@ export function ingestUrlWorkflow(deps: {
         ingestionId,
         now: (deps.now ?? (() => new Date()))(),
       });
-      const generate = (await deps.records.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
+      const generate = job.embedAll || (await deps.records.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
       const { finishing, wait } = await indexAndBackUp(ctx, {
         libraryId,
         ingestionId,
