@@ -208,9 +208,10 @@ describe('a 1,000-page crawl whose crawl worker process is killed halfway', () =
       if (BIG_SITE.page(path)) served.set(path, (served.get(path) ?? 0) + 1);
     expect(served.size).toBe(BIG_SITE_PAGES);
     const servedTwice = [...served.values()].filter((n) => n > 1).length;
-    // Page jobs count themselves in the job's progress before BullMQ records them done, and the coordinator's exact
-    // count only raises counters: a page counted by its killed attempt is counted again (the result is exact).
+    // Page jobs count themselves live, so a page whose killed attempt had counted it is counted again by its retry;
+    // the coordinator's exact count, once every page is done, puts the job's progress right.
     const { progress } = (await request(h.app).get(`/api/jobs/${jobId}`).set(setup.auth).expect(200)).body;
+    expect(progress).toMatchObject({ pagesDiscovered: 1000, pagesCrawled: 1000, pagesFailed: 0, pagesRendered: 0 });
     console.log(
       `worker killed at ${halfway.data.pagesCrawled} pages crawled; the site served ${servedTwice} pages twice; ` +
         `the job's progress says ${progress.pagesCrawled} pages crawled`,

@@ -22,6 +22,23 @@ describe('progress buffering', () => {
     });
   });
 
+  it('merges exact counts: a later exact one replaces, a later set raises and adds add to an earlier one', () => {
+    expect(mergeProgress({ add: { pagesCrawled: 5 } }, { exact: { pagesCrawled: 3 } })).toMatchObject({
+      exact: { pagesCrawled: 3 },
+      add: {},
+    });
+    expect(mergeProgress({ exact: { pagesCrawled: 3 } }, { add: { pagesCrawled: 2 } })).toMatchObject({
+      exact: { pagesCrawled: 5 },
+    });
+    expect(mergeProgress({ exact: { pagesCrawled: 3 } }, { set: { pagesCrawled: 7 } })).toMatchObject({
+      exact: { pagesCrawled: 7 },
+      set: {},
+    });
+    expect(mergeProgress({ exact: { pagesCrawled: 9 } }, { set: { pagesCrawled: 7 } })).toMatchObject({
+      exact: { pagesCrawled: 9 },
+    });
+  });
+
   it('keeps per-page errors of merged changes in order', () => {
     expect(
       mergeProgress(

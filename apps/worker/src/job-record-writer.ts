@@ -88,16 +88,29 @@ export class JobRecordWriter {
   }
 }
 
-/** One change with the effect of `a` then `b`: a later set replaces earlier adds, later adds add up. */
+/** One change with the effect of `a` then `b`: a later exact or set value replaces earlier adds, later adds add up. */
 export function mergeProgress(a: ProgressChange, b: ProgressChange): ProgressChange {
+  const exact: NonNullable<ProgressChange['exact']> = {};
   const set: NonNullable<ProgressChange['set']> = {};
   const add: NonNullable<ProgressChange['add']> = {};
   for (const counter of PROGRESS_COUNTERS) {
-    const [aSet, aAdd, bSet, bAdd] = [a.set?.[counter], a.add?.[counter], b.set?.[counter], b.add?.[counter]];
-    if (bSet !== undefined) set[counter] = bSet + (bAdd ?? 0);
+    const [aExact, aSet, aAdd] = [a.exact?.[counter], a.set?.[counter], a.add?.[counter]];
+    const [bExact, bSet, bAdd] = [b.exact?.[counter], b.set?.[counter], b.add?.[counter]];
+    if (bExact !== undefined) exact[counter] = bExact + (bAdd ?? 0);
+    else if (aExact !== undefined) {
+      // `a` leaves the counter at a known value, which `b` raises or adds to.
+      const after = aExact + (aAdd ?? 0);
+      exact[counter] = bSet !== undefined ? Math.max(after, bSet + (bAdd ?? 0)) : after + (bAdd ?? 0);
+    } else if (bSet !== undefined) set[counter] = bSet + (bAdd ?? 0);
     else if (aSet !== undefined) set[counter] = aSet + (aAdd ?? 0) + (bAdd ?? 0);
     else if (aAdd !== undefined || bAdd !== undefined) add[counter] = (aAdd ?? 0) + (bAdd ?? 0);
   }
   const errors = a.errors || b.errors ? appendProgressErrors(a.errors, b.errors ?? []) : undefined;
-  return { phase: b.phase ?? a.phase, set, add, ...(errors ? { errors } : {}) };
+  return {
+    phase: b.phase ?? a.phase,
+    set,
+    add,
+    ...(Object.keys(exact).length > 0 ? { exact } : {}),
+    ...(errors ? { errors } : {}),
+  };
 }

@@ -226,9 +226,11 @@ function progressUpdate(change: ProgressChange): {
   const $inc: Record<string, number> = {};
   if (change.phase) $set['progress.phase'] = change.phase;
   for (const counter of PROGRESS_COUNTERS) {
+    const exact = change.exact?.[counter];
     const set = change.set?.[counter];
     const add = change.add?.[counter];
-    if (set !== undefined && (JOB_COUNTERS as readonly string[]).includes(counter))
+    if (exact !== undefined) $set[`progress.${counter}`] = exact + (add ?? 0);
+    else if (set !== undefined && (JOB_COUNTERS as readonly string[]).includes(counter))
       $max[`progress.${counter}`] = set + (add ?? 0);
     else if (set !== undefined) $set[`progress.${counter}`] = set + (add ?? 0);
     else if (add !== undefined) $inc[`progress.${counter}`] = add;

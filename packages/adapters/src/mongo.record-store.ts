@@ -155,8 +155,16 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     return docs.map(toStoredChunk);
   }
 
-  async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
-    const docs = await this.models.chunks.find({ libraryId, ingestionId }).sort({ position: 1 }).lean<ChunkDoc[]>();
+  async listChunksOfIngestion(
+    libraryId: string,
+    ingestionId: string,
+    page: { afterPosition?: number; limit: number },
+  ): Promise<StoredChunk[]> {
+    const docs = await this.models.chunks
+      .find({ libraryId, ingestionId, position: { $gt: page.afterPosition ?? -1 } })
+      .sort({ position: 1 })
+      .limit(page.limit)
+      .lean<ChunkDoc[]>();
     return docs.map(toStoredChunk);
   }
 

@@ -244,6 +244,11 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN pages_rendered INTEGER;
   `,
+  // An ingestion's chunks are read a page at a time in position order (indexing a crawl of thousands of pages).
+  `
+  DROP INDEX IF EXISTS chunks_library_ingestion;
+  CREATE INDEX chunks_library_ingestion ON chunks(library_id, ingestion_id, position);
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

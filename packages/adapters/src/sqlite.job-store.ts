@@ -197,11 +197,15 @@ function progressAssignments(change: ProgressChange): { assignments: string[]; p
     params.push(change.phase);
   }
   for (const counter of PROGRESS_COUNTERS) {
+    const exact = change.exact?.[counter];
     const set = change.set?.[counter];
     const add = change.add?.[counter];
-    if (set === undefined && add === undefined) continue;
+    if (exact === undefined && set === undefined && add === undefined) continue;
     const column = COLUMNS[counter];
-    if (set === undefined) {
+    if (exact !== undefined) {
+      assignments.push(`${column} = ?`);
+      params.push(exact + (add ?? 0));
+    } else if (set === undefined) {
       assignments.push(`${column} = COALESCE(${column}, 0) + ?`);
       params.push(add ?? 0);
     } else if (change.phase && !(JOB_COUNTERS as readonly string[]).includes(counter)) {

@@ -196,10 +196,16 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     return rows.sort((a, b) => a.position - b.position).map(toStoredChunk);
   }
 
-  async listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]> {
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND ingestion_id = ? ORDER BY position`)
-      .all(libraryId, ingestionId) as ChunkRow[];
+  async listChunksOfIngestion(
+    libraryId: string,
+    ingestionId: string,
+    page: { afterPosition?: number; limit: number },
+  ): Promise<StoredChunk[]> {
+    const rows = statement(
+      this.db,
+      `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND ingestion_id = ? AND position > ?
+       ORDER BY position LIMIT ?`,
+    ).all(libraryId, ingestionId, page.afterPosition ?? -1, page.limit) as ChunkRow[];
     return rows.map(toStoredChunk);
   }
 

@@ -105,8 +105,12 @@ export interface RecordStore {
   listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]>;
   /** The chunks of the library with these ids, in library order; unknown ids are left out. */
   getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]>;
-  /** The chunks last written by one ingestion, in library order. */
-  listChunksOfIngestion(libraryId: string, ingestionId: string): Promise<StoredChunk[]>;
+  /** The chunks last written by one ingestion, in library order: the first `limit` after position `afterPosition`. */
+  listChunksOfIngestion(
+    libraryId: string,
+    ingestionId: string,
+    page: { afterPosition?: number; limit: number },
+  ): Promise<StoredChunk[]>;
   countChunks(libraryId: string): Promise<number>;
   /** Removes the library and its chunks; false when it did not exist. */
   deleteLibrary(id: string): Promise<boolean>;

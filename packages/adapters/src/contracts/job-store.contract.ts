@@ -154,6 +154,21 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect(next).toMatchObject({ phase: 'indexing', done: 0, total: 4, pagesCrawled: 3, chunksIngested: 4 });
     });
 
+    it('assigns exact counts even below what was counted live, and adds to them afterwards', async () => {
+      const job = await store.createJob(newJob());
+      // A page retried after its worker died was counted twice live: 1,003 crawled of 1,000.
+      await store.recordProgress(job.id, { phase: 'crawling', add: { pagesCrawled: 1003, pagesFailed: 2 } }, at(1));
+      const exact = await store.recordProgress(
+        job.id,
+        { phase: 'crawling', set: { done: 1000, total: 1000 }, exact: { pagesCrawled: 998, pagesFailed: 2 } },
+        at(1),
+      );
+      expect(exact).toMatchObject({ pagesCrawled: 998, pagesFailed: 2, done: 1000, total: 1000 });
+      expect(
+        await store.recordProgress(job.id, { exact: { pagesRendered: 3 }, add: { pagesRendered: 1 } }, at(1)),
+      ).toMatchObject({ pagesCrawled: 998, pagesRendered: 4 });
+    });
+
     it('completes with the result, or fails with the error, exactly once', async () => {
       const ok = await store.createJob(newJob());
       await store.recordProgress(ok.id, { phase: 'indexing' }, at(1));

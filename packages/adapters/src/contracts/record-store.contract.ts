@@ -315,9 +315,15 @@ export function describeRecordStoreContract(label: string, create: () => Promise
       it('lists the chunks last written by one ingestion', async () => {
         await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')], ingestionId: 'ing-1' }));
         await store.commitIngestion(ingestion({ chunks: [chunk('d'), chunk('a')], ingestionId: 'ing-2', now: at(1) }));
-        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-1')).map((c) => c.id)).toEqual(['b', 'c']);
-        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-2')).map((c) => c.id)).toEqual(['a', 'd']);
-        expect(await store.listChunksOfIngestion('vercel/next.js', 'unknown')).toEqual([]);
+        const ofIngestion = async (ingestionId: string, page: { afterPosition?: number; limit: number }) =>
+          (await store.listChunksOfIngestion('vercel/next.js', ingestionId, page)).map((c) => c.id);
+        expect(await ofIngestion('ing-1', { limit: 10 })).toEqual(['b', 'c']);
+        expect(await ofIngestion('ing-2', { limit: 10 })).toEqual(['a', 'd']);
+        // A page at a time, from after the last position read.
+        const [first] = await store.listChunksOfIngestion('vercel/next.js', 'ing-2', { limit: 1 });
+        expect(first!.id).toBe('a');
+        expect(await ofIngestion('ing-2', { afterPosition: first!.position, limit: 1 })).toEqual(['d']);
+        expect(await ofIngestion('unknown', { limit: 10 })).toEqual([]);
       });
 
       it('reads chunks by id in library order, leaving out unknown ids and other libraries', async () => {

@@ -34,7 +34,7 @@ const count = z.number().int().min(0);
 
 export const jobProgressSchema = z.object({
   phase: z.enum(JOB_PHASES),
-  /** Units of the current phase finished: pages answered, chunks written or chunks embedded. */
+  /** Units of the current phase finished: pages answered (crawling), pages written (committing), chunks embedded. */
   done: count,
   total: count,
   pagesDiscovered: count.optional(),
@@ -90,6 +90,11 @@ export interface ProgressChange {
   set?: Partial<Record<ProgressCounter, number>>;
   /** Added atomically, so page jobs of one crawl on several workers can count together. */
   add?: Partial<Record<ProgressCounter, number>>;
+  /**
+   * Counters assigned as given (plus any `add`), even below their value: a coordinator's count once every page is done,
+   * which a page retried after its worker died (and so counted twice live) must not leave overcounted.
+   */
+  exact?: Partial<Record<ProgressCounter, number>>;
   /** Per-page errors to append (`"<url>: <message>"`). */
   errors?: string[];
 }

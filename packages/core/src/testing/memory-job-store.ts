@@ -130,10 +130,12 @@ function applyProgress(progress: JobProgress, change: ProgressChange): void {
   const newPhase = change.phase !== undefined && change.phase !== progress.phase;
   if (change.phase) progress.phase = change.phase;
   for (const counter of PROGRESS_COUNTERS) {
+    const exact = change.exact?.[counter];
     const set = change.set?.[counter];
     const add = change.add?.[counter];
     const phaseCounter = !(JOB_COUNTERS as readonly string[]).includes(counter);
-    if (set !== undefined) {
+    if (exact !== undefined) progress[counter] = exact + (add ?? 0);
+    else if (set !== undefined) {
       const value = set + (add ?? 0);
       progress[counter] = phaseCounter && newPhase ? value : Math.max(progress[counter] ?? 0, value);
     } else if (add !== undefined) progress[counter] = (progress[counter] ?? 0) + add;

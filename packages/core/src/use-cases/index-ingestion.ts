@@ -6,13 +6,29 @@ import { embedChunks } from './embed-chunks';
 
 type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedder };
 
+/** Chunks read (and embedded) at a time: an ingestion of a whole site is never held in memory at once. */
+const CHUNKS_PER_READ = 500;
+
+/** The ingestion's chunks in library order, a page at a time. */
+async function* chunksOfIngestion(records: RecordStore, libraryId: string, ingestionId: string) {
+  for (let afterPosition: number | undefined; ;) {
+    const page = await records.listChunksOfIngestion(libraryId, ingestionId, {
+      ...(afterPosition === undefined ? {} : { afterPosition }),
+      limit: CHUNKS_PER_READ,
+    });
+    if (page.length > 0) yield page;
+    if (page.length < CHUNKS_PER_READ) return;
+    afterPosition = page.at(-1)!.position;
+  }
+}
+
 /** Worker side of an ingestion: no vector may survive for a chunk that was replaced or changed. */
 export async function indexIngestion(
   deps: IndexDeps,
   job: JobPayload<'index-ingestion'>,
   ctx?: JobContext,
 ): Promise<JobResult<'index-ingestion'>> {
-  const chunks = await deps.records.listChunksOfIngestion(job.libraryId, job.ingestionId);
+  const pages = () => chunksOfIngestion(deps.records, job.libraryId, job.ingestionId);
   if (job.dropChunkIds?.length) await deps.vectors.deleteChunks(job.libraryId, job.dropChunkIds);
   if (job.replace) {
     await deps.vectors.deleteLibrary(job.libraryId);
@@ -21,51 +37,75 @@ export async function indexIngestion(
     await deps.records.setEmbeddingModel(job.libraryId, null);
     await deps.embedder.forget?.(job.libraryId);
   } else if (!job.generate) {
-    await deps.vectors.deleteChunks(
-      job.libraryId,
-      chunks.map((c) => c.id),
-    );
+    for await (const chunks of pages()) {
+      await deps.vectors.deleteChunks(
+        job.libraryId,
+        chunks.map((c) => c.id),
+      );
+    }
   }
   if (!job.generate) return { vectorized: false, embedded: 0 };
-  const toEmbed =
-    job.replace && job.reuseVectorsOf ? await reuseVectors(deps, job.reuseVectorsOf, job.libraryId, chunks) : chunks;
-  const embedded = await embedChunks(deps, job.libraryId, toEmbed, ctx);
-  await ctx?.reportProgress({ add: { done: chunks.length - toEmbed.length } });
+  const reuse = job.replace && job.reuseVectorsOf ? vectorReuse(deps, job.reuseVectorsOf, job.libraryId) : undefined;
+  let embedded = 0;
+  for await (const chunks of pages()) {
+    const toEmbed = reuse ? await reuse(chunks) : chunks;
+    embedded += await embedChunks(deps, job.libraryId, toEmbed, ctx);
+    await ctx?.reportProgress({ add: { done: chunks.length - toEmbed.length } });
+  }
   return { vectorized: true, embedded };
 }
 
 /**
  * A re-crawl's replacement carries the vectors of chunks the library already holds unchanged (same id, title and
- * content, same embedding model), with what the embedder learned from the library; returns the chunks left to embed.
- * An embedder that learns but cannot share what it learned gets every chunk to embed.
+ * content, same embedding model), with what the embedder learned from the library: each page of chunks given to the
+ * function returned answers the chunks left to embed. What was learned is shared on the first page with a vector to
+ * carry, unless chunks were embedded before it (the replacement then learned from its own text, and keeps to it). An
+ * embedder that learns but cannot share what it learned gets every chunk to embed.
  */
-async function reuseVectors(deps: IndexDeps, from: string, to: string, chunks: StoredChunk[]): Promise<StoredChunk[]> {
+function vectorReuse(deps: IndexDeps, from: string, to: string): (chunks: StoredChunk[]) => Promise<StoredChunk[]> {
   const { embedder } = deps;
-  const source = await deps.records.getLibrary(from);
-  if (source?.embeddingModel !== embedder.model || source.embeddingDimensions !== embedder.dimensions) return chunks;
-  if (embedder.forget && !embedder.shareLearned) return chunks;
-  const before = new Map(
-    (
-      await deps.records.getChunks(
-        from,
-        chunks.map((c) => c.id),
-      )
-    ).map((c) => [c.id, c]),
-  );
-  const same = chunks.filter((c) => before.get(c.id)?.content === c.content && before.get(c.id)?.title === c.title);
-  const vectors =
-    same.length > 0
-      ? await deps.vectors.fetch(
+  let shared: boolean | undefined;
+  return async (chunks) => {
+    if (shared === false) return chunks;
+    const source = await deps.records.getLibrary(from);
+    if (source?.embeddingModel !== embedder.model || source.embeddingDimensions !== embedder.dimensions) {
+      shared = false;
+      return chunks;
+    }
+    if (embedder.forget && !embedder.shareLearned) {
+      shared = false;
+      return chunks;
+    }
+    const before = new Map(
+      (
+        await deps.records.getChunks(
           from,
-          same.map((c) => c.id),
+          chunks.map((c) => c.id),
         )
-      : new Map<string, number[]>();
-  if (vectors.size === 0) return chunks;
-  if (embedder.shareLearned && !(await embedder.shareLearned(from, to))) return chunks;
-  await deps.records.setEmbeddingModel(to, { model: embedder.model, dimensions: embedder.dimensions });
-  await deps.vectors.upsert(
-    to,
-    [...vectors].map(([chunkId, values]) => ({ chunkId, values })),
-  );
-  return chunks.filter((c) => !vectors.has(c.id));
+      ).map((c) => [c.id, c]),
+    );
+    const same = chunks.filter((c) => before.get(c.id)?.content === c.content && before.get(c.id)?.title === c.title);
+    const vectors =
+      same.length > 0
+        ? await deps.vectors.fetch(
+            from,
+            same.map((c) => c.id),
+          )
+        : new Map<string, number[]>();
+    if (vectors.size === 0) {
+      // Embedding these teaches an embedder that learns this library's own text: nothing is shared after that.
+      if (shared === undefined && embedder.forget && chunks.length > 0) shared = false;
+      return chunks;
+    }
+    if (shared === undefined) {
+      shared = embedder.shareLearned ? await embedder.shareLearned(from, to) : true;
+      if (!shared) return chunks;
+      await deps.records.setEmbeddingModel(to, { model: embedder.model, dimensions: embedder.dimensions });
+    }
+    await deps.vectors.upsert(
+      to,
+      [...vectors].map(([chunkId, values]) => ({ chunkId, values })),
+    );
+    return chunks.filter((c) => !vectors.has(c.id));
+  };
 }

@@ -241,8 +241,9 @@ async function afterPages(
   const crawledState: CrawlState = { ...state, discovered, crawled, failed, rendered, errors, unchanged, gone };
   await reportCrawl(
     ctx,
-    { discovered, crawled: crawled.length, failed, rendered, scheduled: order.length },
+    { discovered, crawled: crawled.length, failed, rendered, scheduled: order.length, unchanged },
     unreported,
+    true,
   );
   return commitPages(deps, job, crawledState, ctx);
 }
@@ -263,23 +264,35 @@ async function commitPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState
   return { state: { ...state, phase: 'indexing', chunksIngested: commit.chunksIngested, finishing }, wait };
 }
 
-/** Exact counts once the pages are done; page jobs add to them live before. */
+/**
+ * The counts at the start, and the exact counts once every page is done (assigned, so a page whose job ran twice after
+ * its worker died is not left counted twice); page jobs add to them live in between.
+ */
 function reportCrawl(
   ctx: JobContext,
-  counts: { discovered: number; crawled: number; failed: number; rendered: number; scheduled: number },
+  counts: {
+    discovered: number;
+    crawled: number;
+    failed: number;
+    rendered: number;
+    scheduled: number;
+    unchanged?: number;
+  },
   errors: string[] = [],
+  final = false,
 ): Promise<void> {
+  const pages = {
+    pagesDiscovered: counts.discovered,
+    pagesCrawled: counts.crawled,
+    pagesFailed: counts.failed,
+    pagesRendered: counts.rendered,
+    ...(counts.unchanged === undefined ? {} : { pagesUnchanged: counts.unchanged }),
+  };
   return ctx.reportProgress({
     ...(errors.length > 0 ? { errors } : {}),
     phase: 'crawling',
-    set: {
-      pagesDiscovered: counts.discovered,
-      pagesCrawled: counts.crawled,
-      pagesFailed: counts.failed,
-      pagesRendered: counts.rendered,
-      done: counts.crawled + counts.failed,
-      total: counts.scheduled,
-    },
+    set: { ...(final ? {} : pages), done: counts.crawled + counts.failed, total: counts.scheduled },
+    ...(final ? { exact: pages } : {}),
   });
 }
 
