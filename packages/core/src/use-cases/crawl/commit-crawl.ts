@@ -131,9 +131,11 @@ export async function commitCrawl(
     if (!started) {
       started = true;
       await ctx.beginCommit();
+      // Exact: claiming the commit has put the job in this phase already, where `done` would only be raised.
       await ctx.reportProgress({
         phase: 'committing',
-        set: { done: 0, total: pages.crawled.length, pagesUnchanged: pages.unchanged },
+        set: { total: pages.crawled.length, pagesUnchanged: pages.unchanged },
+        exact: { done: 0 },
       });
       if (waiting) await write(waiting);
       waiting = null;
