@@ -44,7 +44,7 @@ import {
 
 const REPO = path.resolve(__dirname, '..');
 
-interface Run {
+export interface Run {
   mode: string;
   pages: number;
   failed: number;
@@ -66,11 +66,15 @@ const WORKER_ENV = JSON.parse(process.env.BENCH_CRAWL_ENV ?? '{}') as Record<str
 
 // --------------------------------------------------------------------------------------------------------- baselines
 
-async function runBaseline(
-  mode: 'playwright' | 'crawlee' | 'http',
+/**
+ * One baseline in a process of its own over `urls`, its tree measured like Docshelf's: `http-cheerio` also parses each
+ * page with cheerio (the least work a crawler does with a page) and reports when each page was done.
+ */
+export async function runBaseline(
+  mode: 'playwright' | 'crawlee' | 'http' | 'http-cheerio',
   urls: string[],
-  chromiumPath: string,
-): Promise<Run> {
+  chromiumPath = '',
+): Promise<Run & { doneAt?: number[] }> {
   const file = path.join(os.tmpdir(), `crawl-bench-urls-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(urls));
   const tsx = require.resolve('tsx/cli');
@@ -95,7 +99,12 @@ async function runBaseline(
   if (peak.atPeak) printBreakdown(`${mode} on ${urls.length} URLs`, peak.atPeak);
   cgroup?.remove();
   if (code !== 0) throw new Error(`${mode} baseline failed (${code}):\n${err.slice(-2000)}`);
-  const outcome = JSON.parse(out.trim().split('\n').pop()!) as { pages: number; failed: number; ms: number };
+  const outcome = JSON.parse(out.trim().split('\n').pop()!) as {
+    pages: number;
+    failed: number;
+    ms: number;
+    doneAt?: number[];
+  };
   if (peak.cpuByKind) printCpuByKind(`${mode} on ${urls.length} URLs`, peak.cpuByKind, outcome.pages);
   return { mode, ...outcome, ...peaksOf(peak) };
 }
