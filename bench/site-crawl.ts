@@ -5,11 +5,11 @@
  * requests while it ran. A watchdog ends the measurement when the crawl runs past its time or memory limits.
  */
 import type { JobPhase, JobProgress } from '@docshelf/core';
-import { Redis } from 'ioredis';
 import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
 import { openEventStream, type EventStream } from '../test/support/sse';
 import type { MemoryCgroup } from './memory-cgroup';
-import { CLOCK_TICKS_PER_S, cgroupFor, samplePeakMemory, ticksOf, type Peaks, type PeakSampler } from './process-tree';
+import { cgroupFor, samplePeakMemory, type Peaks, type PeakSampler } from './process-tree';
+import { watchRedis, type KeyGroup, type RedisFigures } from './redis-watch';
 
 /** One request the fixture server answered: when (performance.now()), its path, and which client asked. */
 export interface RequestEntry {
@@ -19,6 +19,8 @@ export interface RequestEntry {
 }
 
 export interface LoggedSite {
+  /** The directory served. */
+  root: string;
   server: FixtureServer;
   /** Every request so far, in order. */
   log: RequestEntry[];
@@ -41,72 +43,11 @@ export async function serveLoggedSite(root: string): Promise<LoggedSite> {
       return false;
     },
   });
-  return { server, log };
+  return { root, server, log };
 }
 
 /** A request for a page (not robots.txt, a stylesheet or a script). */
 export const isPage = (entry: RequestEntry) => entry.path.endsWith('.html') || entry.path.endsWith('/');
-
-// ------------------------------------------------------------------------------------------------------------- Redis
-
-export interface RedisFigures {
-  beforeMb: number;
-  peakMb: number;
-  /** Seconds from the crawl request to the peak. */
-  peakAtS: number;
-  /** When the job had ended (what the crawl left behind), and the keys left under the run's queue prefix. */
-  afterMb: number;
-  keysLeft: number;
-  /** CPU seconds of the redis-server process during the run (when it runs on this machine). */
-  cpuS?: number;
-}
-
-const usedMemoryMb = async (redis: Redis) =>
-  Number(/^used_memory:(\d+)/m.exec(await redis.info('memory'))?.[1] ?? 0) / 2 ** 20;
-
-/** Samples INFO memory's used_memory every second, and the server's CPU, from now until `stop`. */
-async function watchRedis(url: string, startedAt: number) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  const pid = Number(/^process_id:(\d+)/m.exec(await redis.info('server'))?.[1]);
-  const ticks = () => {
-    try {
-      return ticksOf(`/proc/${pid}/stat`);
-    } catch {
-      return undefined;
-    }
-  };
-  const firstTicks = ticks();
-  const beforeMb = await usedMemoryMb(redis);
-  let peakMb = beforeMb;
-  let peakAtS = 0;
-  const timer = setInterval(() => {
-    usedMemoryMb(redis).then(
-      (mb) => {
-        if (mb > peakMb) [peakMb, peakAtS] = [mb, (performance.now() - startedAt) / 1000];
-      },
-      () => undefined,
-    );
-  }, 1000);
-  const cpuS = () => {
-    const now = ticks();
-    return now === undefined || firstTicks === undefined ? undefined : (now - firstTicks) / CLOCK_TICKS_PER_S;
-  };
-  return {
-    cpuS,
-    async stop(prefix: string): Promise<RedisFigures> {
-      clearInterval(timer);
-      const afterMb = await usedMemoryMb(redis);
-      let keysLeft = 0;
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-        [cursor, keysLeft] = [next, keysLeft + keys.length];
-      } while (cursor !== '0');
-      redis.disconnect();
-      return { beforeMb, peakMb: Math.max(peakMb, afterMb), peakAtS, afterMb, keysLeft, cpuS: cpuS() };
-    },
-  };
-}
 
 // ------------------------------------------------------------------------------------------------------ the crawl
 
@@ -156,8 +97,9 @@ export interface CrawlRun {
   result?: CrawlResult;
   trees: Record<string, TreeFigures>;
   redis?: RedisFigures;
-  /** Redis's CPU seconds at the end of crawling. */
+  /** Redis's CPU seconds at the end of crawling, and the run's keys by kind then. */
   redisCrawlCpuS?: number;
+  redisGroupsAtCrawlEnd?: KeyGroup[];
   /** The fixture server's requests from the crawl request to the end of the job. */
   requests: RequestEntry[];
 }
@@ -232,10 +174,11 @@ export async function measureCrawl(
   deployment.trees.forEach(({ label, pid }) => trees.watch(label, pid));
   const firstRequest = site.log.length;
   const postedAt = performance.now();
-  const redis = await watchRedis(deployment.redisUrl, postedAt);
+  const redis = await watchRedis(deployment.redisUrl, deployment.prefix);
   const run: CrawlRun = { outcome: 'aborted', postedAt, timeline: [], phaseAt: {}, trees: {}, requests: [] };
   const auth = { authorization: `Bearer ${deployment.key}` };
   let stream: EventStream | undefined;
+  let groupsAtCrawlEnd: Promise<KeyGroup[] | undefined> | undefined;
   let watchdog: NodeJS.Timeout | undefined;
   try {
     const accepted = await fetch(`${deployment.baseUrl}/api/crawl`, {
@@ -269,6 +212,7 @@ export async function measureCrawl(
       } else if (run.redisCrawlCpuS === undefined) {
         trees.markCrawlEnd();
         run.redisCrawlCpuS = redis.cpuS() ?? Number.NaN;
+        groupsAtCrawlEnd = redis.groups().catch(() => undefined);
       }
       if (onProgress)
         hooks = hooks.then(() => onProgress(progress, control)).catch((error: unknown) => ended(error as Error));
@@ -308,7 +252,9 @@ export async function measureCrawl(
     trees.markCrawlEnd();
     run.redisCrawlCpuS ??= redis.cpuS();
     run.trees = trees.stop();
-    run.redis = await redis.stop(deployment.prefix).catch(() => undefined);
+    const groups = await groupsAtCrawlEnd;
+    if (groups) run.redisGroupsAtCrawlEnd = groups;
+    run.redis = await redis.stop().catch(() => undefined);
     run.requests = site.log.slice(firstRequest);
   }
 }

@@ -2,7 +2,10 @@
  * Figures computed from a measured crawl: pages/s by successive steps of pages, the most requests in any window,
  * when each phase began and ended, and how two libraries' chunks differ.
  */
-import type { CrawlRun, RequestEntry } from './site-crawl';
+import fs from 'node:fs';
+import path from 'node:path';
+import { refreshTarget } from '../packages/crawler/src/extract/refresh-target';
+import { isPage, type CrawlRun, type RequestEntry } from './site-crawl';
 import type { ChunkDigest } from './site-runs';
 
 export interface StepRate {
@@ -113,3 +116,42 @@ export const inFlightAt = (requests: RequestEntry[], twice: string[], at: number
     const times = requests.filter((r) => r.client === 'http' && r.path === path).map((r) => r.at);
     return Math.min(...times) < at && Math.max(...times) > at;
   });
+
+/** rustdoc's redirect stubs are a few hundred bytes; a page with content is larger. */
+const STUB_MAX_BYTES = 4096;
+
+/** The redirect stubs (pages whose meta refresh leaves at once) among the pages requested, each with where it leads. */
+export function redirectStubsOf(root: string, requests: RequestEntry[]): Map<string, string> {
+  const stubs = new Map<string, string>();
+  for (const page of new Set(requests.filter(isPage).map((r) => r.path))) {
+    const file = path.join(root, decodeURIComponent(page.endsWith('/') ? `${page}index.html` : page));
+    try {
+      if (fs.statSync(file).size > STUB_MAX_BYTES) continue;
+      const target = refreshTarget(fs.readFileSync(file, 'utf8'), `http://127.0.0.1${page}`);
+      if (target) stubs.set(page, new URL(target).pathname);
+    } catch {
+      /* not a file: a 404 */
+    }
+  }
+  return stubs;
+}
+
+/** How soon after its stub a request for the stub's target counts as the same page job following the refresh. */
+const HOP_MS = 1000;
+
+/** Requests for a stub's target made right after the stub itself: the hop of a page job that followed the refresh. */
+export function redirectHops(requests: RequestEntry[], stubs: Map<string, string>): Set<RequestEntry> {
+  const hops = new Set<RequestEntry>();
+  const lastStubFor = new Map<string, number>();
+  for (const r of requests) {
+    if (r.client !== 'http') continue;
+    const stubbedAt = lastStubFor.get(r.path);
+    if (stubbedAt !== undefined && r.at - stubbedAt <= HOP_MS) {
+      hops.add(r);
+      lastStubFor.delete(r.path);
+    }
+    const target = stubs.get(r.path);
+    if (target) lastStubFor.set(target, r.at);
+  }
+  return hops;
+}

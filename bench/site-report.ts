@@ -2,7 +2,8 @@
  * The whole-site benchmark's tables: for each run, its pages/s, the CPU and memory of each process tree and of
  * Redis, its phases and its checks (✓ / ✗); at the end, one markdown table of every run.
  */
-import type { CrawlRun, TreeFigures } from './site-crawl';
+import type { KeyGroup } from './redis-watch';
+import { isPage, type CrawlRun, type TreeFigures } from './site-crawl';
 import {
   compareChunks,
   crawlEndMs,
@@ -15,14 +16,7 @@ import {
   repeatedIds,
   samplesOfDoneTimes,
 } from './site-figures';
-import {
-  fetchedTwice,
-  type CancelRun,
-  type KillRun,
-  type MainRun,
-  type PoliteRun,
-  type TwoWorkersRun,
-} from './site-runs';
+import type { CancelRun, KillRun, MainRun, PoliteRun, TwoWorkersRun } from './site-runs';
 
 /** Last-1,000 pages/s over first-1,000 a crawl should keep: it must not slow down as it grows. */
 export const STEADY_RATIO = 0.8;
@@ -56,13 +50,29 @@ function printOutcome(title: string, crawl: CrawlRun): void {
   console.log(`\n${title}: ${crawl.outcome}${problem}; ${n(crawled)} pages crawled, ${n(failed)} failed`);
 }
 
+/** The largest kinds of keys: `pattern` MB (keys). */
+const groupsLine = (groups: KeyGroup[]) =>
+  groups
+    .slice(0, 4)
+    .map((g) => `${g.pattern} ${f(g.mb, 1)} MB (${n(g.keys)})`)
+    .join(', ');
+
 /** Worker trees first, then the API, then Redis: CPU ms a page and peak memory, in the crawl phase and the whole job. */
 function printProcesses(crawl: CrawlRun): void {
   const pages = Math.max(pagesDone(crawl).done, 1);
   const widths = [36, 11, 9, 10, 9, 12, 11, 9];
   console.log(
     pad(
-      ['process tree', 'CPU ms/page', '(crawl)', 'peak RSS', '(crawl)', 'cgroup peak', '(crawl)', 'peak PSS'],
+      [
+        'process tree (with its Chromium)',
+        'CPU ms/page',
+        '(crawl)',
+        'peak RSS',
+        '(crawl)',
+        'cgroup peak',
+        '(crawl)',
+        'peak PSS',
+      ],
       widths,
     ),
   );
@@ -73,7 +83,7 @@ function printProcesses(crawl: CrawlRun): void {
     console.log(
       pad(
         [
-          label.startsWith('API') ? label : `${label} (+ Chromium)`,
+          label,
           cpu(),
           cpu(atCrawlEnd),
           f(whole.rss),
@@ -99,8 +109,11 @@ function printProcesses(crawl: CrawlRun): void {
   );
   if (redis)
     console.log(
-      `Redis used_memory: ${f(redis.beforeMb, 1)} MB before, peak +${f(redis.peakMb - redis.beforeMb, 1)} MB (at ${f(redis.peakAtS)} s), +${f(redis.afterMb - redis.beforeMb, 1)} MB left when the job had ended (${n(redis.keysLeft)} keys under the run's prefix)`,
+      `Redis used_memory: ${f(redis.beforeMb, 1)} MB before, peak +${f(redis.peakMb - redis.beforeMb, 1)} MB (${f(redis.peakAtS)} s after the request), +${f(redis.afterMb - redis.beforeMb, 1)} MB left when the job had ended (${n(redis.keysLeft)} keys under the run's prefix)`,
     );
+  if (crawl.redisGroupsAtCrawlEnd)
+    console.log(`  its keys at the end of crawling: ${groupsLine(crawl.redisGroupsAtCrawlEnd)}`);
+  if (redis && redis.keysLeft > 0) console.log(`  its keys left: ${groupsLine(redis.groupsLeft)}`);
   if (Object.values(crawl.trees).some((t) => t.cgroupMovesCharges === false))
     console.log(
       `  cgroup peak: what each tree allocated after joining its cgroup at the crawl's start (this kernel does not move the memory a process already held), Chromium's all`,
@@ -174,9 +187,11 @@ export function printMain(site: string, main: MainRun, step: number): SummaryRow
   console.log(
     `last ${n(step)} / first ${n(step)}: Docshelf ${f(ratio, 2)} ${mark(ratio >= STEADY_RATIO)} (target ≥ ${STEADY_RATIO}), bare loop ${f(lastOverFirst(bareSamples, step), 2)}`,
   );
-  const twice = fetchedTwice(crawl.requests);
-  console.log(`pages fetched twice: ${n(twice.length)}`);
-  printTwice(crawl, twice);
+  const { stubTargets, others } = main.twice;
+  console.log(
+    `pages fetched twice: ${n(stubTargets.length + others.length)} (${n(stubTargets.length)} of them where a redirect stub crawled too leads: Docshelf follows the stub's meta refresh over HTTP)`,
+  );
+  printTwice(crawl, others);
   printProcesses(crawl);
   if (baseline)
     console.log(
@@ -207,16 +222,16 @@ export function printKill(site: string, kill: KillRun, main: MainRun | undefined
   console.log(
     `pages handed out ${n(handedOut)}; pagesCrawled ${n(crawled)} + pagesFailed ${n(failed)} = ${n(crawled + failed)} ${mark(crawled + failed === handedOut)}; the live pagesCrawled counter ${n(live)} ${mark(live === crawled)}`,
   );
-  const twice = fetchedTwice(crawl.requests);
+  const { stubTargets, others } = kill.twice;
   // The dead worker's requests may be logged a little after the kill (one event loop serves the site and the
   // stream); none can come from the replacement before it is ready.
   const boundary = kill.replacedAt ?? kill.killedAt;
-  const inFlight = boundary === undefined ? [] : inFlightAt(crawl.requests, twice, boundary);
+  const inFlight = boundary === undefined ? [] : inFlightAt(crawl.requests, others, boundary);
   console.log(
-    `pages the fixture served twice: ${n(twice.length)} (fetched by the killed worker and again by its replacement: ${n(inFlight.length)})`,
+    `pages the fixture served twice: ${n(stubTargets.length + others.length)}: ${n(stubTargets.length)} where a redirect stub crawled too leads (as in any run), ${n(others.length)} others, ${n(inFlight.length)} of them fetched by the killed worker and again by its replacement`,
   );
-  printTwice(crawl, twice, kill.killedAt);
-  let notes = `twice ${twice.length}`;
+  printTwice(crawl, others, kill.killedAt);
+  let notes = `twice ${others.length} + ${stubTargets.length} stub targets`;
   if (kill.chunks) {
     const repeated = repeatedIds(kill.chunks);
     console.log(`chunk ids: ${n(kill.chunks.length)}, ${n(repeated)} appear more than once ${mark(repeated === 0)}`);
@@ -265,21 +280,28 @@ export function printTwoWorkers(site: string, two: TwoWorkersRun, main: MainRun 
   const shares = Object.entries(two.shares).map(
     ([label, w]) => `${label} ${n(w.fetched + w.failed)} (${f((100 * (w.fetched + w.failed)) / Math.max(total, 1))}%)`,
   );
-  const twice = fetchedTwice(crawl.requests);
+  const { stubTargets, others } = two.twice;
   console.log(
-    `${f(crawlRate(crawl), 1)} pages/s (main run ${main ? f(crawlRate(main.crawl), 1) : 'n/a'}); share of pages (/metrics): ${shares.join(', ')}; pages fetched twice: ${n(twice.length)} ${mark(twice.length === 0)}`,
+    `${f(crawlRate(crawl), 1)} pages/s (main run ${main ? f(crawlRate(main.crawl), 1) : 'n/a'}); share of pages (/metrics): ${shares.join(', ')}`,
   );
+  console.log(
+    `pages fetched twice: ${n(others.length)} ${mark(others.length === 0)} (besides ${n(stubTargets.length)} where a redirect stub crawled too leads, as in a single worker's crawl)`,
+  );
+  printTwice(crawl, others);
   printProcesses(crawl);
-  return summaryOf(site, 'two workers', crawl, step, `shares ${shares.join(', ')}; twice ${twice.length}`);
+  return summaryOf(site, 'two workers', crawl, step, `shares ${shares.join(', ')}; twice ${others.length}`);
 }
 
 export function printPolite(site: string, polite: PoliteRun, step: number): SummaryRow {
-  const { crawl } = polite;
+  const { crawl, hops } = polite;
   printOutcome(`${site}, two crawl workers with CRAWL_HOST_PAGES_PER_SECOND=${polite.pagesPerSecond}`, crawl);
-  const pages = mostInWindow(
-    crawl.requests
-      .filter((r) => r.client !== 'other' && (r.path.endsWith('.html') || r.path.endsWith('/')))
-      .map((r) => r.at),
+  const pages = crawl.requests.filter((r) => r.client !== 'other' && isPage(r));
+  const most = mostInWindow(
+    pages.map((r) => r.at),
+    1000,
+  );
+  const mostWithoutHops = mostInWindow(
+    pages.filter((r) => !hops.has(r)).map((r) => r.at),
     1000,
   );
   const all = mostInWindow(
@@ -287,9 +309,27 @@ export function printPolite(site: string, polite: PoliteRun, step: number): Summ
     1000,
   );
   console.log(
-    `most page requests in any 1 s: ${pages} ${mark(pages <= polite.pagesPerSecond)} (limit ${polite.pagesPerSecond}); all requests (robots.txt and Chromium's subresources too): ${all}; ${f(crawlRate(crawl), 1)} pages/s`,
+    `most page requests in any 1 s: ${most} ${mark(most <= polite.pagesPerSecond)} (limit ${polite.pagesPerSecond}); all requests (robots.txt and Chromium's subresources too): ${all}; ${f(crawlRate(crawl), 1)} pages/s`,
   );
-  return summaryOf(site, `polite ${polite.pagesPerSecond}/s`, crawl, step, `most in 1 s ${pages}`);
+  console.log(
+    `  of the ${n(pages.length)} page requests, ${n(hops.size)} followed a redirect stub's meta refresh in the same page job (a stub's target within 1 s of it); without them, the most in any 1 s: ${mostWithoutHops} ${mark(mostWithoutHops <= polite.pagesPerSecond)}`,
+  );
+  // Turns are spaced at the throttle; requests reach the server a little later, each by its own delay.
+  const longer = [5, 10].map(
+    (seconds) =>
+      `${seconds} s: ${mostInWindow(
+        pages.map((r) => r.at),
+        seconds * 1000,
+      )}`,
+  );
+  console.log(`  the most page requests in longer windows (limit x seconds): ${longer.join(', ')}`);
+  return summaryOf(
+    site,
+    `polite ${polite.pagesPerSecond}/s`,
+    crawl,
+    step,
+    `most in 1 s ${most} (${mostWithoutHops} without refresh hops)`,
+  );
 }
 
 export function printSummary(rows: SummaryRow[]): void {

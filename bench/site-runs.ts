@@ -8,6 +8,7 @@ import { QUEUE_NAMES } from '@docshelf/core';
 import { runBaseline, type Run } from './crawl.bench';
 import { allChunks, metric, type ListedChunk } from './docshelf-service';
 import { signalTree } from './process-tree';
+import { redirectHops, redirectStubsOf } from './site-figures';
 import { redisForRun, startNpmStart, startSeparate, type SeparateDeployment } from './site-deployments';
 import {
   isPage,
@@ -91,17 +92,28 @@ export function visitedPages(requests: RequestEntry[], origin: string): string[]
   return [...new Set(paths)].map((path) => `${origin}${path}`);
 }
 
-/** Page paths Docshelf's HTTP fetcher asked for more than once. */
-export function fetchedTwice(requests: RequestEntry[]): string[] {
+/**
+ * Page paths Docshelf's HTTP fetcher asked for more than once: those a redirect stub crawled in the same run leads to
+ * (Docshelf follows a stub's immediate meta refresh over HTTP, and crawls the target in its own right too), and others.
+ */
+export interface FetchedTwice {
+  stubTargets: string[];
+  others: string[];
+}
+
+export function fetchedTwice(site: WholeSite, requests: RequestEntry[]): FetchedTwice {
   const counts = new Map<string, number>();
   for (const r of requests) if (r.client === 'http' && isPage(r)) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
-  return [...counts].filter(([, n]) => n > 1).map(([path]) => path);
+  const twice = [...counts].filter(([, n]) => n > 1).map(([path]) => path);
+  const targets = new Set(redirectStubsOf(site.served.root, twice.length > 0 ? requests : []).values());
+  return { stubTargets: twice.filter((p) => targets.has(p)), others: twice.filter((p) => !targets.has(p)) };
 }
 
 // -------------------------------------------------------------------------------------------------------------- main
 
 export interface MainRun {
   crawl: CrawlRun;
+  twice: FetchedTwice;
   chunks?: ChunkDigest[];
   /** The bare loop: Node's fetch and cheerio's load of the pages the crawl fetched, at the same concurrency. */
   baseline?: Run & { doneAt?: number[] };
@@ -120,10 +132,11 @@ export async function runMain(site: WholeSite, settings: RunSettings): Promise<M
   );
   // After Docshelf has stopped, so that the two do not share the CPUs.
   const urls = visitedPages(crawl.requests, site.served.server.origin);
+  const run = { crawl, twice: fetchedTwice(site, crawl.requests), ...(chunks ? { chunks } : {}) };
   try {
-    return { crawl, ...(chunks ? { chunks } : {}), baseline: await runBaseline('http-cheerio', urls) };
+    return { ...run, baseline: await runBaseline('http-cheerio', urls) };
   } catch (error) {
-    return { crawl, ...(chunks ? { chunks } : {}), baselineProblem: (error as Error).message };
+    return { ...run, baselineProblem: (error as Error).message };
   }
 }
 
@@ -137,6 +150,7 @@ export interface KillRun {
   killedProcesses?: number;
   replacedAt?: number;
   chunks?: ChunkDigest[];
+  twice: FetchedTwice;
 }
 
 /** Short lock and stall check, so that a dead worker's page jobs are taken again within seconds. */
@@ -169,7 +183,7 @@ export async function runKill(site: WholeSite, settings: RunSettings): Promise<K
         },
       );
       const chunks = await chunksOf(deployment, crawl, libraryId);
-      return { ...run, killAt, crawl, ...(chunks ? { chunks } : {}) };
+      return { ...run, killAt, crawl, twice: fetchedTwice(site, crawl.requests), ...(chunks ? { chunks } : {}) };
     },
   );
 }
@@ -248,6 +262,7 @@ export interface TwoWorkersRun {
   crawl: CrawlRun;
   /** Each crawl worker's /metrics counters after the crawl. */
   shares: Record<string, WorkerShare>;
+  twice: FetchedTwice;
 }
 
 const OTHER_QUEUES = QUEUE_NAMES.filter((queue) => queue !== 'crawl').join(',');
@@ -278,7 +293,7 @@ async function crawlWithTwoWorkers(
           rendered: await metric(url, 'crawl_pages_rendered_total'),
         };
       }
-      return { crawl, shares };
+      return { crawl, shares, twice: fetchedTwice(site, crawl.requests) };
     },
   );
 }
@@ -288,6 +303,8 @@ export const runTwoWorkers = (site: WholeSite, settings: RunSettings) =>
 
 export interface PoliteRun extends TwoWorkersRun {
   pagesPerSecond: number;
+  /** Requests that followed a redirect stub's meta refresh within the same page job (they take no turn of their own). */
+  hops: Set<RequestEntry>;
 }
 
 /** The two crawl workers again, for a few hundred pages, with CRAWL_HOST_PAGES_PER_SECOND on. */
@@ -299,5 +316,6 @@ export async function runPolite(
 ): Promise<PoliteRun> {
   const env = { CRAWL_HOST_PAGES_PER_SECOND: String(pagesPerSecond) };
   const run = await crawlWithTwoWorkers(site, settings, `bench/${site.name}-polite`, pages, env);
-  return { ...run, pagesPerSecond };
+  const hops = redirectHops(run.crawl.requests, redirectStubsOf(site.served.root, run.crawl.requests));
+  return { ...run, pagesPerSecond, hops };
 }
