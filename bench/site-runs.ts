@@ -30,6 +30,8 @@ export interface WholeSite {
 export interface RunSettings {
   /** SITE_BENCH_ENV with BENCH_SITE_ENV over it. */
   env: Record<string, string>;
+  /** BENCH_SITE_ENV alone: it also wins over a run's own settings (the kill run's lock durations). */
+  overrides: Record<string, string>;
   limits: Limits;
   /** A Redis to share (BENCH_SITE_REDIS_URL) instead of one of the run's own. */
   redisUrl?: string;
@@ -162,7 +164,8 @@ export async function runKill(site: WholeSite, settings: RunSettings): Promise<K
   const run: Partial<KillRun> = { killAt };
   return withDeployment<SeparateDeployment, KillRun>(
     settings,
-    (redisUrl) => startSeparate(redisUrl, { ...settings.env, ...KILL_ENV }, [{ label: 'worker' }]),
+    (redisUrl) =>
+      startSeparate(redisUrl, { ...settings.env, ...KILL_ENV, ...settings.overrides }, [{ label: 'worker' }]),
     async (deployment) => {
       let killed = false;
       const crawl = await measureCrawl(

@@ -17,10 +17,11 @@
  *
  * Knobs: BENCH_SITE_SITES (rust-doc,postgresql), BENCH_SITE_PAGES (rust-doc's pages, 10000), BENCH_SITE_RUNS
  * (main,kill,cancel,two-workers), BENCH_SITE_ENV='{"NAME":"value"}' (laid over the benchmark's settings for Docshelf's
- * processes), BENCH_SITE_STEP (pages a step, 1000), BENCH_SITE_TIMEOUT_MIN (a run's limit, 60), BENCH_SITE_MAX_PSS_MB
- * (a process tree's limit, 6000), BENCH_SITE_POLITE_PAGES and BENCH_SITE_POLITE_RATE (300 pages at 20/s),
- * BENCH_SITE_REDIS_URL (a Redis to use; by default each run starts a redis-server of its own, so that its memory and
- * CPU are the run's alone).
+ * processes, the kill run's WORKER_LOCK_DURATION_MS=5000 and WORKER_STALLED_INTERVAL_MS=2000 included),
+ * BENCH_SITE_STEP (pages a step, 1000), BENCH_SITE_TIMEOUT_MIN (a run's limit, 60), BENCH_SITE_MAX_PSS_MB (a process
+ * tree's limit, 6000), BENCH_SITE_POLITE_PAGES and BENCH_SITE_POLITE_RATE (300 pages at 20/s), BENCH_SITE_REDIS_URL
+ * (a Redis to use; by default each run starts a redis-server of its own, so that its memory and CPU are the run's
+ * alone).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,8 +53,10 @@ const STEP = Number(env.BENCH_SITE_STEP ?? 1000);
 const POLITE_PAGES = Number(env.BENCH_SITE_POLITE_PAGES ?? 300);
 const POLITE_RATE = Number(env.BENCH_SITE_POLITE_RATE ?? 20);
 
+const overrides = JSON.parse(env.BENCH_SITE_ENV ?? '{}') as Record<string, string>;
 const settings: RunSettings = {
-  env: { ...SITE_BENCH_ENV, ...(JSON.parse(env.BENCH_SITE_ENV ?? '{}') as Record<string, string>) },
+  env: { ...SITE_BENCH_ENV, ...overrides },
+  overrides,
   limits: {
     timeoutMs: Number(env.BENCH_SITE_TIMEOUT_MIN ?? 60) * 60_000,
     maxPssMb: Number(env.BENCH_SITE_MAX_PSS_MB ?? 6000),
