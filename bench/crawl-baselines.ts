@@ -1,17 +1,20 @@
 /**
  * The crawl benchmark's baselines, each run in a process of its own so that its process tree (Node and Chromium) can
- * be measured alone: `tsx bench/crawl-baselines.ts <playwright|crawlee|http> <urls.json> <concurrency> <chromium>`.
- * Prints one JSON line: pages loaded, pages failed, milliseconds from the first request to the last page read.
+ * be measured alone: `tsx bench/crawl-baselines.ts <playwright|crawlee|http|http-cheerio> <urls.json> <concurrency>
+ * <chromium>`. Prints one JSON line: pages loaded, pages failed, milliseconds from the first request to the last page
+ * read (and for the HTTP loops, when each page was done, in ms from the start, in the order they were done).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { load } from 'cheerio';
 import { chromium } from 'playwright-core';
 
 interface Outcome {
   pages: number;
   failed: number;
   ms: number;
+  doneAt?: number[];
 }
 
 /** A bare Playwright loop: one browser, `concurrency` tabs, goto + content() for each URL. */
@@ -75,11 +78,12 @@ async function crawleeCrawler(urls: string[], concurrency: number, executablePat
   return { pages, failed: stats.requestsFailed, ms };
 }
 
-/** Plain HTTP: fetch() and read the body, `concurrency` at a time. */
-async function httpFetch(urls: string[], concurrency: number): Promise<Outcome> {
+/** Plain HTTP: fetch() and read the body, `concurrency` at a time; with `parse`, cheerio's load of each page too. */
+async function httpFetch(urls: string[], concurrency: number, parse: boolean): Promise<Outcome> {
   let next = 0;
   let pages = 0;
   let failed = 0;
+  const doneAt: number[] = [];
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -87,15 +91,18 @@ async function httpFetch(urls: string[], concurrency: number): Promise<Outcome> 
         const url = urls[next++]!;
         try {
           const response = await fetch(url);
-          if ((await response.text()).length > 0 && response.ok) pages += 1;
+          const html = await response.text();
+          if (parse) load(html);
+          if (html.length > 0 && response.ok) pages += 1;
           else failed += 1;
         } catch {
           failed += 1;
         }
+        doneAt.push(Math.round(performance.now() - started));
       }
     }),
   );
-  return { pages, failed, ms: performance.now() - started };
+  return { pages, failed, ms: performance.now() - started, doneAt };
 }
 
 async function main() {
@@ -107,7 +114,7 @@ async function main() {
       ? await playwrightLoop(urls, concurrency, executablePath!)
       : mode === 'crawlee'
         ? await crawleeCrawler(urls, concurrency, executablePath!)
-        : await httpFetch(urls, concurrency);
+        : await httpFetch(urls, concurrency, mode === 'http-cheerio');
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
   process.exit(0);
 }

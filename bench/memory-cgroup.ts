@@ -13,7 +13,12 @@ const ROOT = '/sys/fs/cgroup/memory';
 const MB = 2 ** 20;
 
 export interface MemoryCgroup {
-  /** Moves a process (and the charges of its memory) into the group; its later children are born in it. */
+  /**
+   * Whether a joining process brings the charges of the memory it already holds (memory.move_charge_at_immigrate;
+   * kernels without it count only what a process allocates after joining, and all of the children born in it).
+   */
+  movesCharges: boolean;
+  /** Moves a process (and the charges of its memory, where movesCharges) into the group; its later children are born in it. */
   add(pid: number): void;
   /** Starts the peak afresh (after the setup that is not to be measured). */
   resetPeak(): void;
@@ -47,12 +52,15 @@ export function openMemoryCgroup(name: string): MemoryCgroup | undefined {
     const write = (file: string, value: string) => fs.writeFileSync(path.join(dir, file), value);
     const read = (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
     // Move a joining process's anonymous and file pages' charges with it (cgroup v1; ignored where unsupported).
+    let movesCharges = true;
     try {
       write('memory.move_charge_at_immigrate', '3');
     } catch {
-      /* charges stay with the parent: the peak then counts only what is allocated after joining */
+      // Charges stay with the parent: the peak then counts only what is allocated after joining.
+      movesCharges = false;
     }
     return {
+      movesCharges,
       add: (pid) => write('cgroup.procs', String(pid)),
       resetPeak: () => write('memory.max_usage_in_bytes', '0'),
       peakMb: () => Number(read('memory.max_usage_in_bytes')) / MB,

@@ -12,6 +12,7 @@ import { benchColdStart } from './cold-start.bench';
 import { benchCrawl } from './crawl.bench';
 import { benchRecrawl } from './recrawl.bench';
 import { benchExtract } from './extract.bench';
+import { benchSite } from './site.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
   ' ',
@@ -36,9 +37,13 @@ const row = (name: string, ms: number, baselineName: string, baselineMs: number)
     `${name.padEnd(44)} ${ms.toFixed(0).padStart(7)} ms | baseline ${baselineName.padEnd(34)} ${baselineMs.toFixed(0).padStart(7)} ms | ratio ${(ms / baselineMs).toFixed(2)}x`,
   );
 
-/** `npm run bench` runs every section; `npm run bench -- cold-start jobs` runs the named ones. */
+/**
+ * `npm run bench` runs every section but `site` (whole sites: an hour or more at full size, so only when named);
+ * `npm run bench -- cold-start jobs` runs the named ones.
+ */
 const only = process.argv.slice(2);
 const wanted = (section: string) => only.length === 0 || only.includes(section);
+const named = (section: string) => only.includes(section);
 
 async function main() {
   if (wanted('ingest') || wanted('search')) await benchIngestAndSearch();
@@ -52,6 +57,8 @@ async function main() {
   if (wanted('recrawl')) await benchRecrawl();
   // Extraction: CPU per page of extractPage against cheerio's parse alone, on the same pages.
   if (wanted('extract')) benchExtract();
+  // Whole sites: 10,000 pages of rust-doc and all of PostgreSQL's manual, a worker killed, a cancel, two workers.
+  if (named('site')) await benchSite();
 }
 
 async function benchIngestAndSearch() {

@@ -46,18 +46,20 @@ export async function cleanUpOpsEnv(env: Record<string, string>): Promise<void> 
   fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
 }
 
-/** `node --import tsx apps/<app>/src/main.ts`: the sources as `npm run dev` runs them (workspaces resolved to src/). */
-function spawnApp(app: 'api' | 'worker', env: Record<string, string>): NodeProcess {
+/**
+ * `node --import tsx apps/<app>/src/main.ts`: the sources as `npm run dev` runs them (workspaces resolved to src/);
+ * with `compiled`, `node apps/<app>/dist/main.js` as `npm start` runs them (after `npm run build`).
+ */
+function spawnApp(app: 'api' | 'worker', env: Record<string, string>, compiled = false): NodeProcess {
+  const args = compiled
+    ? [path.join(REPO, `apps/${app}/dist/main.js`)]
+    : ['--conditions=@docshelf/source', '--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)];
   return watchProcess(
-    spawn(
-      process.execPath,
-      ['--conditions=@docshelf/source', '--import', 'tsx', path.join(REPO, `apps/${app}/src/main.ts`)],
-      {
-        cwd: REPO,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ),
+    spawn(process.execPath, args, {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
   );
 }
 
@@ -143,25 +145,25 @@ async function waitForUrl(proc: NodeProcess, url: string, timeoutMs = 30_000): P
   }
 }
 
-/** Starts the API process and waits until it is ready (or only alive, when Redis is meant to be down). */
+/** Starts the API process and waits until it is ready (or only alive, when Redis is meant to be down); `compiled` runs dist/. */
 export async function spawnApi(
   env: Record<string, string>,
-  { waitFor = '/readyz' }: { waitFor?: string } = {},
+  { waitFor = '/readyz', compiled = false }: { waitFor?: string; compiled?: boolean } = {},
 ): Promise<ApiProcess> {
   const port = env.PORT ?? String(await freePort());
-  const proc = spawnApp('api', { ...env, PORT: port });
+  const proc = spawnApp('api', { ...env, PORT: port }, compiled);
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForUrl(proc, baseUrl + waitFor);
   return { ...proc, baseUrl };
 }
 
-/** Starts a worker process with its health port and waits until /readyz says its workers run. */
+/** Starts a worker process with its health port and waits until /readyz says its workers run; `compiled` runs dist/. */
 export async function spawnWorker(
   env: Record<string, string>,
-  { waitFor = '/readyz' }: { waitFor?: string } = {},
+  { waitFor = '/readyz', compiled = false }: { waitFor?: string; compiled?: boolean } = {},
 ): Promise<WorkerProcess> {
   const port = env.WORKER_HEALTH_PORT ?? String(await freePort());
-  const proc = spawnApp('worker', { ...env, WORKER_HEALTH_PORT: port });
+  const proc = spawnApp('worker', { ...env, WORKER_HEALTH_PORT: port }, compiled);
   const healthUrl = `http://127.0.0.1:${port}`;
   await waitForUrl(proc, healthUrl + waitFor);
   return { ...proc, healthUrl };

@@ -15,8 +15,15 @@ export interface EventStream {
   close(): void;
 }
 
-/** Opens a text/event-stream with fetch and parses its `event:` / `data:` frames as they arrive. */
-export async function openEventStream(url: string, headers: Record<string, string> = {}): Promise<EventStream> {
+/**
+ * Opens a text/event-stream with fetch and parses its `event:` / `data:` frames as they arrive; `onEvent` is told of
+ * each as soon as it is parsed (to time it, or to act on it).
+ */
+export async function openEventStream(
+  url: string,
+  headers: Record<string, string> = {},
+  onEvent?: (event: SseEvent) => void,
+): Promise<EventStream> {
   const controller = new AbortController();
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   const events: SseEvent[] = [];
@@ -36,6 +43,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
           const event = parseFrame(frame);
           if (event) {
             events.push(event);
+            onEvent?.(event);
             notify();
           }
         }
