@@ -155,8 +155,12 @@ export interface KillRun {
   twice: FetchedTwice;
 }
 
-/** Short lock and stall check, so that a dead worker's page jobs are taken again within seconds. */
-const KILL_ENV = { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '2000' };
+/**
+ * A shorter lock and stall check than the defaults (30 s, 15 s), so that a dead worker's page jobs are taken again
+ * within 20 s; not so short that a live worker extracting one of rustdoc's megabyte pages on a loaded machine loses
+ * its lock (5 s did: pages failed as stalled twice).
+ */
+const KILL_ENV = { WORKER_LOCK_DURATION_MS: '15000', WORKER_STALLED_INTERVAL_MS: '5000' };
 
 export async function runKill(site: WholeSite, settings: RunSettings): Promise<KillRun> {
   const libraryId = `bench/${site.name}-kill`;

@@ -17,7 +17,7 @@
  *
  * Knobs: BENCH_SITE_SITES (rust-doc,postgresql), BENCH_SITE_PAGES (rust-doc's pages, 10000), BENCH_SITE_RUNS
  * (main,kill,cancel,two-workers), BENCH_SITE_ENV='{"NAME":"value"}' (laid over the benchmark's settings for Docshelf's
- * processes, the kill run's WORKER_LOCK_DURATION_MS=5000 and WORKER_STALLED_INTERVAL_MS=2000 included),
+ * processes, the kill run's WORKER_LOCK_DURATION_MS=15000 and WORKER_STALLED_INTERVAL_MS=5000 included),
  * BENCH_SITE_STEP (pages a step, 1000), BENCH_SITE_TIMEOUT_MIN (a run's limit, 60), BENCH_SITE_MAX_PSS_MB (a process
  * tree's limit, 6000), BENCH_SITE_POLITE_PAGES and BENCH_SITE_POLITE_RATE (300 pages at 20/s), BENCH_SITE_REDIS_URL
  * (a Redis to use; by default each run starts a redis-server of its own, so that its memory and CPU are the run's

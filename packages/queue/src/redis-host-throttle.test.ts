@@ -25,4 +25,19 @@ describe('RedisHostThrottle (real Redis)', () => {
     // Another host's turns are its own.
     expect(await redis.exists(`${prefix}:host-turn:other.test`)).toBe(0);
   });
+
+  it('takes a new turn when its wait ends a whole interval late, rather than go out beside the next turns', async () => {
+    const host = 'late.test';
+    await throttle.waitTurn(host, 100);
+    const start = Date.now();
+    const waiting = throttle.waitTurn(host, 100);
+    // The event loop is held for 350 ms while the waiter's 100 ms timer runs: it wakes about 250 ms late.
+    setTimeout(() => {
+      for (const until = Date.now() + 350; Date.now() < until;);
+    }, 20);
+    await waiting;
+    // Woken late, it took the turn after that late moment: the host's next free turn is 100 ms after it, not the
+    // 200 ms after the start that the turn it had been given would have left.
+    expect((await nextTurn(host)) - start).toBeGreaterThanOrEqual(400);
+  });
 });
