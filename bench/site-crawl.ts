@@ -15,6 +15,8 @@ import { watchRedis, type KeyGroup, type RedisFigures } from './redis-watch';
 export interface RequestEntry {
   at: number;
   path: string;
+  /** The path with its query: `/reference/visibility-and-privacy.html?highlight=pub` is a URL of its own. */
+  target: string;
   client: 'http' | 'chromium' | 'other';
 }
 
@@ -38,8 +40,13 @@ export async function serveLoggedSite(root: string): Promise<LoggedSite> {
   const server = await serveFixtures({
     root,
     routes: (req) => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      log.push({ at: performance.now(), path, client: clientOf(req.headers['user-agent'] ?? '') });
+      const { pathname: path, search } = new URL(req.url ?? '/', 'http://x');
+      log.push({
+        at: performance.now(),
+        path,
+        target: path + search,
+        client: clientOf(req.headers['user-agent'] ?? ''),
+      });
       return false;
     },
   });

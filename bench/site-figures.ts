@@ -110,10 +110,10 @@ export function repeatedIds(chunks: ChunkDigest[]): number {
   return chunks.length - new Set(chunks.map((c) => c.id)).size;
 }
 
-/** Of the paths fetched more than once, those first fetched before `at` and again after it. */
+/** Of the paths (with their queries) fetched more than once, those first fetched before `at` and again after it. */
 export const inFlightAt = (requests: RequestEntry[], twice: string[], at: number) =>
-  twice.filter((path) => {
-    const times = requests.filter((r) => r.client === 'http' && r.path === path).map((r) => r.at);
+  twice.filter((target) => {
+    const times = requests.filter((r) => r.client === 'http' && r.target === target).map((r) => r.at);
     return Math.min(...times) < at && Math.max(...times) > at;
   });
 

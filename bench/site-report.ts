@@ -16,7 +16,7 @@ import {
   repeatedIds,
   samplesOfDoneTimes,
 } from './site-figures';
-import type { CancelRun, KillRun, MainRun, PoliteRun, TwoWorkersRun } from './site-runs';
+import { KILL_ENV, type CancelRun, type KillRun, type MainRun, type PoliteRun, type TwoWorkersRun } from './site-runs';
 
 /** Last-1,000 pages/s over first-1,000 a crawl should keep: it must not slow down as it grows. */
 export const STEADY_RATIO = 0.8;
@@ -132,9 +132,9 @@ function printPhases(crawl: CrawlRun): void {
 /** Up to 5 of the pages fetched twice, each with when it was fetched (s from the crawl request, or from `around`). */
 function printTwice(crawl: CrawlRun, twice: string[], around?: number): void {
   const zero = around ?? crawl.postedAt;
-  for (const path of twice.slice(0, 5)) {
-    const times = crawl.requests.filter((r) => r.client === 'http' && r.path === path).map((r) => s(r.at - zero));
-    console.log(`  ${path} at ${times.join(', ')} s${around === undefined ? '' : ' from the kill'}`);
+  for (const target of twice.slice(0, 5)) {
+    const times = crawl.requests.filter((r) => r.client === 'http' && r.target === target).map((r) => s(r.at - zero));
+    console.log(`  ${target} at ${times.join(', ')} s${around === undefined ? '' : ' from the kill'}`);
   }
 }
 
@@ -216,7 +216,11 @@ export function printMain(site: string, main: MainRun, step: number): SummaryRow
 
 export function printKill(site: string, kill: KillRun, main: MainRun | undefined, step: number): SummaryRow {
   const { crawl } = kill;
-  printOutcome(`${site}, worker kill (API and worker as separate processes, lock 5 s, stall check 2 s)`, crawl);
+  const listed = kill.pagesListed === undefined ? '' : `, the ${n(kill.pagesListed)} pages the main run stored, listed`;
+  printOutcome(
+    `${site}, worker kill (API and worker as separate processes, lock ${s(Number(KILL_ENV.WORKER_LOCK_DURATION_MS))} s, stall check ${s(Number(KILL_ENV.WORKER_STALLED_INTERVAL_MS))} s${listed})`,
+    crawl,
+  );
   const at = (t: number | undefined) => (t === undefined ? undefined : t - crawl.postedAt);
   const killedT = at(kill.killedAt);
   if (killedT === undefined)

@@ -90,7 +90,7 @@ async function chunksOf(deployment: Deployment, crawl: CrawlRun, libraryId: stri
 
 /** Pages Docshelf's HTTP fetcher asked for, each once, in the order it first asked: the list the baseline gets. */
 export function visitedPages(requests: RequestEntry[], origin: string): string[] {
-  const paths = requests.filter((r) => r.client === 'http' && isPage(r)).map((r) => r.path);
+  const paths = requests.filter((r) => r.client === 'http' && isPage(r)).map((r) => r.target);
   return [...new Set(paths)].map((path) => `${origin}${path}`);
 }
 
@@ -105,7 +105,7 @@ export interface FetchedTwice {
 
 export function fetchedTwice(site: WholeSite, requests: RequestEntry[]): FetchedTwice {
   const counts = new Map<string, number>();
-  for (const r of requests) if (r.client === 'http' && isPage(r)) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+  for (const r of requests) if (r.client === 'http' && isPage(r)) counts.set(r.target, (counts.get(r.target) ?? 0) + 1);
   const twice = [...counts].filter(([, n]) => n > 1).map(([path]) => path);
   const targets = new Set(redirectStubsOf(site.served.root, twice.length > 0 ? requests : []).values());
   return { stubTargets: twice.filter((p) => targets.has(p)), others: twice.filter((p) => !targets.has(p)) };
@@ -150,6 +150,8 @@ export interface KillRun {
   /** performance.now() when the worker's tree was sent SIGKILL, and when its replacement was ready. */
   killedAt?: number;
   killedProcesses?: number;
+  /** The crawl took the main run's stored pages as a list of URLs, this many. */
+  pagesListed?: number;
   replacedAt?: number;
   chunks?: ChunkDigest[];
   twice: FetchedTwice;
@@ -160,12 +162,18 @@ export interface KillRun {
  * within 20 s; not so short that a live worker extracting one of rustdoc's megabyte pages on a loaded machine loses
  * its lock (5 s did: pages failed as stalled twice).
  */
-const KILL_ENV = { WORKER_LOCK_DURATION_MS: '15000', WORKER_STALLED_INTERVAL_MS: '5000' };
+export const KILL_ENV = { WORKER_LOCK_DURATION_MS: '15000', WORKER_STALLED_INTERVAL_MS: '5000' };
 
-export async function runKill(site: WholeSite, settings: RunSettings): Promise<KillRun> {
+/**
+ * The worker killed halfway through a crawl. Given the main run's chunks, the crawl takes exactly the pages the main
+ * run stored (their URLs as a list: no discovery), so that its library can be held against the main run's chunk for
+ * chunk: a discovering crawl's budget goes to links first come, first served, so two of them keep different pages.
+ */
+export async function runKill(site: WholeSite, settings: RunSettings, main?: MainRun): Promise<KillRun> {
   const libraryId = `bench/${site.name}-kill`;
-  const killAt = Math.floor(site.maxPages / 2);
-  const run: Partial<KillRun> = { killAt };
+  const pages = main?.chunks ? [...new Set(main.chunks.flatMap((c) => c.url ?? []))] : undefined;
+  const killAt = Math.floor((pages?.length ?? site.maxPages) / 2);
+  const run: Partial<KillRun> = { killAt, ...(pages ? { pagesListed: pages.length } : {}) };
   return withDeployment<SeparateDeployment, KillRun>(
     settings,
     (redisUrl) =>
@@ -174,7 +182,7 @@ export async function runKill(site: WholeSite, settings: RunSettings): Promise<K
       let killed = false;
       const crawl = await measureCrawl(
         deployment,
-        crawlBody(site, libraryId),
+        { ...crawlBody(site, libraryId), ...(pages ? { urls: pages } : {}) },
         site.served,
         settings.limits,
         async (progress, control) => {

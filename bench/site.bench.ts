@@ -117,7 +117,7 @@ export async function benchSite(): Promise<void> {
       // The runs that take a crawl apart: on rust-doc, the site large enough to be halfway through for a while.
       if (name !== 'rust-doc') continue;
       if (RUNS.includes('kill')) {
-        const kill = await attempt('worker kill run', () => runKill(site, settings));
+        const kill = await attempt('worker kill run', () => runKill(site, settings, main));
         if (kill) record(printKill(name, kill, main, STEP));
       }
       if (main) delete main.chunks;

@@ -21,6 +21,17 @@ describe('normalizePageUrl', () => {
 
   it('keeps a non-default port and a real query', () => {
     expect(normalizePageUrl('/search?q=a#r', 'http://localhost:8080/docs/')).toBe('http://localhost:8080/search?q=a');
+    expect(normalizePageUrl('/p?a=b%20c&d', 'http://x.test/')).toBe('http://x.test/p?a=b%20c&d');
+  });
+
+  it('drops search-word highlighting and campaign tags, which name the same page', () => {
+    const base = 'https://doc.rust-lang.org/std/keyword.pub.html';
+    expect(normalizePageUrl('../reference/visibility-and-privacy.html?highlight=pub#visibility', base)).toBe(
+      'https://doc.rust-lang.org/reference/visibility-and-privacy.html',
+    );
+    expect(normalizePageUrl('/guide?utm_source=news&page=2&fbclid=x', base)).toBe(
+      'https://doc.rust-lang.org/guide?page=2',
+    );
   });
 
   it('returns null for non-http(s) schemes and unparsable input', () => {
