@@ -38,7 +38,7 @@ const row = (name: string, ms: number, baselineName: string, baselineMs: number)
   );
 
 /**
- * `npm run bench` runs every section but `site` (whole sites: an hour or more at full size, so only when named);
+ * `npm run bench` runs every section but `site` (whole sites: about half an hour at full size, so only when named);
  * `npm run bench -- cold-start jobs` runs the named ones.
  */
 const only = process.argv.slice(2);
