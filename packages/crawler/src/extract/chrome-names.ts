@@ -30,6 +30,8 @@ const CHROME_WORDS = new Set([
   'searchbox',
 ]);
 
+const TITLE_WORDS = new Set(['title', 'heading']);
+
 const CHROME_PHRASES = [
   ['table', 'of', 'contents'],
   ['on', 'this', 'page'],
@@ -101,6 +103,8 @@ function verdictOf(token: string): { chrome: boolean; header: boolean } {
 }
 
 function isChromeToken(words: string[]): boolean {
+  // A region's title is a heading of what it holds (`sidebar-title` over a Sphinx side note), not the region.
+  if (words.some((word) => TITLE_WORDS.has(word))) return false;
   if (words.some((word) => CHROME_WORDS.has(word))) return true;
   return CHROME_PHRASES.some((phrase) => containsPhrase(words, phrase));
 }

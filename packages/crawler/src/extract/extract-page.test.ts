@@ -206,11 +206,24 @@ describe('extractPage edge cases', () => {
     expect(extractPage(html, 'https://x.test/blog').markdown).toBe('# Blog\n\nFirst post.\n\nSecond post.');
   });
 
-  it('keeps a Starlight-style callout aside but drops a sidebar aside', () => {
+  it('keeps a Starlight-style callout aside but drops a sidebar aside of links', () => {
     const html =
       '<main><p>Text.</p><aside class="starlight-aside starlight-aside--caution"><p>Back up first.</p></aside>' +
-      '<aside class="right-rail"><p>Related pages</p></aside></main>';
+      '<aside class="right-rail"><p>Related</p><ul><li><a href="/b">Installing the server</a></li>' +
+      '<li><a href="/c">Deploying to production</a></li></ul></aside></main>';
     expect(extractPage(html, 'https://x.test/a').markdown).toBe('Text.\n\nBack up first.');
+  });
+
+  it("keeps a landmark's footnotes and side notes, which Sphinx renders as <aside>", () => {
+    const html =
+      '<main><h1>asyncio</h1><aside class="sidebar"><p class="sidebar-title">Hello World!</p>' +
+      '<pre>asyncio.run(main())</pre></aside><p>Text.</p><aside class="footnote-list brackets">' +
+      '<aside class="footnote brackets" id="id2" role="note"><span class="label"><a href="#id1">1</a></span>' +
+      '<p>See <a href="https://html.spec.whatwg.org/">https://html.spec.whatwg.org/</a></p></aside></aside></main>';
+    const { markdown } = extractPage(html, 'https://x.test/a');
+    expect(markdown).toContain('Hello World!');
+    expect(markdown).toContain('asyncio.run(main())');
+    expect(markdown).toContain('See [https://html.spec.whatwg.org/]');
   });
 
   it('keeps a site-first title segment that matches the h1', () => {

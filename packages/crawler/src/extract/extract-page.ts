@@ -1,4 +1,5 @@
-import { load } from 'cheerio';
+import { load, type CheerioAPI } from 'cheerio';
+import type { AnyNode } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentRoot } from './content-root';
 import { indexDocument } from './document-index';
@@ -9,6 +10,7 @@ import { normalizeTables } from './normalize-tables';
 import { extractTitle } from './page-title';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { removeChrome } from './remove-chrome';
+import { measureTextAmounts, type TextAmount } from './text-amounts';
 
 export interface ExtractedPage {
   title: string;
@@ -17,24 +19,64 @@ export interface ExtractedPage {
   links: string[];
   /** True when the content came from a content landmark (`<main>`, `<article>`, a generator's root), not the whole body. */
   landmark: boolean;
+  /** Set when the page's body holds text but next to none of it came out as content: says how much was there. */
+  lostContent?: string;
 }
+
+/**
+ * Text outside links the body must hold (characters that are not white space) before an extraction giving next to
+ * none of it is called a loss: about 40 words. A page of links (an index) or a title alone is not one.
+ */
+const BODY_PROSE_FLOOR = 250;
+/** An extraction holding less than this share of the body's text outside links is tried again with looser rules. */
+const THIN_SHARE = 0.15;
 
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
 export function extractPage(html: string, pageUrl: string): ExtractedPage {
-  const $ = load(html);
+  const first = extractOnce(load(html), pageUrl, false);
+  if (!first.thin) return first.page;
+  // The first try kept next to nothing of a page with text: the whole body, believing names only for link lists.
+  const second = extractOnce(load(html), pageUrl, true);
+  const best = second.contentChars > first.contentChars ? second : first;
+  if (!best.thin) return best.page;
+  const words = Math.round(first.bodyProseChars / 6);
+  return { ...best.page, lostContent: `no content found in a page whose body holds about ${words} words of text` };
+}
+
+interface Attempt {
+  page: ExtractedPage;
+  /** The content's text (Markdown without link targets), characters that are not white space. */
+  contentChars: number;
+  /** The body's text outside links, before anything was removed. */
+  bodyProseChars: number;
+  thin: boolean;
+}
+
+function extractOnce($: CheerioAPI, pageUrl: string, loose: boolean): Attempt {
   let index = indexDocument($);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
   const baseUrl = resolveDocumentBase(index, pageUrl);
   const links = collectIndexedLinks(index, pageUrl, baseUrl);
   // What a generator's own script would change in a browser, done here too, so fetched and rendered pages agree.
   if (applyAsciidocFootnotes($, index)) index = indexDocument($);
-  const root = selectContentRoot($, index);
-  const landmark = root[0] !== index.tags.get('body')?.[0];
-  removeChrome($, root);
+  const body = index.tags.get('body')?.[0];
+  const amounts: Map<AnyNode, TextAmount> = body ? measureTextAmounts(body) : new Map();
+  const root = loose && body ? $(body) : selectContentRoot($, index);
+  const landmark = root[0] !== body;
+  removeChrome($, root, { landmark, loose, amounts });
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
   const title = extractTitle($, root, index.tags.get('head')?.[0]);
   const markdown = convertContentToMarkdown($, root);
-  return { title, markdown, links, landmark };
+  const bodyAmount = body ? amounts.get(body) : undefined;
+  const bodyProseChars = bodyAmount ? bodyAmount.chars - bodyAmount.linkChars : 0;
+  const contentChars = countTextChars(markdown);
+  const thin = bodyProseChars >= BODY_PROSE_FLOOR && contentChars < bodyProseChars * THIN_SHARE;
+  return { page: { title, markdown, links, landmark }, contentChars, bodyProseChars, thin };
+}
+
+/** Markdown's text without link and image targets, characters that are not white space. */
+function countTextChars(markdown: string): number {
+  return markdown.replace(/\]\([^)]*\)/g, ']').replace(/\s+/g, '').length;
 }

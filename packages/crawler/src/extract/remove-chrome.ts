@@ -1,12 +1,12 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
+import { isElementNode, isTextNode } from './dom-nodes';
 import { findDescendants } from './find-descendants';
+import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
 
-const CHROME_TAGS = new Set([
-  'nav',
-  'footer',
-  'aside',
+/** Elements that never carry a reader's text: scripts, styles, embedded objects and form controls. */
+const NEVER_CONTENT_TAGS = new Set([
   'script',
   'style',
   'noscript',
@@ -14,19 +14,29 @@ const CHROME_TAGS = new Set([
   'iframe',
   'svg',
   'canvas',
-  'form',
-  'button',
   'input',
   'select',
   'textarea',
+  'button',
   'object',
   'embed',
-  'dialog',
   'link',
   'meta',
 ]);
 
-// Content elements whose class names carry styling hints only (Docusaurus headings are `anchorWithStickyNavbar`).
+/** Page regions by their tag: chrome unless they hold the page (an ASP.NET page is one page-wide <form>). */
+const CHROME_REGION_TAGS = new Set(['nav', 'footer', 'aside', 'form', 'dialog']);
+/**
+ * Inside a content landmark an <aside> is the content's own: a footnote, a side note, a callout (Sphinx, Starlight).
+ * It is judged as a named element is, by what it holds; in a page without a landmark it is a sidebar region.
+ */
+const ASIDE = 'aside';
+
+/**
+ * Elements a class or id name never removes: headings, code, tables, definitions and sections are content whatever
+ * they are called (Sphinx names a section after its heading, `id="search-and-replace"`, and a signature after its API,
+ * `id="re.search"`; Docusaurus headings are `anchorWithStickyNavbar`).
+ */
 const NEVER_CHROME_BY_NAME = new Set([
   'h1',
   'h2',
@@ -36,15 +46,30 @@ const NEVER_CHROME_BY_NAME = new Set([
   'h6',
   'pre',
   'code',
+  'kbd',
+  'samp',
+  'var',
   'table',
   'thead',
   'tbody',
+  'tfoot',
   'tr',
   'td',
   'th',
+  'dl',
+  'dt',
+  'dd',
+  'section',
+  'article',
+  'main',
+  'figure',
+  'figcaption',
+  'blockquote',
+  'em',
+  'strong',
 ]);
 
-const CHROME_ROLES = ['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar'];
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
 
 // Callouts are rendered as <aside> by some generators (Starlight); they are content, not a sidebar.
 const CALLOUT_WORDS = new Set([
@@ -57,21 +82,71 @@ const CALLOUT_WORDS = new Set([
   'caution',
   'danger',
   'important',
+  'footnote',
 ]);
+
+/**
+ * An element holding this share of the content's text, not mostly as links, is the page itself: no tag, role, hidden
+ * attribute or name removes it (a page-wide <form>, an anti-flicker `visibility:hidden` wrapper, a `content-w-sidebar`).
+ */
+const PAGE_SHARE = 0.5;
+/** A name is believed only for an element holding less than this share of the content's text. */
+const NAMED_CHROME_MAX_SHARE = 0.3;
+/** Link text over this share of an element's text makes it a link list: a menu, a table of contents, breadcrumbs. */
+const LINK_LIST_DENSITY = 0.5;
+/** An element this short (characters that are not white space) with no structure of its own is a widget, not a text. */
+const WIDGET_MAX_CHARS = 200;
+const STRUCTURE_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table']);
 
 // "Next: Setup", "« Previous", "Newer posts →", but not "Next.js".
 const PREV_NEXT_TEXT = /^[\s«‹←<]*(previous|prev|next|older|newer)(?=$|[\s:»›→>])|(^|\s)(previous|next)[\s»›→>]*$/i;
 const EDIT_PAGE_TEXT =
   /^\W*(edit (this page|this file|page|on github|on gitlab)|improve this (page|doc)|suggest (an )?edit)\b/i;
 const SKIP_LINK_TEXT = /^\W*skip to (main )?content\b/i;
+// "Was this page helpful?", "Did this article help you?", "Is this page useful?".
+const FEEDBACK_TEXT =
+  /\b(was|is|did) (this|the) (page|article|doc|document|documentation|section|guide|topic|content)( help(ful)?| useful)\b/i;
 const LINK_SEPARATORS = /^[\s|·•«»‹›←→<>\-–—/:]*$/u;
 
-/** Removes navigation, banners, sidebars, hidden and interactive elements from inside `root`. */
-export function removeChrome($: CheerioAPI, root: Cheerio<Element>): void {
+export interface RemoveChromeOptions {
+  /**
+   * The second try on a page whose first extraction came out empty or tiny: a name is believed only for a link list,
+   * and a hidden element goes only when it is empty or a link list.
+   */
+  loose?: boolean;
+  /** `root` is a content landmark (`<main>`, `<article>`, a generator's root), not the whole body. */
+  landmark?: boolean;
+  /** The text amounts of the document, measured before anything was removed (measured here when not given). */
+  amounts?: Map<AnyNode, TextAmount>;
+}
+
+/**
+ * Removes navigation, banners, sidebars, hidden and interactive elements from inside `root`. Chrome is decided by what
+ * an element is and holds: its tag or landmark role, whether it is hidden, its share of the content's text and of link
+ * text. Class and id names are the weakest evidence: they remove only a link list, a widget or a block of controls, and
+ * never a block holding a real share of the content.
+ */
+export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: RemoveChromeOptions = {}): void {
+  const top = root[0];
+  if (!top) return;
+  const amounts = options.amounts?.has(top) ? options.amounts : measureTextAmounts(top);
+  const judge: Judge = {
+    $,
+    amounts,
+    rootChars: amountOf(amounts, top).chars,
+    landmark: options.landmark ?? false,
+    loose: options.loose ?? false,
+  };
   const doomed: Element[] = [];
-  findDescendants($, root, '*').each((_, element) => {
-    if (isChromeElement($, element)) doomed.push(element);
-  });
+  // Top down: an element judged chrome goes with everything under it, which is not judged.
+  const stack = top.children.slice().reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (isChromeElement(judge, node)) doomed.push(node);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  doomed.push(...findFeedbackBlocks(judge, top));
   $(doomed).remove();
   removeLinkBlocks($, root, (link) => PREV_NEXT_TEXT.test(link.text()) || hasPaginationRel(link));
   removeLinkBlocks($, root, (link) => {
@@ -80,16 +155,75 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>): void {
   });
 }
 
-function isChromeElement($: CheerioAPI, element: Element): boolean {
+interface Judge {
+  $: CheerioAPI;
+  amounts: Map<AnyNode, TextAmount>;
+  /** The content root's text, which each element's share is taken of. */
+  rootChars: number;
+  landmark: boolean;
+  loose: boolean;
+}
+
+const NO_TEXT: TextAmount = { chars: 0, linkChars: 0 };
+const amountOf = (amounts: Map<AnyNode, TextAmount>, node: AnyNode): TextAmount => amounts.get(node) ?? NO_TEXT;
+
+function isChromeElement(judge: Judge, element: Element): boolean {
+  const { $ } = judge;
+  const tag = element.name;
+  if (NEVER_CONTENT_TAGS.has(tag)) return true;
   const { id, class: className, role } = element.attribs;
-  if (CHROME_TAGS.has(element.tagName)) return !isCallout(element);
-  if (role && CHROME_ROLES.includes(role.toLowerCase())) return true;
-  if (isHidden(element)) return true;
-  if (element.tagName === 'header') return !isArticleHeader($, $(element));
-  if (NEVER_CHROME_BY_NAME.has(element.tagName)) return false;
-  if (!id && !className) return false;
-  if (hasHeaderName(id, className)) return !isArticleHeader($, $(element));
-  return hasChromeName(id, className);
+  if (tag === ASIDE && judge.landmark)
+    return !isCallout(element) && looksLikeChrome(judge, element, { widgets: false });
+  if (CHROME_REGION_TAGS.has(tag)) return !isCallout(element) && !holdsThePage(judge, element);
+  if (role && CHROME_ROLES.has(role.toLowerCase())) return !holdsThePage(judge, element);
+  if (isHidden(element)) return judge.loose ? isEmptyOrLinkList(judge, element) : !holdsThePage(judge, element);
+  if (tag === 'header') return !isArticleHeader($, $(element)) && !holdsThePage(judge, element);
+  if (NEVER_CHROME_BY_NAME.has(tag) || (!id && !className)) return false;
+  const named = hasHeaderName(id, className) ? !isArticleHeader($, $(element)) : hasChromeName(id, className);
+  if (!named) return false;
+  return judge.loose
+    ? isEmptyOrLinkList(judge, element) && shareOf(judge, element) < NAMED_CHROME_MAX_SHARE
+    : looksLikeChrome(judge, element);
+}
+
+function shareOf(judge: Judge, element: Element): number {
+  return judge.rootChars === 0 ? 0 : amountOf(judge.amounts, element).chars / judge.rootChars;
+}
+
+/** Most of the content's text, and not as links: the page itself, whatever wraps it. */
+function holdsThePage(judge: Judge, element: Element): boolean {
+  const amount = amountOf(judge.amounts, element);
+  return shareOf(judge, element) >= PAGE_SHARE && linkDensity(amount) < LINK_LIST_DENSITY;
+}
+
+/**
+ * What a name is believed for: a small share of the content that is a link list, a short widget with no headings,
+ * code or tables, or a block holding form controls (a search box, a cookie banner's buttons). A footnote or side
+ * note is short too: `widgets: false` asks for the link list or the controls only.
+ */
+function looksLikeChrome(judge: Judge, element: Element, { widgets = true } = {}): boolean {
+  const amount = amountOf(judge.amounts, element);
+  // A named link list goes whatever its share: a landing page that is one is kept by the looser second try.
+  if (linkDensity(amount) >= LINK_LIST_DENSITY) return !judge.loose || shareOf(judge, element) < NAMED_CHROME_MAX_SHARE;
+  if (shareOf(judge, element) >= NAMED_CHROME_MAX_SHARE) return false;
+  if (widgets && amount.chars <= WIDGET_MAX_CHARS && !holdsStructure(element)) return true;
+  return findDescendants(judge.$, element, 'button, input, select, form').length > 0;
+}
+
+function isEmptyOrLinkList(judge: Judge, element: Element): boolean {
+  const amount = amountOf(judge.amounts, element);
+  return amount.chars === 0 || linkDensity(amount) >= LINK_LIST_DENSITY;
+}
+
+function holdsStructure(element: Element): boolean {
+  const stack = element.children.slice();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (STRUCTURE_TAGS.has(node.name)) return true;
+    stack.push(...node.children);
+  }
+  return false;
 }
 
 /** A header carrying the page's heading and no navigation is the article's title block. */
@@ -106,6 +240,7 @@ function isCallout(element: Element): boolean {
   return words.some((word) => CALLOUT_WORDS.has(word));
 }
 
+/** Hidden at load by an attribute or inline style: a closed menu, a modal, or a wrapper shown by a script. */
 function isHidden(element: Element): boolean {
   const { attribs } = element;
   // Inactive tabs are hidden until clicked but hold real content (other languages, package managers).
@@ -113,6 +248,28 @@ function isHidden(element: Element): boolean {
   if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
   const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
   return style.includes('display:none') || style.includes('visibility:hidden');
+}
+
+/**
+ * A "Was this page helpful?" question goes with the largest block around it that is still a widget's size: the
+ * question, its buttons and thanks. Found from the text, so each element is not asked for its text.
+ */
+function findFeedbackBlocks(judge: Judge, top: Element): Element[] {
+  const found: Element[] = [];
+  const stack: AnyNode[] = [top];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isTextNode(node)) {
+      if (!FEEDBACK_TEXT.test(node.data)) continue;
+      let block: Element | null = null;
+      for (let parent = node.parent; parent && parent !== top && isElementNode(parent); parent = parent.parent) {
+        if (amountOf(judge.amounts, parent).chars > WIDGET_MAX_CHARS) break;
+        block = parent;
+      }
+      if (block) found.push(block);
+    } else if (isElementNode(node) && !NEVER_CONTENT_TAGS.has(node.name)) stack.push(...node.children);
+  }
+  return found;
 }
 
 function hasPaginationRel(link: Cheerio<Element>): boolean {

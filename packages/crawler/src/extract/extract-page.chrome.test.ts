@@ -1,0 +1,191 @@
+import { extractPage } from './extract-page';
+
+/**
+ * Content that chrome removal used to delete: each page is the shape of a real one (a Sphinx manual, news and blog
+ * templates, a React stream, an ASP.NET form) reduced to what decided its fate.
+ */
+const extract = (html: string) => extractPage(html, 'https://docs.test/page.html');
+
+const paragraph = (text: string) =>
+  `<p>${text} ${'It explains the module in enough words to be a real paragraph. '.repeat(3)}</p>`;
+const sidebarLinks =
+  '<ul><li><a href="/a">Installing</a></li><li><a href="/b">Configuration reference</a></li>' +
+  '<li><a href="/c">Deploying to production</a></li><li><a href="/d">Troubleshooting</a></li></ul>';
+
+describe('extractPage keeps content whose names sound like chrome', () => {
+  it('keeps a Sphinx module page whose one section is named after a cookie module', () => {
+    const html =
+      '<div class="document"><div class="body" role="main"><section id="module-http.cookies">' +
+      '<h1>http.cookies — HTTP state management</h1>' +
+      paragraph('The http.cookies module defines classes for abstracting the concept of cookies.') +
+      '<section id="cookie-objects"><h2>Cookie Objects</h2>' +
+      paragraph('BaseCookie.value_decode(val) returns a tuple.') +
+      '</section></section></div></div><div class="sphinxsidebar" role="navigation">' +
+      sidebarLinks +
+      '</div>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# http.cookies — HTTP state management');
+    expect(markdown).toContain('defines classes for abstracting the concept of cookies');
+    expect(markdown).toContain('## Cookie Objects');
+    expect(markdown).not.toContain('Deploying to production');
+  });
+
+  it('keeps sections named "search-and-replace", "match-versus-search" and "file-menu"', () => {
+    const html =
+      '<main><h1>Regular Expression HOWTO</h1>' +
+      paragraph('An introduction.') +
+      '<section id="search-and-replace"><h2>Search and Replace</h2>' +
+      paragraph('Another common task is to find all the matches for a pattern.') +
+      '</section><section id="match-versus-search"><h2>match() versus search()</h2>' +
+      paragraph('The match() function only checks if the RE matches at the beginning of the string.') +
+      '</section><div class="section" id="file-menu"><h3>File menu (Shell and Editor)</h3>' +
+      '<dl><dt>New File</dt><dd>Create a new file editing window.</dd></dl></div></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('## Search and Replace');
+    expect(markdown).toContain('find all the matches for a pattern');
+    expect(markdown).toContain('## match() versus search()');
+    expect(markdown).toContain('### File menu (Shell and Editor)');
+    expect(markdown).toContain('Create a new file editing window.');
+  });
+
+  it('keeps API signatures whose ids name a search or a cookie jar (re.search beside re.match)', () => {
+    const html =
+      '<main><h1>re</h1><dl class="py function"><dt class="sig sig-object py" id="re.search">' +
+      '<span class="sig-prename descclassname">re.</span><span class="sig-name descname">search</span>' +
+      '(<em>pattern</em>, <em>string</em>)</dt><dd><p>Scan through string looking for the first match.</p></dd></dl>' +
+      '<dl class="py function"><dt class="sig sig-object py" id="re.match"><span class="sig-prename">re.</span>' +
+      '<span class="sig-name">match</span>(<em>pattern</em>, <em>string</em>)</dt>' +
+      '<dd><p>Match at the beginning of string.</p></dd></dl><dl class="py class">' +
+      '<dt class="sig sig-object py" id="http.cookiejar.CookieJar"><em class="property">class </em>' +
+      '<span class="sig-name">CookieJar</span>(<em>policy=None</em>)</dt><dd><p>Stores cookies.</p></dd></dl></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('re.search(_pattern_, _string_)');
+    expect(markdown).toContain('re.match(_pattern_, _string_)');
+    expect(markdown).toContain('CookieJar(_policy=None_)');
+  });
+
+  it.each([
+    ['content-w-sidebar', '<div class="content-w-sidebar">'],
+    ['withSidebar', '<div class="layout withSidebar">'],
+    ['cs-sidebar-enabled', '<div class="cs-site cs-sidebar-enabled">'],
+    ['news-banner', '<div id="news-banner" class="page">'],
+    ['lte-banner', '<div class="lte-banner-wrapper">'],
+    ['toc wrapper', '<div class="toc-layout">'],
+    ['--with-menu', '<div class="page page--with-menu">'],
+  ])('keeps a page whose content wrapper is named %s', (_name, wrapper) => {
+    const html =
+      `<body><header><a href="/">Home</a></header>${wrapper}<h1>The article title</h1>` +
+      paragraph('The first paragraph of the article.') +
+      paragraph('The second paragraph of the article.') +
+      `<div class="sidebar">${sidebarLinks}</div></div><footer>© Example</footer></body>`;
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# The article title');
+    expect(markdown).toContain('The second paragraph of the article.');
+    expect(markdown).not.toContain('Deploying to production');
+    expect(markdown).not.toContain('© Example');
+  });
+
+  it('keeps a page shown by a script from a visibility:hidden anti-flicker wrapper', () => {
+    const html =
+      '<body><div class="wrapper" style="visibility: hidden"><div class="menu">' +
+      sidebarLinks +
+      '</div><div class="post"><h1>Hidden until the script ran</h1>' +
+      paragraph('The article body is here.') +
+      '</div></div><script>document.querySelector(".wrapper").style.visibility = "visible"</script></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Hidden until the script ran');
+    expect(markdown).toContain('The article body is here.');
+    expect(markdown).not.toContain('Deploying to production');
+  });
+
+  it("keeps React's streamed content from its hidden placeholder but drops a hidden menu", () => {
+    const html =
+      '<body><div id="__next"><nav>' +
+      sidebarLinks +
+      '</nav><template id="B:0"></template><p>Loading…</p></div>' +
+      '<div hidden id="S:0"><div class="post"><h1>Streamed article</h1>' +
+      paragraph('Streamed text arrives after the shell.') +
+      '</div></div><div hidden class="dropdown">' +
+      sidebarLinks +
+      '</div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Streamed article');
+    expect(markdown).toContain('Streamed text arrives after the shell.');
+    expect(markdown).not.toContain('Deploying to production');
+  });
+
+  it('keeps an ASP.NET page that is one page-wide <form>, without its controls', () => {
+    const html =
+      '<body><form method="post" action="./page.aspx" id="form1"><input type="hidden" name="__VIEWSTATE" value="x">' +
+      '<div class="header"><a href="/">Home</a></div><div id="main"><h1>Quarterly report</h1>' +
+      paragraph('Revenue grew this quarter.') +
+      paragraph('Costs fell.') +
+      '</div><input type="submit" value="Subscribe"></form></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Quarterly report');
+    expect(markdown).toContain('Costs fell.');
+    expect(markdown).not.toContain('Subscribe');
+  });
+
+  it('does not take a small dropdown <article> for the content root', () => {
+    const html =
+      '<body><div class="nav-dropdown"><article class="promo"><a href="/x">Read our latest news</a></article></div>' +
+      '<div class="story"><h1>The story</h1>' +
+      paragraph('The story begins here.') +
+      paragraph('It goes on.') +
+      '</div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# The story');
+    expect(markdown).toContain('The story begins here.');
+  });
+});
+
+describe('extractPage drops chrome inside the content by what it is', () => {
+  it('drops a named table of contents, "Last updated" line and search widget inside the content', () => {
+    const html =
+      '<main><h1>Guide</h1><div class="toc"><p><b>Table of Contents</b></p><dl><dt><a href="#a">Getting started</a>' +
+      '</dt></dl></div>' +
+      paragraph('The guide.') +
+      '<div class="search-box"><form><input name="q"></form>Search the docs</div>' +
+      '<div class="last-updated">Last updated on 3 May 2024</div></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The guide.');
+    expect(markdown).not.toContain('Table of Contents');
+    expect(markdown).not.toContain('Search the docs');
+    expect(markdown).not.toContain('Last updated');
+  });
+
+  it('drops a "Was this page helpful?" block with its buttons', () => {
+    const html =
+      '<main><h1>Guide</h1>' +
+      paragraph('The guide.') +
+      '<div class="page-rating"><p>Was this page helpful?</p><button>Yes</button><button>No</button></div></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The guide.');
+    expect(markdown).not.toContain('helpful');
+  });
+});
+
+describe('extractPage never drops a page with text silently', () => {
+  it('takes the whole body again when the first try kept next to nothing, and says nothing is lost', () => {
+    const html =
+      '<body><nav>' +
+      sidebarLinks +
+      '</nav><div class="sidebar-layout-main"><div class="menu-content">' +
+      paragraph('A page whose every wrapper is named like a menu.') +
+      paragraph('Its text is still its content.') +
+      '</div></div></body>';
+    const page = extract(html);
+    expect(page.markdown).toContain('Its text is still its content.');
+    expect(page.lostContent).toBeUndefined();
+  });
+
+  it('reports a page whose body has text that no rule can call content', () => {
+    const html =
+      '<body><main><h1>Playground</h1><textarea>' +
+      'The only prose of the page stands in a form field, which is never content. '.repeat(6) +
+      '</textarea></main></body>';
+    const page = extract(html);
+    expect(page.lostContent).toMatch(/no content found in a page whose body holds about \d+ words of text/);
+  });
+});
