@@ -4,7 +4,7 @@
  * precision and recall of one text against another.
  */
 import type { CheerioAPI } from 'cheerio';
-import type { AnyNode } from 'domhandler';
+import { isDocument, isTag, isText, type AnyNode } from 'domhandler';
 
 /** Elements whose content is never shown as text. */
 const HIDDEN = new Set([
@@ -99,19 +99,13 @@ export function nodeText($: CheerioAPI, root: AnyNode | AnyNode[]): string {
     line = '';
   };
   const visit = (node: AnyNode, pre: boolean) => {
-    if (node.type === 'text') {
-      const data = (node as unknown as { data: string }).data;
-      line += pre ? data : data.replace(/\s+/g, ' ');
+    if (isText(node)) {
+      line += pre ? node.data : node.data.replace(/\s+/g, ' ');
       return;
     }
-    if (node.type !== 'tag' && node.type !== 'root') return;
-    const element = node as unknown as {
-      name?: string;
-      attribs?: Record<string, string>;
-      children: AnyNode[];
-    };
-    const name = element.name?.toLowerCase() ?? '';
-    if (HIDDEN.has(name) || (element.attribs && 'hidden' in element.attribs)) return;
+    if (!isTag(node) && !isDocument(node)) return;
+    const name = isTag(node) ? node.name.toLowerCase() : '';
+    if (HIDDEN.has(name) || (isTag(node) && 'hidden' in node.attribs)) return;
     if (name === 'br') {
       flush();
       return;
@@ -120,22 +114,21 @@ export function nodeText($: CheerioAPI, root: AnyNode | AnyNode[]): string {
       flush();
       let text = '';
       const collect = (child: AnyNode) => {
-        if (child.type === 'text') text += (child as unknown as { data: string }).data;
-        else if (child.type === 'tag') {
-          const tag = child as unknown as { name: string; attribs: Record<string, string>; children: AnyNode[] };
-          if (HIDDEN.has(tag.name) || 'hidden' in tag.attribs) return;
-          if (tag.name === 'br') text += '\n';
-          else tag.children.forEach(collect);
+        if (isText(child)) text += child.data;
+        else if (isTag(child)) {
+          if (HIDDEN.has(child.name) || 'hidden' in child.attribs) return;
+          if (child.name === 'br') text += '\n';
+          else child.children.forEach(collect);
         }
       };
-      element.children.forEach(collect);
+      node.children.forEach(collect);
       const body = text.replace(/^\n/, '').replace(/\s+$/, '');
       if (body) lines.push('```', ...body.split('\n'), '```');
       return;
     }
     if (name === 'td' || name === 'th') {
       line += ' | ';
-      element.children.forEach((child) => visit(child, pre));
+      node.children.forEach((child) => visit(child, pre));
       line += ' ';
       return;
     }
@@ -144,7 +137,7 @@ export function nodeText($: CheerioAPI, root: AnyNode | AnyNode[]): string {
     const heading = HEADING.exec(name);
     if (heading) line += `${'#'.repeat(Number(heading[1]))} `;
     else if (name === 'li') line += '- ';
-    element.children.forEach((child) => visit(child, pre));
+    node.children.forEach((child) => visit(child, pre));
     if (block) flush();
   };
   (Array.isArray(root) ? root : [root]).forEach((node) => visit(node, false));
@@ -152,8 +145,11 @@ export function nodeText($: CheerioAPI, root: AnyNode | AnyNode[]): string {
   return lines.join('\n');
 }
 
+const HTML_TAG =
+  /<\/?(?:a|abbr|b|br|code|dd|del|details|div|dl|dt|em|i|img|ins|kbd|li|mark|ol|p|pre|q|s|samp|small|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul|var|wbr)(?:\s[^<>]*)?\/?>/g;
+
 /**
- * Markdown as the words a reader sees: fence lines and their language tags, link and image destinations and link
+ * Markdown as the words a reader sees: fence lines and their language tags, images, link destinations and link
  * reference definitions, raw HTML tags, and the marks `#`, `|`, backticks and `*` dropped. Code blocks keep their
  * text (a link-like `[a](b)` inside one is code, not a link).
  */
@@ -173,9 +169,13 @@ export function markdownText(markdown: string): string {
     }
     if (/^\s{0,3}\[[^\]]+\]:\s+\S+/.test(raw)) continue;
     const line = raw
-      // Inline link and image destinations, with an optional title: `[text](url "title")` keeps `[text]`.
-      .replace(/\]\((?:<[^>]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
-      .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
+      // Images: their alt text is no text on the page (the truth and Readability's textContent have none).
+      .replace(/!\[[^\]]*\]\((?:\\.|[^()\s\\]|\((?:\\.|[^()\s\\])*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ' ')
+      // Inline link and image destinations, with an optional title: `[text](url "title")` keeps `[text]`. A
+      // destination may hold backslash-escaped characters and one level of parentheses.
+      .replace(/\]\((?:<[^>]*>|(?:\\.|[^()\s\\]|\((?:\\.|[^()\s\\])*\))*)(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
+      // Raw HTML tags, by name, lower case as converters write them: `Option<T>` and `Vec<u8>` are text.
+      .replace(HTML_TAG, ' ')
       .replace(/[#|`*]/g, ' ');
     out.push(line);
   }
