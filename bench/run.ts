@@ -12,6 +12,7 @@ import { benchColdStart } from './cold-start.bench';
 import { benchCrawl } from './crawl.bench';
 import { benchRecrawl } from './recrawl.bench';
 import { benchExtract } from './extract.bench';
+import { benchExtractQuality } from './extract-quality.bench';
 import { benchSite } from './site.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
@@ -57,6 +58,8 @@ async function main() {
   if (wanted('recrawl')) await benchRecrawl();
   // Extraction: CPU per page of extractPage against cheerio's parse alone, on the same pages.
   if (wanted('extract')) benchExtract();
+  // Extraction quality: word precision and recall against hand-checked truth, beside Readability (about a minute).
+  if (wanted('extract-quality')) benchExtractQuality();
   // Whole sites: 10,000 pages of rust-doc and all of PostgreSQL's manual, a worker killed, a cancel, two workers.
   if (named('site')) await benchSite();
 }
