@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Unpacks Debian's nodejs-doc, git-doc and sphinx-doc HTML into .cache/debian-docs for the crawler tests and benchmarks.
+# Unpacks Debian's nodejs-doc, git-doc, sphinx-doc, python3.11-doc and mkdocs-doc HTML into .cache/debian-docs for the
+# crawler tests, the extraction word snapshot and the benchmarks.
 # `apt-get download` + `dpkg -x` instead of `apt-get install`: installing nodejs-doc would remove a non-Debian Node.js.
 # sphinx-doc's pages load their scripts through relative symlinks into /usr/share/javascript; the libjs-* packages
 # unpacked beside them make those links resolve, so a browser runs the pages' real scripts.
@@ -8,10 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=.cache/debian-docs
-packages=(nodejs-doc git-doc sphinx-doc libjs-sphinxdoc libjs-jquery libjs-underscore)
+packages=(nodejs-doc git-doc sphinx-doc python3.11-doc mkdocs-doc libjs-sphinxdoc libjs-jquery libjs-underscore)
 have_base() {
   [ -f "$dest/usr/share/doc/nodejs/api/fs.html" ] && [ -d "$dest/usr/share/doc/git-doc" ] &&
     [ -f "$dest/usr/share/doc/sphinx-doc/html/index.html" ] &&
+    [ -f "$dest/usr/share/doc/python3.11/html/index.html" ] && [ -f "$dest/usr/share/doc/mkdocs/html/index.html" ] &&
     [ -f "$dest/usr/share/javascript/sphinxdoc/1.0/doctools.js" ]
 }
 have_whole_sites() {

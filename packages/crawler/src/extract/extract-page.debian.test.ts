@@ -124,3 +124,27 @@ describeWithDir(GIT_DIR, 'extractPage on git manual pages', () => {
     expect(manual.markdown).not.toContain('Table of Contents');
   });
 });
+
+// Python's manual names sections and signatures after their headings and APIs: cookies, search, menus.
+const PYTHON_DIR = join(DOCS_DIR, 'python3.11/html');
+const PYTHON_BASE = 'https://docs.python.org/3.11/';
+
+describeWithDir(PYTHON_DIR, "extractPage on Python's manual", () => {
+  it.each([
+    ['library/http.cookies.html', '## Cookie Objects', 'module defines classes for abstracting the concept of cookies'],
+    ['library/sys_path_init.html', '## Virtual environments', 'module search path'],
+    ['howto/regex.html', '### Search and Replace', '### match() versus search()'],
+    ['library/idle.html', '### File menu (Shell and Editor)', 'Create a new file editing window.'],
+  ])('keeps the sections of %s named like chrome', (file, heading, text) => {
+    const { markdown } = extract(PYTHON_DIR, file, PYTHON_BASE);
+    expect(markdown).toContain(heading);
+    expect(markdown).toContain(text);
+  });
+
+  it('keeps the signatures of re.search and http.cookiejar.CookieJar', () => {
+    expect(extract(PYTHON_DIR, 'library/re.html', PYTHON_BASE).markdown).toMatch(/^re\.search\(_pattern_, _string_/m);
+    expect(extract(PYTHON_DIR, 'library/http.cookiejar.html', PYTHON_BASE).markdown).toMatch(
+      /^_class_ http\.cookiejar\.CookieJar\(_policy\\=None_\)/m,
+    );
+  });
+});
