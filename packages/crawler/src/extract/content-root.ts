@@ -1,34 +1,16 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
-import type { DocumentIndex } from './document-index';
+import { mayMatch, type DocumentIndex } from './document-index';
+import { FRAMEWORK_ROOTS } from './frameworks';
 
 /**
- * Content containers of documentation generators, most specific first. The generic landmarks come
+ * Content containers of documentation generators (frameworks.ts), most specific first. The generic landmarks come
  * last because on most generators they also wrap sidebars, breadcrumbs and pagination.
  */
-const GENERATOR_ROOTS = [
-  '#apicontent', // Node.js API docs
-  '.theme-doc-markdown', // Docusaurus
-  '.md-content article', // MkDocs Material
-  '.md-content',
-  '.vp-doc', // VitePress
-  '.markdown-section', // Docsify, legacy GitBook
-  '.td-content', // Hugo Docsy
-  '.nextra-content', // Nextra
-  '[data-pagefind-body]',
-  '.rst-content [role=main]', // Sphinx (Read the Docs theme)
-  'div.body[role=main]', // Sphinx (alabaster, classic)
-  '.document [role=main]',
-  'div.body',
-  '.page-inner .normal', // legacy GitBook
-  '.markdown', // Docusaurus pages outside docs
-  '.markdown-body', // GitHub-styled renderers
-];
-
 const GENERIC_ROOTS = ['main article', 'article', '[role=main]', 'main', '#content'];
 
 // Class names common enough to appear on small widgets: trusted only when they hold a real share of the page.
-const WEAK_ROOTS = new Set(['div.body', '.markdown', '.markdown-body', '#content']);
+const WEAK_ROOTS = new Set(['div.body', '.markdown', '.markdown-body', '#content', '#main-content']);
 const WEAK_ROOT_MIN_SHARE = 0.2;
 // Several articles make a listing (blog index, card grid): the page is their container, not one of them.
 const SINGLE_MATCH_ROOTS = new Set(['main article', 'article']);
@@ -40,7 +22,7 @@ export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<
   if (asciidoc) return asciidoc;
   // Measured only when a weak root needs it: the whole body's text is a pass over the largest pages.
   let bodyLength: number | undefined;
-  for (const selector of [...GENERATOR_ROOTS, ...GENERIC_ROOTS]) {
+  for (const selector of [...FRAMEWORK_ROOTS, ...GENERIC_ROOTS]) {
     // Each selector is a pass over the document (10 ms on a large page): skip those naming what the page lacks.
     if (!mayMatch(selector, names)) continue;
     const matches = selectAll($, index, selector);
@@ -104,16 +86,4 @@ function measureText(element: Cheerio<Element>): number {
 function holdsText(node: AnyNode): boolean {
   if (isText(node)) return /\S/.test(node.data);
   return hasChildren(node) && node.children.some(holdsText);
-}
-
-/** False when the selector (of the simple kinds above) names an id, class, tag or attribute the document does not use. */
-function mayMatch(selector: string, names: Set<string>): boolean {
-  return selector.split(',').some((alternative) => {
-    const required = [
-      ...[...alternative.matchAll(/[#.][\w-]+/g)].map((m) => m[0]),
-      ...[...alternative.matchAll(/\[([\w-]+)/g)].map((m) => `attr:${m[1]}`),
-      ...[...alternative.matchAll(/(?:^|[\s>+~])([a-z][a-z0-9]*)/g)].map((m) => `tag:${m[1]}`),
-    ];
-    return required.every((name) => names.has(name));
-  });
 }

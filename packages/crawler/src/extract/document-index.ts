@@ -57,3 +57,15 @@ function visit(found: Found, nodes: AnyNode[]): void {
     visit(found, node.children);
   }
 }
+
+/** False when the selector (ids, classes, tags and attribute names joined by combinators) names an id, class, tag or attribute the document does not use. */
+export function mayMatch(selector: string, names: Set<string>): boolean {
+  return selector.split(',').some((alternative) => {
+    const required = [
+      ...[...alternative.matchAll(/[#.][\w-]+/g)].map((m) => m[0]),
+      ...[...alternative.matchAll(/\[([\w-]+)/g)].map((m) => `attr:${m[1]}`),
+      ...[...alternative.matchAll(/(?:^|[\s>+~])([a-z][a-z0-9]*)/g)].map((m) => `tag:${m[1]}`),
+    ];
+    return required.every((name) => names.has(name));
+  });
+}

@@ -60,10 +60,10 @@ function extractOnce($: CheerioAPI, pageUrl: string, loose: boolean): Attempt {
   // What a generator's own script would change in a browser, done here too, so fetched and rendered pages agree.
   if (applyAsciidocFootnotes($, index)) index = indexDocument($);
   const body = index.tags.get('body')?.[0];
-  const amounts: Map<AnyNode, TextAmount> = body ? measureTextAmounts(body) : new Map();
+  const amounts = body ? measureTextAmounts(body) : new Map<AnyNode, TextAmount>();
   const root = loose && body ? $(body) : selectContentRoot($, index);
   const landmark = root[0] !== body;
-  removeChrome($, root, { landmark, loose, amounts });
+  removeChrome($, root, { landmark, loose, amounts, names: index.names });
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);

@@ -25,6 +25,10 @@ export function normalizeCodeBlocks($: CheerioAPI, root: Cheerio<Element>): void
     findDescendants($, pre, LINE_NUMBER_GUTTERS).remove();
     // Prism (Docusaurus) ends each line with <br>, which has no text of its own.
     findDescendants($, pre, 'br').replaceWith('\n');
+    // Expressive Code (Starlight) draws each line as a <div>, a line of its own in a browser without a line feed.
+    findDescendants($, pre, 'div').each((_, line) => {
+      if (line.nextSibling && !$(line).text().endsWith('\n')) $(line).after('\n');
+    });
     const code = $(template.cloneNode()).text(pre.text());
     if (language) code.attr('class', `language-${language}`);
     pre.empty().removeAttr('class').append(code);

@@ -1,8 +1,10 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
+import { mayMatch } from './document-index';
 import { isElementNode, isTextNode } from './dom-nodes';
 import { findDescendants } from './find-descendants';
+import { FRAMEWORK_CHROME } from './frameworks';
 import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
 
 /** Elements that never carry a reader's text: scripts, styles, embedded objects and form controls. */
@@ -116,6 +118,8 @@ export interface RemoveChromeOptions {
   loose?: boolean;
   /** `root` is a content landmark (`<main>`, `<article>`, a generator's root), not the whole body. */
   landmark?: boolean;
+  /** The names the document uses (document-index.ts): which frameworks' chrome selectors can match. */
+  names?: Set<string>;
   /** The text amounts of the document, measured before anything was removed (measured here when not given). */
   amounts?: Map<AnyNode, TextAmount>;
 }
@@ -137,14 +141,19 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
     landmark: options.landmark ?? false,
     loose: options.loose ?? false,
   };
-  const doomed: Element[] = [];
+  const doomed: Element[] = frameworkChromeIn($, top, options.names);
   // Top down: an element judged chrome goes with everything under it, which is not judged.
-  const stack = top.children.slice().reverse();
+  // Names are not believed under an element they never remove: a heading's own link (mdBook's `<a class="header">`).
+  const stack = top.children.map((node) => ({ node, byName: true })).reverse();
   while (stack.length > 0) {
-    const node = stack.pop()!;
+    const { node, byName } = stack.pop()!;
     if (!isElementNode(node)) continue;
-    if (isChromeElement(judge, node)) doomed.push(node);
-    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    if (isChromeElement(judge, node, byName)) {
+      doomed.push(node);
+      continue;
+    }
+    const childrenByName = byName && !NEVER_CHROME_BY_NAME.has(node.name);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, byName: childrenByName });
   }
   doomed.push(...findFeedbackBlocks(judge, top));
   $(doomed).remove();
@@ -153,6 +162,12 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
     const text = link.text();
     return EDIT_PAGE_TEXT.test(text) || SKIP_LINK_TEXT.test(text);
   });
+}
+
+/** The chrome the generators in frameworks.ts render inside their content, found under `top`. */
+function frameworkChromeIn($: CheerioAPI, top: Element, names: Set<string> | undefined): Element[] {
+  const selectors = names ? FRAMEWORK_CHROME.filter((selector) => mayMatch(selector, names)) : FRAMEWORK_CHROME;
+  return selectors.length === 0 ? [] : findDescendants($, top, selectors.join(', ')).toArray();
 }
 
 interface Judge {
@@ -167,7 +182,7 @@ interface Judge {
 const NO_TEXT: TextAmount = { chars: 0, linkChars: 0 };
 const amountOf = (amounts: Map<AnyNode, TextAmount>, node: AnyNode): TextAmount => amounts.get(node) ?? NO_TEXT;
 
-function isChromeElement(judge: Judge, element: Element): boolean {
+function isChromeElement(judge: Judge, element: Element, byName: boolean): boolean {
   const { $ } = judge;
   const tag = element.name;
   if (NEVER_CONTENT_TAGS.has(tag)) return true;
@@ -178,8 +193,11 @@ function isChromeElement(judge: Judge, element: Element): boolean {
   if (role && CHROME_ROLES.has(role.toLowerCase())) return !holdsThePage(judge, element);
   if (isHidden(element)) return judge.loose ? isEmptyOrLinkList(judge, element) : !holdsThePage(judge, element);
   if (tag === 'header') return !isArticleHeader($, $(element)) && !holdsThePage(judge, element);
-  if (NEVER_CHROME_BY_NAME.has(tag) || (!id && !className)) return false;
-  const named = hasHeaderName(id, className) ? !isArticleHeader($, $(element)) : hasChromeName(id, className);
+  if (!byName || NEVER_CHROME_BY_NAME.has(tag) || (!id && !className)) return false;
+  // `header` names a page region only on a block (`site-header`), not on a word (Underscore's `<b class="header">`).
+  const named = hasHeaderName(id, className)
+    ? tag === 'div' && !isArticleHeader($, $(element))
+    : hasChromeName(id, className);
   if (!named) return false;
   return judge.loose
     ? isEmptyOrLinkList(judge, element) && shareOf(judge, element) < NAMED_CHROME_MAX_SHARE

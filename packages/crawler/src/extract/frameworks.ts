@@ -1,0 +1,82 @@
+/**
+ * What extraction knows of documentation generators, as data: where each puts a page's content, and the chrome it
+ * renders inside that content (permalink marks, source badges, copy buttons, toggles' labels). Each framework with a
+ * `fixture` is checked against a page of a real build (`fixtures/frameworks/`, described in `frameworks.json`).
+ */
+export interface DocsFramework {
+  name: string;
+  /** Content containers, most specific first; a framework's roots are tried before the next framework's. */
+  roots: string[];
+  /** Chrome inside the content root, removed whatever its text. */
+  chrome: string[];
+  /** The page of a real build the data was checked against, under fixtures/frameworks/. */
+  fixture?: string;
+}
+
+export const DOCS_FRAMEWORKS: DocsFramework[] = [
+  { name: 'Node.js API docs', roots: ['#apicontent'], chrome: ['a.mark'] },
+  {
+    name: 'rustdoc',
+    roots: ['#main-content'],
+    // The version and "source" badges (`.out-of-band` beside the title, `.rightside` beside each item), the
+    // collapse-all and copy-path buttons, "Expand description" labels, the "Run" link on examples and § anchors.
+    chrome: [
+      '.out-of-band',
+      '.rightside',
+      'a.srclink',
+      'a.src',
+      '#toggle-all-docs',
+      '#copy-path',
+      'summary.hideme',
+      'a.test-arrow',
+      'a.anchor',
+    ],
+    fixture: 'rustdoc.html',
+  },
+  {
+    name: 'Docusaurus',
+    roots: ['.theme-doc-markdown'],
+    chrome: ['a.hash-link'],
+    fixture: 'docusaurus.html',
+  },
+  {
+    name: 'MkDocs Material',
+    roots: ['.md-content article', '.md-content'],
+    chrome: ['a.headerlink', 'a.md-content__button', '.md-source-file'],
+    fixture: 'mkdocs-material.html',
+  },
+  {
+    name: 'VitePress',
+    roots: ['.vp-doc'],
+    // A code block's language label and line numbers are drawn beside the code, not part of it.
+    chrome: ['a.header-anchor', 'span.lang', '.line-numbers-wrapper'],
+    fixture: 'vitepress.html',
+  },
+  { name: 'Docsify, legacy GitBook', roots: ['.markdown-section'], chrome: [] },
+  { name: 'Hugo Docsy', roots: ['.td-content'], chrome: [] },
+  { name: 'Nextra', roots: ['.nextra-content'], chrome: [] },
+  { name: 'Pagefind-indexed sites', roots: ['[data-pagefind-body]'], chrome: [] },
+  {
+    name: 'Starlight',
+    // The page's h1 stands above `.sl-markdown-content`, inside <main> (found by the generic roots).
+    roots: [],
+    chrome: ['a.sl-anchor-link', '.sl-markdown-content ~ footer', '.expressive-code figcaption .sr-only'],
+    fixture: 'starlight.html',
+  },
+  {
+    name: 'Sphinx',
+    roots: ['.rst-content [role=main]', 'div.body[role=main]', '.document [role=main]', 'div.body'],
+    chrome: ['a.headerlink'],
+    fixture: 'sphinx.html',
+  },
+  { name: 'MkDocs', roots: ['div.col-md-9[role=main]'], chrome: ['a.headerlink'], fixture: 'mkdocs.html' },
+  { name: 'legacy GitBook', roots: ['.page-inner .normal'], chrome: [] },
+  { name: 'Docusaurus pages outside docs', roots: ['.markdown'], chrome: [] },
+  { name: 'GitHub-styled renderers', roots: ['.markdown-body'], chrome: [] },
+];
+
+/** Every framework's content roots, in the order they are tried. */
+export const FRAMEWORK_ROOTS: string[] = DOCS_FRAMEWORKS.flatMap((framework) => framework.roots);
+
+/** Every framework's chrome selectors. */
+export const FRAMEWORK_CHROME: string[] = [...new Set(DOCS_FRAMEWORKS.flatMap((framework) => framework.chrome))];
