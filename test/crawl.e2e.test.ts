@@ -333,6 +333,39 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
     expect(browser.map((c) => c.content).join('\n')).toContain('SCRIPTRENDERED');
   });
 
+  it('lists a page whose text no rule calls content in errors, and keeps the pages that have content', async () => {
+    const prose = 'The only prose of this page stands in a form field, which is never content. '.repeat(6);
+    const pages: Record<string, string> = {
+      '/start': `<html><head><title>Start</title></head><body><main><h1>Start</h1><p>${'Real content here. '.repeat(8)}</p><a href="/field">Field</a></main></body></html>`,
+      '/field': `<html><head><title>Field</title></head><body><main><h1>Field</h1><textarea>${prose}</textarea></main></body></html>`,
+    };
+    const fields = await serveFixtures({
+      routes: (req, res) => {
+        const html = pages[new URL(req.url ?? '/', 'http://x').pathname];
+        if (!html) return false;
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+        return true;
+      },
+    });
+    try {
+      const res = await crawl({
+        libraryId: 'fixture/lost',
+        name: 'Lost',
+        urls: [`${fields.origin}/start`],
+        renderer: 'http',
+      }).expect(200);
+      expect(res.body).toMatchObject({ pagesCrawled: 2 });
+      expect(res.body.errors).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${fields.origin}/field: no content found in a page whose body holds about \\d+ words of text$`),
+        ),
+      ]);
+      expect((await chunksOf('fixture/lost')).map((c) => new URL(c.url!).pathname)).toContain('/start');
+    } finally {
+      await fields.close();
+    }
+  });
+
   it('answers 400 when no content could be extracted, and validates the request', async () => {
     const none = await crawl({ libraryId: 'fixture/none', name: 'None', urls: [`${site.origin}/missing.html`] }).expect(
       400,

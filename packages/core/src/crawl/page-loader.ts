@@ -21,6 +21,8 @@ export interface LoadedPage {
    * text file: a code block repeated on most pages of a crawl is then kept (see crawl/repeated-blocks.ts).
    */
   landmark?: boolean;
+  /** Set when extraction found no content though the page's body holds text: says how much text was there. */
+  lostContent?: string;
   /** What the next crawl sends (If-None-Match, If-Modified-Since) and compares; absent for an error status. */
   validators?: PageValidators;
   /**

@@ -132,6 +132,8 @@ export const jobRegistry = {
        * of its own: staged as unchanged (with the links they lead to), counted like pages crawled by their own jobs.
        */
       revalidated: z.array(z.string()).optional(),
+      /** Crawled, but no content was found though the page holds text: listed in the crawl's `errors`. */
+      lostContent: z.string().max(500).optional(),
     }),
   },
   /** Fetches one URL (an llms.txt or a page), chunks it and replaces the library's chunks with it. */

@@ -234,6 +234,7 @@ export class ChromiumPageLoader implements PageLoader {
       title: extracted.title || url,
       links: extracted.links,
       landmark: extracted.landmark,
+      ...(extracted.lostContent ? { lostContent: extracted.lostContent } : {}),
     };
   }
 

@@ -88,8 +88,13 @@ export async function crawlPage(
     const handedOut = await handOut(page.links);
     if (handedOut.links.length > page.links.length) await stage({ ...content, links: handedOut.links });
     const rendered = page.renderedWith === 'browser' ? { pagesRendered: 1 } : {};
-    await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, ...rendered } });
-    return { ...base, title: page.title, ...found(handedOut) };
+    // A page with text that gave no content is crawled (its links are followed) and said so, never dropped silently.
+    const lost = page.lostContent ? { lostContent: page.lostContent } : {};
+    await ctx.reportProgress({
+      add: { done: 1, pagesCrawled: 1, ...rendered },
+      ...(page.lostContent ? { errors: [`${job.url}: ${page.lostContent}`] } : {}),
+    });
+    return { ...base, title: page.title, ...found(handedOut), ...lost };
   } catch (error) {
     // An earlier attempt may have admitted links and stopped (its worker died) before adding the pages: added now.
     if (job.fanOut && !ctx.signal.aborted) await handOutAgain(deps, job, ctx).catch(() => undefined);
