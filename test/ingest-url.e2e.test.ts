@@ -100,6 +100,33 @@ describe('POST /api/ingest-url (session only)', () => {
     await request(h.app).get('/api/libraries/bad/a').expect(404);
   });
 
+  it('answers 400 NO_CONTENT with the reason for a page whose text no rule calls content, and writes nothing', async () => {
+    const prose = 'The only prose of this page stands in a form field, which is never content. '.repeat(6);
+    const fields = await serveFixtures({
+      routes: (_req, res) => {
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<html><body><main><h1>Field</h1><textarea>${prose}</textarea></main></body></html>`);
+        return true;
+      },
+    });
+    try {
+      const res = await ingestUrl({
+        libraryId: 'bad/field',
+        name: 'Field',
+        sourceUrl: `${fields.origin}/field`,
+        sourceType: 'page',
+      }).expect(400);
+      expect(res.body).toMatchObject({
+        code: 'NO_CONTENT',
+        error: expect.stringMatching(/no content found in a page whose body holds about \d+ words of text/),
+      });
+      await request(h.app).get('/api/libraries/bad/field').expect(404);
+    } finally {
+      await fields.close();
+    }
+  });
+
   it('refuses API keys, even admin ones (401), and validates its body', async () => {
     const key = await h.createKey('admin');
     const body = { libraryId: 'k', name: 'K', sourceUrl: `${site.origin}/llms.txt`, sourceType: 'llms_txt' };

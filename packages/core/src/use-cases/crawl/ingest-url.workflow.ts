@@ -52,8 +52,10 @@ export function ingestUrlWorkflow(deps: {
         });
       }
       const chunks = llmsTxt ? chunkLlmsTxtPage(page) : chunkLoadedPage(page);
-      if (chunks.length === 0) {
-        throw new AppError('NO_CONTENT', `No content could be extracted from ${job.sourceUrl}`, 400, {
+      // A page whose text gave no content is refused with the reason, not stored as its title alone.
+      if (chunks.length === 0 || page.lostContent) {
+        const why = page.lostContent ? ` (${page.lostContent})` : '';
+        throw new AppError('NO_CONTENT', `No content could be extracted from ${job.sourceUrl}${why}`, 400, {
           retryable: false,
         });
       }
