@@ -1,10 +1,11 @@
-import type {
-  Admission,
-  CrawlFrontier,
-  FrontierScope,
-  FrontierStart,
-  FrontierSummary,
-  PageLinks,
+import {
+  admissionKeyOf,
+  type Admission,
+  type CrawlFrontier,
+  type FrontierScope,
+  type FrontierStart,
+  type FrontierSummary,
+  type PageLinks,
 } from '@docshelf/core';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { LazyConsumerRedis } from './connections';
 /** A crawl's frontier outlives the crawl only if its coordinator dies for good; it then expires. */
 const FRONTIER_TTL_MS = 7 * 24 * 3600_000;
 const SCOPE_CACHE_SIZE = 32;
+const PARTS_READ_AT_ONCE = 16;
 
 // KEYS: meta, depth, order, by, links, ids, urls. ARGV[1]: a JSON array of PageLinks, admitted one after the other.
 // Each page's admission is atomic: the same rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared
@@ -30,7 +32,9 @@ local function idOf(url)
 end
 local function admit(input)
   if redis.call('EXISTS', meta) == 0 then return '{"admitted":[],"found":0}' end
-  local earlier = redis.call('HGET', by, input.page)
+  local part = input.part or 0
+  local key = part == 0 and input.page or (input.page .. '#part-' .. part)
+  local earlier = redis.call('HGET', by, key)
   if earlier then return '{"admitted":' .. earlier .. ',"found":0}' end
   local budget = tonumber(redis.call('HGET', meta, 'budget'))
   local deadline = tonumber(redis.call('HGET', meta, 'deadline'))
@@ -80,7 +84,10 @@ local function admit(input)
       local id = idOf(link[1])
       numbers[n] = link[2] == 1 and id or ('-' .. id)
     end
-    redis.call('HSET', stored, input.page, table.concat(numbers, ','))
+    local list = table.concat(numbers, ',')
+    local before = part > 0 and redis.call('HGET', stored, input.page) or false
+    if before and before ~= '' then list = list == '' and before or (before .. ',' .. list) end
+    redis.call('HSET', stored, input.page, list)
   end
   local i = 1
   while i <= #work do
@@ -94,7 +101,7 @@ local function admit(input)
   redis.call('HSET', meta, 'budget', budget)
   redis.call('HINCRBY', meta, 'late', late)
   local list = #admitted == 0 and '[]' or cjson.encode(admitted)
-  redis.call('HSET', by, input.page, list)
+  redis.call('HSET', by, key, list)
   return '{"admitted":' .. list .. ',"found":' .. found .. '}'
 end
 local answers = {}
@@ -230,8 +237,19 @@ export class RedisCrawlFrontier implements CrawlFrontier {
   }
 
   async admittedBy(crawlId: string, page: string): Promise<string[] | null> {
-    const earlier = await this.redis().hget(this.keys(crawlId).by, page);
-    return earlier === null ? null : urlsSchema.parse(JSON.parse(earlier));
+    const { by } = this.keys(crawlId);
+    const earlier = await this.redis().hget(by, page);
+    if (earlier === null) return null;
+    const all = urlsSchema.parse(JSON.parse(earlier));
+    // The later parts of a page admitted in parts, read a few at a time until one is missing.
+    for (let first = 1; ; first += PARTS_READ_AT_ONCE) {
+      const keys = Array.from({ length: PARTS_READ_AT_ONCE }, (_, i) => admissionKeyOf(page, first + i));
+      const parts = await this.redis().hmget(by, ...keys);
+      for (const part of parts) {
+        if (part === null) return all;
+        all.push(...urlsSchema.parse(JSON.parse(part)));
+      }
+    }
   }
 
   async summary(crawlId: string): Promise<FrontierSummary | null> {

@@ -95,6 +95,32 @@ export function describeCrawlFrontierContract(label: string, create: () => Promi
       ]);
     });
 
+    it('admits a page in parts as at once: each part answered once, admittedBy joining them, links kept in order', async () => {
+      const whole = crawlId();
+      const parted = crawlId();
+      for (const id of [whole, parted]) await frontier.open(id, start({ budget: 10, maxDepth: 3 }));
+      const seedLinks = ok('/a', '/b', '/c', '/d');
+      const atOnce = await frontier.admit(whole, { page: u('/'), now, sitemap: ok('/s'), links: seedLinks });
+      const parts = await frontier.admitEach(parted, [
+        { page: u('/'), now, sitemap: ok('/s'), links: [], part: 0 },
+        { page: u('/'), now, links: seedLinks.slice(0, 2), part: 1 },
+        { page: u('/'), now, links: seedLinks.slice(2), part: 2 },
+      ]);
+      expect(parts.flatMap((part) => part.admitted)).toEqual(atOnce.admitted);
+      expect(parts.reduce((sum, part) => sum + part.found, 0)).toBe(atOnce.found);
+      // A retried part answers as before; the page's admissions are read back whole.
+      expect(await frontier.admit(parted, { page: u('/'), now, links: ok('/x'), part: 2 })).toEqual({
+        admitted: parts[2]!.admitted,
+        found: 0,
+      });
+      expect(await frontier.admittedBy(parted, u('/'))).toEqual(atOnce.admitted);
+      // The links of every part are kept: a shorter path to /a later re-admits from all of them alike.
+      await frontier.admit(whole, { page: u('/a'), now, links: ok('/a1') });
+      await frontier.admit(parted, { page: u('/a'), now, links: [], part: 0 });
+      await frontier.admit(parted, { page: u('/a'), now, links: ok('/a1'), part: 1 });
+      expect((await frontier.summary(parted))?.scheduled).toEqual((await frontier.summary(whole))?.scheduled);
+    });
+
     it('takes no links from a page at maxDepth', async () => {
       const id = crawlId();
       await frontier.open(id, start({ maxDepth: 1 }));

@@ -42,6 +42,12 @@ export interface PageLinks {
   sitemap?: FoundLink[];
   /** The page's links in document order; taken when the page's depth is below maxDepth. */
   links: FoundLink[];
+  /**
+   * A page with many links is admitted in parts, each a call of bounded size (0, 1, 2…, the sitemap's first): each part
+   * is answered once like a page (a retried part answers as before), its links kept after the earlier parts'.
+   * `finalOrigin` and `finalUrl` go with part 0.
+   */
+  part?: number;
 }
 
 export interface Admission {
@@ -49,6 +55,11 @@ export interface Admission {
   admitted: string[];
   /** URLs seen for the first time (pagesDiscovered grows by this). */
   found: number;
+}
+
+/** The key a page's part is answered under: the page's URL for part 0 (what a page admitted at once is kept under). */
+export function admissionKeyOf(page: string, part = 0): string {
+  return part === 0 ? page : `${page}#part-${part}`;
 }
 
 export interface FrontierSummary {
@@ -76,7 +87,7 @@ export interface CrawlFrontier {
   open(crawlId: string, start: FrontierStart): Promise<void>;
   scope(crawlId: string): Promise<FrontierScope | null>;
   admit(crawlId: string, links: PageLinks): Promise<Admission>;
-  /** The admissions of several pages, one after the other as `admit` would make them, in one call. */
+  /** The admissions of several pages (or parts), one after the other as `admit` would make them, in one call. */
   admitEach(crawlId: string, pages: PageLinks[]): Promise<Admission[]>;
   /** What an earlier attempt of this page's job admitted (null: none), to hand out again after a crash. */
   admittedBy(crawlId: string, page: string): Promise<string[] | null>;

@@ -7,6 +7,7 @@ import type {
   FrontierSummary,
   PageLinks,
 } from '../crawl/crawl-frontier';
+import { admissionKeyOf } from '../crawl/crawl-frontier';
 
 /** A URL found but never to be crawled (over budget, disallowed, after the deadline, or a final URL). */
 const NOT_CRAWLED = 'x';
@@ -56,7 +57,8 @@ export class MemoryCrawlFrontier implements CrawlFrontier {
   async admit(crawlId: string, input: PageLinks): Promise<Admission> {
     const crawl = this.crawls.get(crawlId);
     if (!crawl) return { admitted: [], found: 0 };
-    const earlier = crawl.admittedBy.get(input.page);
+    const key = admissionKeyOf(input.page, input.part);
+    const earlier = crawl.admittedBy.get(key);
     if (earlier) return { admitted: [...earlier], found: 0 };
     const admitted: string[] = [];
     let found = 0;
@@ -89,12 +91,13 @@ export class MemoryCrawlFrontier implements CrawlFrontier {
     }
     (input.sitemap ?? []).forEach((link) => consider(link, 1));
     if (depth < crawl.maxDepth) input.links.forEach((link) => consider(link, depth + 1));
-    if (crawl.maxDepth >= 3) crawl.links.set(input.page, input.links);
+    if (crawl.maxDepth >= 3)
+      crawl.links.set(input.page, [...(input.part ? (crawl.links.get(input.page) ?? []) : []), ...input.links]);
     while (work.length > 0) {
       const [page, from] = work.shift()!;
       crawl.links.get(page)!.forEach((link) => consider(link, from + 1));
     }
-    crawl.admittedBy.set(input.page, admitted);
+    crawl.admittedBy.set(key, admitted);
     return { admitted: [...admitted], found };
   }
 
@@ -105,8 +108,17 @@ export class MemoryCrawlFrontier implements CrawlFrontier {
   }
 
   async admittedBy(crawlId: string, page: string): Promise<string[] | null> {
-    const earlier = this.crawls.get(crawlId)?.admittedBy.get(page);
-    return earlier ? [...earlier] : null;
+    const crawl = this.crawls.get(crawlId);
+    const earlier = crawl?.admittedBy.get(page);
+    if (!crawl || !earlier) return null;
+    const all = [...earlier];
+    for (
+      let part = 1, more = crawl.admittedBy.get(admissionKeyOf(page, part));
+      more;
+      more = crawl.admittedBy.get(admissionKeyOf(page, ++part))
+    )
+      all.push(...more);
+    return all;
   }
 
   async summary(crawlId: string): Promise<FrontierSummary | null> {
