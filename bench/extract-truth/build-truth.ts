@@ -15,6 +15,9 @@
  *       (this overwrites the article truth files: ARTICLE_FIXES below are then to be made again)
  *   npx tsx bench/extract-truth/build-truth.ts docs
  *       regenerates the documentation truth files from the stored pages
+ *   npx tsx bench/extract-truth/build-truth.ts import-dev <checkout of scrapinghub/article-extraction-benchmark>
+ *       writes the development set, dev/: every other page of that benchmark (those not among the 42 above), with its
+ *       ground truth as it is (no hand fixes), the headline put first when the page's first <h1> is its <title>'s
  *   npx tsx bench/extract-truth/build-truth.ts check
  *       checks every article truth paragraph against its page's text
  *   npx tsx bench/extract-truth/build-truth.ts manifest
@@ -335,6 +338,71 @@ function importArticles(checkout: string) {
   fs.writeFileSync(path.join(HERE, 'article-urls.json'), `${JSON.stringify(urls, null, 2)}\n`);
 }
 
+/** An `<h1>` whose words are mostly in the page's `<title>` is the headline; another (a logo, a section name) is not. */
+function titledHeadline(html: string): string {
+  const $ = load(html);
+  const h1 = $('h1').first();
+  if (h1.length === 0) return '';
+  const headline = nodeText($, h1.get(0)!).replace(/^#+\s*/, '');
+  const words = tokenize(headline);
+  const title = new Set(tokenize($('head title').first().text()));
+  const shared = words.filter((word) => title.has(word)).length;
+  return words.length > 0 && shared >= words.length * 0.6 ? headline : '';
+}
+
+/**
+ * The development set: the benchmark's pages that are not in the test set above, for tuning the extractor without
+ * looking at the test pages. Its ground truth is taken as it is; the headline is put first only where the page's first
+ * `<h1>` matches its `<title>`, no page was fixed by hand.
+ */
+function importDev(checkout: string) {
+  const truth = JSON.parse(fs.readFileSync(path.join(checkout, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    ScrapinghubTruth
+  >;
+  const testHashes = new Set(ARTICLE_RULES.map((rule) => rule.hash));
+  const dev = path.join(HERE, 'dev');
+  fs.mkdirSync(path.join(dev, 'pages'), { recursive: true });
+  fs.mkdirSync(path.join(dev, 'truth'), { recursive: true });
+  const pages: ManifestPage[] = [];
+  for (const key of Object.keys(truth).sort()) {
+    const hash = key.slice(0, 10);
+    if (testHashes.has(hash)) continue;
+    const entry = truth[key]!;
+    const id = articleId(entry.url, hash);
+    const gz = fs.readFileSync(path.join(checkout, 'html', `${key}.html.gz`));
+    fs.writeFileSync(path.join(dev, 'pages', `${id}.html.gz`), gz);
+    const headline = titledHeadline(zlib.gunzipSync(gz).toString('utf8'));
+    const body = entry.articleBody
+      .replace(/\r/g, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
+    writeGz(path.join(dev, 'truth', `${id}.txt.gz`), `${headline ? `# ${headline}\n\n` : ''}${body}\n`);
+    pages.push({
+      id,
+      group: 'articles',
+      source: 'scrapinghub/article-extraction-benchmark',
+      sourcePath: `html/${key}.html.gz`,
+      url: entry.url,
+      html: `pages/${id}.html.gz`,
+      truth: `truth/${id}.txt.gz`,
+      licence:
+        'the benchmark repository is MIT-licensed; the page itself is the publisher’s, kept as that benchmark keeps it, for evaluation',
+      method: `scrapinghub ground truth articleBody as it is${headline ? ", the page's first h1 put first" : ''}`,
+      review: 'not reviewed by hand: a development set for tuning, scored by `EXTRACT_QUALITY_SET=dev`',
+    });
+  }
+  const manifest = {
+    description:
+      "Development set for extraction quality: the pages of scrapinghub/article-extraction-benchmark that are not in the test set (../manifest.json), with that benchmark's own ground truth. Tune on these; report the test set.",
+    pages,
+  };
+  fs.writeFileSync(path.join(dev, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(
+    `${pages.length} development pages, ${pages.filter((p) => p.method.includes('h1')).length} with a headline`,
+  );
+}
+
 /** Each truth paragraph's words must appear, in order, in the page's text: a paragraph not in the page is flagged. */
 function checkArticles() {
   const urls = JSON.parse(fs.readFileSync(path.join(HERE, 'article-urls.json'), 'utf8')) as Record<string, string>;
@@ -459,10 +527,13 @@ export const REVIEWS = (id: string, group: Group) =>
 const [command, argument] = process.argv.slice(2);
 if (command === 'import-docs') importDocs();
 else if (command === 'import-articles' && argument) importArticles(argument);
+else if (command === 'import-dev' && argument) importDev(argument);
 else if (command === 'docs') buildDocs();
 else if (command === 'check') checkArticles();
 else if (command === 'manifest') writeManifest(REVIEWS);
 else {
-  console.error('usage: build-truth.ts import-docs | import-articles <checkout> | docs | check | manifest');
+  console.error(
+    'usage: build-truth.ts import-docs | import-articles <checkout> | import-dev <checkout> | docs | check | manifest',
+  );
   process.exit(1);
 }

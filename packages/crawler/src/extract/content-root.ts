@@ -1,5 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
+import { selectContentBlock } from './content-blocks';
 import { mayMatch, type DocumentIndex } from './document-index';
 import { FRAMEWORK_ROOTS } from './frameworks';
 
@@ -34,10 +35,11 @@ export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<
       measureText(root) < (bodyLength ??= measureText(bodyOf($, index))) * WEAK_ROOT_MIN_SHARE
     )
       continue;
-    return root;
+    // A generic landmark may hold more than the content: on a news page, the article among its teasers.
+    return GENERIC_ROOTS.includes(selector) ? selectContentBlock($, root) : root;
   }
   const body = bodyOf($, index);
-  return body.length > 0 ? body : $.root().children().first();
+  return body.length > 0 ? selectContentBlock($, body) : $.root().children().first();
 }
 
 /** The document's (first) `<body>`. */

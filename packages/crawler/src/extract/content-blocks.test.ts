@@ -1,0 +1,89 @@
+import { load } from 'cheerio';
+import type { Element } from 'domhandler';
+import { selectContentBlock } from './content-blocks';
+
+const prose = (topic: string, n = 4): string =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>The ${topic} report, paragraph ${i + 1}, says that the council met on Tuesday, heard the residents, ` +
+      `weighed the costs, and voted, after a long debate, to go ahead with the plan for the ${topic}.</p>`,
+  ).join('\n');
+
+const teasers = Array.from(
+  { length: 6 },
+  (_, i) => `<li><a href="/story/${i}">Another story number ${i} that readers also clicked on today</a></li>`,
+).join('');
+
+function contentOf(html: string): { text: string; root: Element } {
+  const $ = load(html);
+  const root = selectContentBlock($, $('body'));
+  return { text: root.text().replace(/\s+/g, ' '), root: root[0]! };
+}
+
+describe('selectContentBlock', () => {
+  const article = `<html><body>
+    <div class="masthead"><a href="/">The Daily</a><span>Tuesday edition of the paper, all the news</span></div>
+    <div class="page">
+      <h1>Council approves the bridge</h1>
+      <div class="byline">By A. Writer, 2 hours ago</div>
+      <p class="standfirst">After months of argument, the town will get its new bridge over the river, and soon.</p>
+      <figure><img src="bridge.jpg"><figcaption>The old bridge, seen from the east bank</figcaption></figure>
+      <div class="share"><a href="/share/fb">Share</a> <a href="/share/tw">Tweet</a></div>
+      <div class="story-body">${prose('bridge', 6)}</div>
+      <div class="related"><h3>More stories</h3><ul>${teasers}</ul></div>
+    </div>
+    <div class="comments-area">${prose('comment', 8)}</div>
+  </body></html>`;
+
+  it('keeps the article body, its headline and its standfirst', () => {
+    const { text } = contentOf(article);
+    expect(text).toContain('Council approves the bridge');
+    expect(text).toContain('After months of argument');
+    expect(text).toContain('The bridge report, paragraph 6');
+  });
+
+  it.each([
+    ['the masthead', 'Tuesday edition'],
+    ['the byline', 'By A. Writer'],
+    ['the image caption', 'The old bridge, seen'],
+    ['the share bar', 'Tweet'],
+    ['the related stories', 'Another story number'],
+    ['the comments', 'The comment report'],
+  ])('drops %s', (_, words) => {
+    expect(contentOf(article).text).not.toContain(words);
+  });
+
+  it('widens the block to hold most of the prose when a caption wins on commas', () => {
+    const { text } = contentOf(`<html><body><div class="story">
+      <div class="image"><p>In this file photo, made available by NASA, astronaut A, left, and astronaut B, right, work, outside, on the station.</p></div>
+      <div class="wrap"><div class="text">${prose('space', 3).replace(/,/g, '')}</div></div>
+    </div><div class="teasers"><ul>${teasers}</ul></div></body></html>`);
+    expect(text).toContain('The space report paragraph 3');
+    expect(text).not.toContain('Another story number');
+  });
+
+  it('leaves a page holding code as it is', () => {
+    const html = `<html><body><nav><a href="/a">A</a></nav><div class="doc">${prose('api', 5)}</div>
+      <h2>Example</h2><pre><code>run(1)</code></pre><table><tr><td>option</td><td>value</td></tr></table></body></html>`;
+    const $ = load(html);
+    const body = $('body') as never;
+    expect(selectContentBlock($, body)).toBe(body);
+    expect($('pre').length).toBe(1);
+  });
+
+  it('leaves a page without prose as it is', () => {
+    const $ = load(`<html><body><ul>${teasers}</ul></body></html>`);
+    const body = $('body') as never;
+    expect(selectContentBlock($, body)).toBe(body);
+  });
+
+  it('keeps siblings of the block that are prose too', () => {
+    const { text } = contentOf(`<html><body><div class="main">
+      <div class="part">${prose('first', 5)}</div>
+      <div class="part">${prose('second', 5)}</div>
+    </div><footer>${prose('legal', 1)}</footer></body></html>`);
+    expect(text).toContain('The first report, paragraph 5');
+    expect(text).toContain('The second report, paragraph 5');
+  });
+});
