@@ -28,6 +28,14 @@ const CHROME_WORDS = new Set([
   'skipnav',
   'search',
   'searchbox',
+  // Around articles: share bars, related stories and comment threads (a reply form is their controls).
+  'share',
+  'sharing',
+  'social',
+  'related',
+  'comments',
+  'comment',
+  'respond',
 ]);
 
 const TITLE_WORDS = new Set(['title', 'heading']);

@@ -166,6 +166,31 @@ describe('extractPage drops chrome inside the content by what it is', () => {
   });
 });
 
+describe('extractPage around articles', () => {
+  it('drops a share bar named as one, with its heading', () => {
+    const html =
+      '<main><h1>Story</h1>' +
+      paragraph('The story.') +
+      '<div class="sd-social sd-sharing"><h3>Share this:</h3><ul><li><a href="/s?f">Click to share on Facebook</a></li>' +
+      '<li><a href="/s?t">Click to share on Twitter</a></li></ul></div></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The story.');
+    expect(markdown).not.toContain('Share this');
+  });
+
+  it("puts back the page's headline when the content root left it out", () => {
+    const html =
+      '<head><title>The long story | Example News</title></head><body><header><a href="/">Example News</a></header>' +
+      '<div class="headline"><h1>The long story</h1><p class="byline">By A. Writer</p></div><main>' +
+      paragraph('The first paragraph.') +
+      paragraph('The second paragraph.') +
+      '</main></body>';
+    const { markdown, title } = extract(html);
+    expect(title).toBe('The long story');
+    expect(markdown).toMatch(/^# The long story\n\nThe first paragraph\./);
+  });
+});
+
 describe('extractPage never drops a page with text silently', () => {
   it('takes the whole body again when the first try kept next to nothing, and says nothing is lost', () => {
     const html =

@@ -1,8 +1,8 @@
-import { load, type CheerioAPI } from 'cheerio';
-import type { AnyNode } from 'domhandler';
+import { load, type Cheerio, type CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentRoot } from './content-root';
-import { indexDocument } from './document-index';
+import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
 import { normalizeInline } from './normalize-inline';
@@ -28,8 +28,13 @@ export interface ExtractedPage {
  * none of it is called a loss: about 40 words. A page of links (an index) or a title alone is not one.
  */
 const BODY_PROSE_FLOOR = 250;
-/** An extraction holding less than this share of the body's text outside links is tried again with looser rules. */
+/** An extraction holding less than this share of the body's text outside links is tried again with looser rules… */
 const THIN_SHARE = 0.15;
+/**
+ * …when it is tiny too (characters that are not white space, about 80 words): a short article chosen from a page of
+ * dates, labels and legal footers is content, not a loss.
+ */
+const THIN_MAX_CHARS = 500;
 
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
 export function extractPage(html: string, pageUrl: string): ExtractedPage {
@@ -68,15 +73,32 @@ function extractOnce($: CheerioAPI, pageUrl: string, loose: boolean): Attempt {
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
   const title = extractTitle($, root, index.tags.get('head')?.[0]);
-  const markdown = convertContentToMarkdown($, root);
+  const markdown = withHeadline(convertContentToMarkdown($, root), title, headlineOutside($, root, index, title));
   const bodyAmount = body ? amounts.get(body) : undefined;
   const bodyProseChars = bodyAmount ? bodyAmount.chars - bodyAmount.linkChars : 0;
   const contentChars = countTextChars(markdown);
-  const thin = bodyProseChars >= BODY_PROSE_FLOOR && contentChars < bodyProseChars * THIN_SHARE;
+  const thin =
+    bodyProseChars >= BODY_PROSE_FLOOR && contentChars < THIN_MAX_CHARS && contentChars < bodyProseChars * THIN_SHARE;
   return { page: { title, markdown, links, landmark }, contentChars, bodyProseChars, thin };
 }
 
 /** Markdown's text without link and image targets, characters that are not white space. */
 function countTextChars(markdown: string): number {
   return markdown.replace(/\]\([^)]*\)/g, ']').replace(/\s+/g, '').length;
+}
+
+/**
+ * The page's headline when the content root left it out (a news page's `<h1>` above the article, Starlight's above
+ * its Markdown): the one `<h1>` of the document, outside the root, saying what the title says.
+ */
+function headlineOutside($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, title: string): boolean {
+  const headings = index.tags.get('h1') ?? [];
+  if (headings.length !== 1 || title === '') return false;
+  const heading = headings[0]!;
+  for (let node: AnyNode | null = heading; node; node = node.parent) if (node === root[0]) return false;
+  return $(heading).text().replace(/\s+/g, ' ').trim() === title;
+}
+
+function withHeadline(markdown: string, title: string, missing: boolean): string {
+  return missing ? `# ${title}\n\n${markdown}` : markdown;
 }
