@@ -175,7 +175,7 @@ export class RedisCrawlFrontier implements CrawlFrontier {
     for (const url of new Set([...start.found, ...start.scheduled])) depths.push(url, scheduled.has(url) ? '0' : 'x');
     const tx = this.redis()
       .multi()
-      .del(...Object.values(keys));
+      .unlink(...Object.values(keys));
     tx.hset(keys.meta, {
       budget: start.budget,
       deadline: start.deadline ?? -1,
@@ -279,6 +279,6 @@ export class RedisCrawlFrontier implements CrawlFrontier {
 
   async drop(crawlId: string): Promise<void> {
     this.scopes.delete(crawlId);
-    await this.redis().del(...Object.values(this.keys(crawlId)));
+    await this.redis().unlink(...Object.values(this.keys(crawlId)));
   }
 }

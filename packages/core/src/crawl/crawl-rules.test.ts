@@ -1,5 +1,6 @@
 import { buildPathFilter } from './path-patterns';
 import { parseRobotsTxt } from './robots-txt';
+import { MAX_SITEMAP_URLS } from './link-bounds';
 import { parseSitemap, readSitemapUrls, SITEMAP_INDEX_MAX_SITEMAPS } from './sitemap';
 
 describe('robots.txt', () => {
@@ -96,7 +97,7 @@ describe('sitemap.xml', () => {
       ...Object.fromEntries(many.map((url, i) => [url, urlset(`https://d.test/page-${i}`)])),
     };
     const fetched: string[] = [];
-    const urls = await readSitemapUrls((url) => {
+    const { urls } = await readSitemapUrls((url) => {
       fetched.push(url);
       return Promise.resolve(files[url] ?? null);
     }, 'https://d.test/sitemap.xml');
@@ -105,6 +106,31 @@ describe('sitemap.xml', () => {
     expect(fetched).toHaveLength(1 + SITEMAP_INDEX_MAX_SITEMAPS);
     expect(fetched).not.toContain('ftp://d.test/x.xml');
     expect(fetched).not.toContain('https://d.test/deeper.xml');
+  });
+
+  it('takes at most MAX_SITEMAP_URLS of an index whose sitemaps list more, none over-long, and says what it skipped', async () => {
+    const urlset = (...locs: string[]) => `<urlset>${locs.map((l) => `<url><loc>${l}</loc></url>`).join('')}</urlset>`;
+    const children = ['https://d.test/one.xml', 'https://d.test/two.xml'];
+    const big = (from: number) =>
+      urlset(
+        ...Array.from({ length: 60_000 }, (_, i) => `https://d.test/p${from + i}`),
+        `https://d.test/${'x'.repeat(5_000)}`,
+      );
+    const files: Record<string, string> = {
+      'https://d.test/sitemap.xml': `<sitemapindex>${children.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`,
+      [children[0]!]: big(0),
+      [children[1]!]: big(60_000),
+    };
+    const { urls, notes } = await readSitemapUrls(
+      (url) => Promise.resolve(files[url] ?? null),
+      'https://d.test/sitemap.xml',
+    );
+    expect(urls).toHaveLength(MAX_SITEMAP_URLS);
+    expect(urls.at(-1)).toBe(`https://d.test/p${MAX_SITEMAP_URLS - 1}`);
+    expect(notes).toEqual([
+      '2 sitemap URLs over 4,096 characters skipped',
+      `${(120_000 - MAX_SITEMAP_URLS).toLocaleString('en')} sitemap URLs beyond the first 100,000 skipped`,
+    ]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { boundLinks, MAX_SITEMAP_URLS } from './link-bounds';
 
 /** A sitemap lists pages (`<urlset>`) or, as a sitemap index (`<sitemapindex>`), other sitemaps. */
 export type Sitemap = { kind: 'urlset'; urls: string[] } | { kind: 'index'; sitemaps: string[] };
@@ -51,16 +52,17 @@ export function parseSitemap(xml: string): Sitemap {
 /**
  * The page URLs a site's sitemap lists. A sitemap index is followed one level down, to at most
  * SITEMAP_INDEX_MAX_SITEMAPS of its http(s) sitemaps, one after another; `fetchXml` unpacks gzipped ones (.xml.gz)
- * and answers null for a sitemap that cannot be had.
+ * and answers null for a sitemap that cannot be had. At most MAX_SITEMAP_URLS URLs are taken, none longer than
+ * MAX_URL_LENGTH; `notes` says what was skipped.
  */
 export async function readSitemapUrls(
   fetchXml: (url: string) => Promise<string | null>,
   url: string,
-): Promise<string[]> {
+): Promise<{ urls: string[]; notes: string[] }> {
   const xml = await fetchXml(url);
-  if (xml === null) return [];
+  if (xml === null) return { urls: [], notes: [] };
   const sitemap = parseSitemap(xml);
-  if (sitemap.kind === 'urlset') return sitemap.urls;
+  if (sitemap.kind === 'urlset') return boundSitemapUrls(sitemap.urls);
   const children = [...new Set(sitemap.sitemaps.flatMap((loc) => httpUrlOf(loc, url) ?? []))].slice(
     0,
     SITEMAP_INDEX_MAX_SITEMAPS,
@@ -69,10 +71,16 @@ export async function readSitemapUrls(
   for (const child of children) {
     const childXml = await fetchXml(child);
     const listed = childXml === null ? undefined : parseSitemap(childXml);
-    // Indexes do not nest (sitemaps.org): one found below an index is skipped.
-    if (listed?.kind === 'urlset') urls.push(...listed.urls);
+    // Indexes do not nest (sitemaps.org): one found below an index is skipped. One by one: a spread of 100,000
+    // arguments overflows the call stack.
+    if (listed?.kind === 'urlset') for (const listedUrl of listed.urls) urls.push(listedUrl);
   }
-  return urls;
+  return boundSitemapUrls(urls);
+}
+
+function boundSitemapUrls(urls: string[]): { urls: string[]; notes: string[] } {
+  const bounded = boundLinks(urls, { max: MAX_SITEMAP_URLS, what: 'sitemap URLs' });
+  return { urls: bounded.links, notes: bounded.notes };
 }
 
 function httpUrlOf(loc: string, base: string): string | undefined {

@@ -132,8 +132,11 @@ export const jobRegistry = {
        * of its own: staged as unchanged (with the links they lead to), counted like pages crawled by their own jobs.
        */
       revalidated: z.array(z.string()).optional(),
-      /** Crawled, but no content was found though the page holds text: listed in the crawl's `errors`. */
-      lostContent: z.string().max(500).optional(),
+      /**
+       * What the crawl's `errors` say of this page though it was crawled: no content found in a page with text, links
+       * or sitemap URLs skipped (over-long, or beyond the bounds).
+       */
+      notes: z.array(z.string().max(500)).max(10).optional(),
     }),
   },
   /** Fetches one URL (an llms.txt or a page), chunks it and replaces the library's chunks with it. */

@@ -1,6 +1,7 @@
 import type { CrawlFrontier } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
 import { repeatableKeysOf } from '../../crawl/repeated-blocks';
+import { boundLinks } from '../../crawl/link-bounds';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
@@ -51,9 +52,14 @@ export async function crawlPage(
     const handOut = (links: string[]) =>
       job.fanOut
         ? handOutLinks(deps, job, ctx, { finalUrl: page.url, links })
-        : Promise.resolve({ links, revalidated: [] });
+        : Promise.resolve({ links, revalidated: [], notes: [] as string[] });
     const found = (handedOut: { revalidated: string[] }) =>
       handedOut.revalidated.length > 0 ? { revalidated: handedOut.revalidated } : {};
+    // What the crawl's errors say of a page that was crawled all the same: shown live, and kept in the result.
+    const noted = (notes: string[]) => ({
+      progress: notes.length > 0 ? { errors: notes.map((note) => `${job.url}: ${note}`) } : {},
+      result: notes.length > 0 ? { notes: notes.slice(0, 10) } : {},
+    });
     if (page.unchanged && known) {
       const links = known.links;
       const unchanged = { finalUrl: page.url, links, validators: page.validators };
@@ -62,9 +68,12 @@ export async function crawlPage(
       // A seed's sitemap URLs lead the crawl before its links: staged with them, for the commit's order.
       if (handedOut.links.length > links.length)
         await stageUnchanged(deps, job.crawlId, job.url, { ...unchanged, links: handedOut.links });
-      await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 } });
-      return { ...base, title: '', ...found(handedOut), unchanged: true };
+      const notes = noted(handedOut.notes);
+      await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, pagesUnchanged: 1 }, ...notes.progress });
+      return { ...base, title: '', ...found(handedOut), unchanged: true, ...notes.result };
     }
+    // One bad link is one note: over-long links and those beyond the page's bound are skipped, the page goes on.
+    const bounded = boundLinks(page.links);
     const landmark = page.landmark ?? false;
     const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
     const content = {
@@ -72,7 +81,7 @@ export async function crawlPage(
       title: page.title,
       markdown: page.markdown,
       landmark,
-      links: page.links,
+      links: bounded.links,
       lineKeys,
       ...(page.validators ? { validators: page.validators } : {}),
     };
@@ -85,16 +94,13 @@ export async function crawlPage(
         now: (deps.now ?? (() => new Date()))(),
       });
     await stage(content);
-    const handedOut = await handOut(page.links);
-    if (handedOut.links.length > page.links.length) await stage({ ...content, links: handedOut.links });
+    const handedOut = await handOut(bounded.links);
+    if (handedOut.links.length > bounded.links.length) await stage({ ...content, links: handedOut.links });
     const rendered = page.renderedWith === 'browser' ? { pagesRendered: 1 } : {};
     // A page with text that gave no content is crawled (its links are followed) and said so, never dropped silently.
-    const lost = page.lostContent ? { lostContent: page.lostContent } : {};
-    await ctx.reportProgress({
-      add: { done: 1, pagesCrawled: 1, ...rendered },
-      ...(page.lostContent ? { errors: [`${job.url}: ${page.lostContent}`] } : {}),
-    });
-    return { ...base, title: page.title, ...found(handedOut), ...lost };
+    const notes = noted([...(page.lostContent ? [page.lostContent] : []), ...bounded.notes, ...handedOut.notes]);
+    await ctx.reportProgress({ add: { done: 1, pagesCrawled: 1, ...rendered }, ...notes.progress });
+    return { ...base, title: page.title, ...found(handedOut), ...notes.result };
   } catch (error) {
     // An earlier attempt may have admitted links and stopped (its worker died) before adding the pages: added now.
     if (job.fanOut && !ctx.signal.aborted) await handOutAgain(deps, job, ctx).catch(() => undefined);

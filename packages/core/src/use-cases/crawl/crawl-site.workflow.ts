@@ -229,7 +229,7 @@ async function afterPages(
       continue;
     }
     crawled.push(url);
-    if (page.lostContent) errors.push(`${url}: ${page.lostContent}`);
+    for (const note of page.notes ?? []) errors.push(`${url}: ${note}`);
     if (page.unchanged) unchanged += 1;
     if (page.renderedWith === 'browser') rendered += 1;
   }

@@ -1,6 +1,7 @@
-import type { CrawlFrontier, FrontierScope } from '../../crawl/crawl-frontier';
+import type { Admission, CrawlFrontier, FrontierScope, PageLinks } from '../../crawl/crawl-frontier';
 import { pageKeyOf } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
+import { MAX_URL_LENGTH } from '../../crawl/link-bounds';
 import { normalizePageUrl } from '../../crawl/page-url';
 import { readSitemapUrls } from '../../crawl/sitemap';
 import { AppError } from '../../errors';
@@ -50,31 +51,102 @@ export async function admitLinks(
   job: PageJob,
   ctx: JobContext,
   page: { finalUrl: string; links: string[] },
-): Promise<{ links: string[]; admitted: string[] }> {
+): Promise<{ links: string[]; admitted: string[]; notes: string[] }> {
   const scopeFacts = await deps.frontier.scope(job.crawlId);
   if (!scopeFacts) throw crawlGone(job.crawlId);
   const seed = job.seed === true;
   const scope = seed ? new CrawlScope(scopeFacts) : scopeOf(job.crawlId, scopeFacts);
   // As a breadth-first crawl did: the sitemap under the seed's own origin, then the seed's final origin joins.
-  const sitemap =
-    seed && scopeFacts.useSitemap ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal) : [];
+  const { urls: sitemap, notes } =
+    seed && scopeFacts.useSitemap
+      ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal)
+      : { urls: [], notes: [] };
   const sitemapLinks = scope.select(sitemap);
   const final = scope.noteFinalUrl(page.finalUrl, seed);
   ctx.signal.throwIfAborted();
-  const { admitted, found } = await deps.frontier.admit(job.crawlId, {
-    page: job.url,
-    now: (deps.now ?? (() => new Date()))().getTime(),
-    ...final,
-    ...(sitemapLinks.length > 0 ? { sitemap: sitemapLinks } : {}),
-    links: scope.select(page.links),
-  });
+  const [admission] = await admitInParts(deps.frontier, job.crawlId, ctx.signal, [
+    {
+      page: job.url,
+      now: (deps.now ?? (() => new Date()))().getTime(),
+      ...final,
+      ...(sitemapLinks.length > 0 ? { sitemap: sitemapLinks } : {}),
+      links: scope.select(page.links),
+    },
+  ]);
+  const { admitted, found } = admission!;
   if (found > 0 || admitted.length > 0)
     await ctx.reportProgress({ add: { pagesDiscovered: found, total: admitted.length } });
-  return { links: [...sitemap, ...page.links], admitted };
+  return { links: [...sitemap, ...page.links], admitted, notes };
 }
 
-/** Pages whose links one frontier call admits at most (one Redis script call; a call holds Redis while it runs). */
+/** Pages (or parts of one) whose links one frontier call admits at most: a call holds Redis while its script runs. */
 const ADMISSION_BATCH = 50;
+/** Links one frontier call admits at most: a few milliseconds of Redis's time, whatever a page or sitemap holds. */
+export const ADMISSION_LINKS = 2_000;
+
+/**
+ * The admissions of several pages, made in calls of at most ADMISSION_BATCH parts and ADMISSION_LINKS links: a page
+ * with more links is admitted in parts (its sitemap's first, then its own), one after the other, and its parts'
+ * answers joined.
+ */
+export async function admitInParts(
+  frontier: CrawlFrontier,
+  crawlId: string,
+  signal: AbortSignal,
+  pages: PageLinks[],
+): Promise<Admission[]> {
+  const parts = pages.flatMap((page, index) => partsOf(page).map((part) => ({ index, part })));
+  const answers: Admission[] = pages.map(() => ({ admitted: [], found: 0 }));
+  for (const call of packCalls(parts, (part) => (part.part.sitemap?.length ?? 0) + part.part.links.length)) {
+    signal.throwIfAborted();
+    const admissions = await frontier.admitEach(
+      crawlId,
+      call.map(({ part }) => part),
+    );
+    admissions.forEach((admission, i) => {
+      const answer = answers[call[i]!.index]!;
+      for (const url of admission.admitted) answer.admitted.push(url);
+      answer.found += admission.found;
+    });
+  }
+  return answers;
+}
+
+/** A page's admission as parts of at most ADMISSION_LINKS links each: sitemap URLs first, then links. */
+export function partsOf(page: PageLinks): PageLinks[] {
+  const { sitemap = [], links, finalOrigin, finalUrl, ...common } = page;
+  if (sitemap.length + links.length <= ADMISSION_LINKS) return [page];
+  const parts: PageLinks[] = [];
+  for (let i = 0; i < sitemap.length; i += ADMISSION_LINKS)
+    parts.push({ ...common, sitemap: sitemap.slice(i, i + ADMISSION_LINKS), links: [] });
+  for (let i = 0; i < links.length; i += ADMISSION_LINKS)
+    parts.push({ ...common, links: links.slice(i, i + ADMISSION_LINKS) });
+  return parts.map((part, i) => ({
+    ...part,
+    part: i,
+    ...(i === 0 && finalOrigin ? { finalOrigin } : {}),
+    ...(i === 0 && finalUrl ? { finalUrl } : {}),
+  }));
+}
+
+/** Consecutive items packed into calls of at most ADMISSION_BATCH items and ADMISSION_LINKS links. */
+export function packCalls<T>(items: T[], sizeOf: (item: T) => number): T[][] {
+  const calls: T[][] = [];
+  let call: T[] = [];
+  let links = 0;
+  for (const item of items) {
+    const size = sizeOf(item);
+    if (call.length > 0 && (call.length >= ADMISSION_BATCH || links + size > ADMISSION_LINKS)) {
+      calls.push(call);
+      call = [];
+      links = 0;
+    }
+    call.push(item);
+    links += size;
+  }
+  if (call.length > 0) calls.push(call);
+  return calls;
+}
 
 /**
  * The links of several pages of a crawl (none of them its seed), admitted one page after the other in few calls to the
@@ -90,22 +162,16 @@ export async function admitLinksOfPages(
   const scopeFacts = await deps.frontier.scope(job.crawlId);
   if (!scopeFacts) throw crawlGone(job.crawlId);
   const scope = scopeOf(job.crawlId, scopeFacts);
-  const admitted: string[][] = [];
-  let found = 0;
-  for (let i = 0; i < pages.length; i += ADMISSION_BATCH) {
-    ctx.signal.throwIfAborted();
-    const now = (deps.now ?? (() => new Date()))().getTime();
-    const batch = pages.slice(i, i + ADMISSION_BATCH).map((page) => ({
-      page: page.url,
-      now,
-      ...scope.noteFinalUrl(page.finalUrl, false),
-      links: scope.select(page.links),
-    }));
-    for (const admission of await deps.frontier.admitEach(job.crawlId, batch)) {
-      admitted.push(admission.admitted);
-      found += admission.found;
-    }
-  }
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const inputs = pages.map((page) => ({
+    page: page.url,
+    now,
+    ...scope.noteFinalUrl(page.finalUrl, false),
+    links: scope.select(page.links),
+  }));
+  const admissions = await admitInParts(deps.frontier, job.crawlId, ctx.signal, inputs);
+  const admitted = admissions.map((admission) => admission.admitted);
+  const found = admissions.reduce((n, admission) => n + admission.found, 0);
   const total = admitted.reduce((n, urls) => n + urls.length, 0);
   if (found > 0 || total > 0) await ctx.reportProgress({ add: { pagesDiscovered: found, total } });
   return admitted;
@@ -141,7 +207,13 @@ export async function handOutAgain(deps: Pick<HandOutDeps, 'frontier'>, job: Pag
   if (earlier && earlier.length > 0) await addPageJobs(job, ctx, earlier);
 }
 
-async function loadSitemap(loader: PageLoader, origin: string, signal: AbortSignal): Promise<string[]> {
+async function loadSitemap(
+  loader: PageLoader,
+  origin: string,
+  signal: AbortSignal,
+): Promise<{ urls: string[]; notes: string[] }> {
   const fetchXml = (url: string) => loader.fetchSiteFile(url, { maxBytes: SITEMAP_MAX_BYTES, signal });
-  return (await readSitemapUrls(fetchXml, `${origin}/sitemap.xml`)).flatMap((u) => normalizePageUrl(u, origin) ?? []);
+  const { urls, notes } = await readSitemapUrls(fetchXml, `${origin}/sitemap.xml`);
+  const normalized = urls.flatMap((u) => normalizePageUrl(u, origin) ?? []);
+  return { urls: normalized.filter((u) => u.length <= MAX_URL_LENGTH), notes };
 }

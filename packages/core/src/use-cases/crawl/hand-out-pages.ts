@@ -30,9 +30,9 @@ export async function handOutLinks(
   job: PageJob,
   ctx: JobContext,
   page: { finalUrl: string; links: string[] },
-): Promise<{ links: string[]; revalidated: string[] }> {
-  const { links, admitted } = await admitLinks(deps, job, ctx, page);
-  return { links, revalidated: await handOutPages(deps, job, ctx, admitted) };
+): Promise<{ links: string[]; revalidated: string[]; notes: string[] }> {
+  const { links, admitted, notes } = await admitLinks(deps, job, ctx, page);
+  return { links, revalidated: await handOutPages(deps, job, ctx, admitted), notes };
 }
 
 async function handOutPages(
