@@ -12,8 +12,8 @@ describe('loadConfig', () => {
       publicLibraryDelete: false,
       publicSearch: false,
       worker: {
-        queues: ['embed', 'backup', 'delete', 'ingest', 'crawl'],
-        concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4 },
+        queues: ['embed', 'backup', 'delete', 'ingest', 'crawl', 'callbacks'],
+        concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4, callbacks: 4 },
       },
     });
     expect(config).toMatchObject({
@@ -78,6 +78,11 @@ describe('loadConfig', () => {
       delete: 3,
       ingest: 3,
       crawl: 3,
+      callbacks: 3,
+    });
+    expect(loadConfig({ WORKER_CONCURRENCY_CALLBACKS: '16' }).worker.concurrency).toMatchObject({
+      callbacks: 16,
+      ingest: 4,
     });
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
