@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -57,6 +57,38 @@ async function startReceiver(mode: 'flaky' | 'silent'): Promise<Receiver> {
   return receiver;
 }
 
+/**
+ * A Standard Webhooks verifier written from the scheme itself, not from the sender's library: HMAC-SHA256 over
+ * `<webhook-id>.<webhook-timestamp>.<body>` under the secret's bytes (base64 after `whsec_`, else the string's UTF-8),
+ * compared in constant time with each `v1,<base64>` of webhook-signature, and a timestamp within `toleranceS` of `now`.
+ */
+function verifyStandardWebhook(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+  { now = new Date(), toleranceS = 300 }: { now?: Date; toleranceS?: number } = {},
+): { ok: true } | { ok: false; reason: string } {
+  const [id, timestamp, signatures] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map(
+    (name) => headers[name],
+  );
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string')
+    return { ok: false, reason: 'missing headers' };
+  if (!/^\d+$/.test(timestamp)) return { ok: false, reason: 'timestamp not a number' };
+  if (Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp)) > toleranceS)
+    return { ok: false, reason: 'timestamp outside tolerance' };
+  const key = secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice('whsec_'.length), 'base64')
+    : Buffer.from(secret, 'utf8');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  const matches = signatures.split(' ').some((versioned) => {
+    const [version, signature] = versioned.split(',');
+    if (version !== 'v1' || !signature) return false;
+    const given = Buffer.from(signature, 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  return matches ? { ok: true } : { ok: false, reason: 'no matching signature' };
+}
+
 describe('callbackUrl: the finished job is POSTed, signed, and retried with backoff', () => {
   let h: Harness;
   let auth: { Authorization: string };
@@ -67,7 +99,7 @@ describe('callbackUrl: the finished job is POSTed, signed, and retried with back
   });
   afterAll(async () => h.close());
 
-  it('delivers the final job object with an HMAC-SHA256 signature of the body, again after a 503', async () => {
+  it('delivers the final job object with Standard Webhooks headers, again after a 503', async () => {
     const receiver = await startReceiver('flaky');
     try {
       const body = { libraryId: 'hook/on', name: 'Hooked', chunks: makeChunks(2), callbackUrl: receiver.url };
@@ -82,15 +114,57 @@ describe('callbackUrl: the finished job is POSTed, signed, and retried with back
         expect(JSON.parse(delivery.body)).toEqual(job);
         expect(delivery.headers['content-type']).toBe('application/json');
         expect(delivery.headers['x-docshelf-job-id']).toBe(jobId);
-        expect(delivery.headers['x-docshelf-signature']).toBe(
-          `sha256=${createHmac('sha256', SECRET).update(delivery.body).digest('hex')}`,
-        );
+        expect(delivery.headers['x-docshelf-signature']).toBeUndefined();
+        expect(verifyStandardWebhook(SECRET, delivery.headers, delivery.body)).toEqual({ ok: true });
       }
+      // A retry is the same message: the receiver can drop a second copy by its id.
+      expect(new Set(receiver.deliveries.map((d) => d.headers['webhook-id'])).size).toBe(1);
       expect(job).toMatchObject({
         state: 'completed',
         result: { success: true, libraryId: 'hook/on', chunksIngested: 2 },
       });
       expect(receiver.deliveries).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('signs id and timestamp with the body: a replay outside 5 minutes, a re-dated copy or an edited body is refused', async () => {
+    const receiver = await startReceiver('flaky');
+    try {
+      const body = { libraryId: 'hook/replay', name: 'Replay', chunks: makeChunks(1), callbackUrl: receiver.url };
+      await request(h.app).post('/api/ingest').set(auth).set('Prefer', 'respond-async').send(body).expect(202);
+      await receiver.next(2);
+      const { headers, body: sent } = receiver.deliveries[1]!;
+      const sentAt = new Date(Number(headers['webhook-timestamp']) * 1000);
+      expect(Math.abs(sentAt.getTime() - Date.now())).toBeLessThan(60_000);
+      expect(headers['webhook-id']).toMatch(/^[\w.-]+$/);
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+
+      expect(verifyStandardWebhook(SECRET, headers, sent, { now: sentAt })).toEqual({ ok: true });
+      // The same capture, verified again 5 min 1 s later (or sent from 5 min 1 s ago), is refused.
+      const later = new Date(sentAt.getTime() + 301_000);
+      expect(verifyStandardWebhook(SECRET, headers, sent, { now: later })).toEqual({
+        ok: false,
+        reason: 'timestamp outside tolerance',
+      });
+      const earlier = new Date(sentAt.getTime() - 301_000);
+      expect(verifyStandardWebhook(SECRET, headers, sent, { now: earlier })).toMatchObject({ ok: false });
+      // Moving the timestamp forward to pass the tolerance breaks the signature.
+      const redated = { ...headers, 'webhook-timestamp': String(Math.floor(later.getTime() / 1000)) };
+      expect(verifyStandardWebhook(SECRET, redated, sent, { now: later })).toEqual({
+        ok: false,
+        reason: 'no matching signature',
+      });
+      const tampered = sent.replace('"completed"', '"failed"');
+      expect(tampered).not.toBe(sent);
+      expect(verifyStandardWebhook(SECRET, headers, tampered, { now: sentAt })).toEqual({
+        ok: false,
+        reason: 'no matching signature',
+      });
+      expect(verifyStandardWebhook('another-secret-of-16+', headers, sent, { now: sentAt })).toMatchObject({
+        ok: false,
+      });
     } finally {
       await receiver.close();
     }

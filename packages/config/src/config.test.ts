@@ -96,6 +96,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEBHOOK_SECRET: '' }).jobs.webhookSecret).toBeUndefined();
     expect(() => loadConfig({ JOB_RETENTION_DAYS: '1' })).toThrow(/JOB_RETENTION_DAYS/);
     expect(() => loadConfig({ WEBHOOK_SECRET: 'short' })).toThrow(/WEBHOOK_SECRET/);
+    // A Standard Webhooks secret: whsec_ and the base64 of at least 16 bytes.
+    const standard = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    expect(loadConfig({ WEBHOOK_SECRET: standard }).jobs.webhookSecret).toBe(standard);
+    expect(() => loadConfig({ WEBHOOK_SECRET: 'whsec_not*base64*at*all' })).toThrow(/WEBHOOK_SECRET: .*base64/);
+    expect(() => loadConfig({ WEBHOOK_SECRET: `whsec_${Buffer.alloc(8).toString('base64')}` })).toThrow(
+      /WEBHOOK_SECRET: .*16 bytes/,
+    );
   });
 
   it('reads the operations settings', () => {
