@@ -28,7 +28,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services)).toEqual(
       expect.arrayContaining(['mongo', 'fake-gcs-server', 'api', 'worker', 'crawl-worker']),
     );
-    expect((worker?.environment as Record<string, string>).WORKER_QUEUES).toBe('embed,backup,delete,ingest');
+    expect((worker?.environment as Record<string, string>).WORKER_QUEUES).toBe('embed,backup,delete,ingest,callbacks');
     expect((crawl?.environment as Record<string, string>).WORKER_QUEUES).toBe('crawl');
     expect(crawl).not.toHaveProperty('container_name');
     expect(crawl).not.toHaveProperty('ports');

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { startHarness, type Harness } from './support/harness';
 
-const QUEUES = ['backup', 'crawl', 'delete', 'embed', 'ingest'];
+const QUEUES = ['backup', 'callbacks', 'crawl', 'delete', 'embed', 'ingest'];
 
 /** Bull Board at /admin/queues: a dashboard session only; API keys and strangers get 401. */
 describe('Bull Board access', () => {

@@ -69,6 +69,7 @@ describe('health and readiness of the API and worker processes, with a Redis the
     });
     expect(ready.body.queues.map((q: { queue: string }) => q.queue).sort()).toEqual([
       'backup',
+      'callbacks',
       'crawl',
       'delete',
       'embed',

@@ -117,7 +117,7 @@ describe('metrics after real traffic, and secrets kept out of the logs (real API
     expect(text).not.toContain('acme/nope');
 
     expect(valueOf(samples, 'queue_jobs_scrape_ok')).toBe(1);
-    for (const queue of ['embed', 'backup', 'delete', 'ingest', 'crawl']) {
+    for (const queue of ['embed', 'backup', 'delete', 'ingest', 'crawl', 'callbacks']) {
       for (const state of ['waiting', 'active', 'completed', 'failed', 'delayed']) {
         expect(valueOf(samples, 'queue_jobs', { queue, state })).toBeDefined();
       }

@@ -146,6 +146,17 @@ export async function runJob(
       });
     const outcome = final || appError.code === 'JOB_CANCELLED' ? 'failed' : 'retrying';
     logger.warn({ ms: finish(outcome), outcome, code: appError.code }, 'job failed');
+    // Nobody waits for a delivery: the log (and the queue's failed list) is the only place its loss shows.
+    if (outcome === 'failed' && name === 'deliver-callback')
+      logger.error(
+        {
+          callbackOf: (payload as { jobId?: string } | undefined)?.jobId,
+          attempts: job.attemptsMade + 1,
+          code: appError.code,
+          err: appError,
+        },
+        'callback not delivered; no attempts left',
+      );
     const message = encodeAppError(appError);
     throw appError.retryable ? new Error(message) : new UnrecoverableError(message);
   } finally {

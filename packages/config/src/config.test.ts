@@ -12,8 +12,8 @@ describe('loadConfig', () => {
       publicLibraryDelete: false,
       publicSearch: false,
       worker: {
-        queues: ['embed', 'backup', 'delete', 'ingest', 'crawl'],
-        concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4 },
+        queues: ['embed', 'backup', 'delete', 'ingest', 'crawl', 'callbacks'],
+        concurrency: { embed: 4, backup: 4, delete: 4, ingest: 4, crawl: 4, callbacks: 4 },
       },
     });
     expect(config).toMatchObject({
@@ -78,6 +78,11 @@ describe('loadConfig', () => {
       delete: 3,
       ingest: 3,
       crawl: 3,
+      callbacks: 3,
+    });
+    expect(loadConfig({ WORKER_CONCURRENCY_CALLBACKS: '16' }).worker.concurrency).toMatchObject({
+      callbacks: 16,
+      ingest: 4,
     });
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
@@ -91,6 +96,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ WEBHOOK_SECRET: '' }).jobs.webhookSecret).toBeUndefined();
     expect(() => loadConfig({ JOB_RETENTION_DAYS: '1' })).toThrow(/JOB_RETENTION_DAYS/);
     expect(() => loadConfig({ WEBHOOK_SECRET: 'short' })).toThrow(/WEBHOOK_SECRET/);
+    // A Standard Webhooks secret: whsec_ and the base64 of at least 16 bytes.
+    const standard = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    expect(loadConfig({ WEBHOOK_SECRET: standard }).jobs.webhookSecret).toBe(standard);
+    expect(() => loadConfig({ WEBHOOK_SECRET: 'whsec_not*base64*at*all' })).toThrow(/WEBHOOK_SECRET: .*base64/);
+    expect(() => loadConfig({ WEBHOOK_SECRET: `whsec_${Buffer.alloc(8).toString('base64')}` })).toThrow(
+      /WEBHOOK_SECRET: .*16 bytes/,
+    );
   });
 
   it('reads the operations settings', () => {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { CRAWL_PAGES_CEILING, QUEUE_NAMES, type QueueName } from '@docshelf/core';
+import { CRAWL_PAGES_CEILING, QUEUE_NAMES, webhookKeyOf, type QueueName } from '@docshelf/core';
 import { ConfigError } from './config-error';
 import { productionEnvSchema, readProductionAdapters } from './production-adapters';
 
@@ -112,9 +112,20 @@ const envSchema = z.object({
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
+  /** Any string of 16+ characters (its UTF-8 bytes are the key) or a Standard Webhooks `whsec_<base64>` secret. */
   WEBHOOK_SECRET: z.preprocess(
     (v) => (v === '' ? undefined : v),
-    z.string().min(16, 'WEBHOOK_SECRET must be at least 16 characters').optional(),
+    z
+      .string()
+      .min(16, 'WEBHOOK_SECRET must be at least 16 characters')
+      .superRefine((secret, ctx) => {
+        try {
+          webhookKeyOf(secret);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: `WEBHOOK_SECRET: ${(error as Error).message}` });
+        }
+      })
+      .optional(),
   ),
   JOB_RETENTION_DAYS: z.coerce.number().int().min(7, 'JOB_RETENTION_DAYS must be at least 7').max(3650).default(30),
   SESSION_IDLE_MINUTES: z.coerce
@@ -169,7 +180,7 @@ export const configSchema = envSchema.transform((e, ctx) => {
     /** When set, /metrics needs `Authorization: Bearer <token>`. */
     metricsToken: e.METRICS_TOKEN,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
-    /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
+    /** Job records: how long ended jobs stay readable, and the secret that signs callbacks (none are accepted without it). */
     jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },
     crawl: {
       waitTimeoutMs: e.CRAWL_WAIT_TIMEOUT_MS,

@@ -31,10 +31,10 @@ import { haltWorkflow } from './halt-workflow';
 /** The queues root jobs run on: their completion and failure events end a job's event stream. */
 const ROOT_QUEUES = [...new Set(JOB_NAMES.filter((name) => jobTypeOf(name)).map((name) => jobRegistry[name].queue))];
 /**
- * The page jobs of crawls are awaited by their coordinator, never by the API: the events of their queue (several per
- * page) are not read here.
+ * The page jobs of crawls are awaited by their coordinator, and callback deliveries by nobody: the events of their
+ * queues (several per page) are not read here.
  */
-const UNAWAITED_QUEUES: ReadonlySet<QueueName> = new Set(['crawl']);
+const UNAWAITED_QUEUES: ReadonlySet<QueueName> = new Set(['crawl', 'callbacks']);
 
 export interface BullmqJobRunnerOptions {
   redisUrl: string;

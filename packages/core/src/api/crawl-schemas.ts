@@ -56,7 +56,10 @@ const pathPattern = z
 /** Optional on the four job endpoints; checked against the SSRF address policy before the job is accepted. */
 export const callbackUrlSchema = httpUrlSchema
   .optional()
-  .describe('When the job ends, its final state is POSTed here, signed (X-Docshelf-Signature)');
+  .describe(
+    'When the job ends, its final state is POSTed here, signed as a Standard Webhooks message (webhook-id = the job id, ' +
+      'webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> under WEBHOOK_SECRET)',
+  );
 
 /** On ingest, crawl and ingest-url: embed beyond the SPEC's automatic limits (50 chunks on ingest, 500 on the others). */
 export const embedAllSchema = z

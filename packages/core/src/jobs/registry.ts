@@ -11,7 +11,7 @@ import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
 
 /** Queue names are persisted in Redis keys: never rename one, or queued jobs are stranded. */
-export const QUEUE_NAMES = ['embed', 'backup', 'delete', 'ingest', 'crawl'] as const;
+export const QUEUE_NAMES = ['embed', 'backup', 'delete', 'ingest', 'crawl', 'callbacks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 const ingestionId = z.string().uuid();
@@ -155,9 +155,12 @@ export const jobRegistry = {
     }),
     result: ingestResponseSchema,
   },
-  /** POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. */
+  /**
+   * POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. On a queue of
+   * its own, so a receiver that hangs holds callback slots only, never those of ingests and crawls.
+   */
   'deliver-callback': {
-    queue: 'ingest',
+    queue: 'callbacks',
     payload: z.object({ jobId: z.string().uuid() }),
     result: z.object({ status: z.number().int() }),
   },

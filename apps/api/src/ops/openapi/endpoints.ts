@@ -56,7 +56,8 @@ const JOB_ERRORS = [400, 401, 403, 409, 413, 414, 415, 422, 500, 503, 504];
 /** How a synchronous request relates to its job, said once for the four job endpoints. */
 const RUNS_AS_JOB =
   ' Runs as one job in the worker. With `Prefer: respond-async` the answer is 202 with the job id at once; follow it at ' +
-  '`/api/jobs/{id}` and `/api/jobs/{id}/events`. With `callbackUrl` the final job is POSTed there, signed.';
+  '`/api/jobs/{id}` and `/api/jobs/{id}/events`. With `callbackUrl` the final job is POSTed there, signed with ' +
+  'Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`).';
 const READER = 'A read or admin API key or a session; anyone when the server runs with `PUBLIC_SEARCH=true`.';
 
 const jsonRpcMessageSchema = z

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import { SIGNATURE_HEADER, signCallbackBody, type CallbackSender } from '../../jobs/callback-sender';
+import { signCallback, type CallbackSender } from '../../jobs/callback-sender';
 import { toJobRecord, type JobStore } from '../../jobs/job-store';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 
@@ -10,7 +10,10 @@ export interface CallbackDeps {
   webhookSecret?: string;
 }
 
-/** POSTs the finished job, as GET /api/jobs/:id shows it, signed; a non-2xx answer is retried with backoff. */
+/**
+ * POSTs the finished job, as GET /api/jobs/:id shows it, signed as a Standard Webhooks message whose id is the job's
+ * id; a non-2xx answer is retried with backoff.
+ */
 export async function deliverCallback(
   deps: CallbackDeps,
   job: JobPayload<'deliver-callback'>,
@@ -27,7 +30,7 @@ export async function deliverCallback(
   }
   const body = JSON.stringify(toJobRecord(stored));
   const status = await deps.callbacks.post(stored.callbackUrl, body, {
-    [SIGNATURE_HEADER]: signCallbackBody(body, deps.webhookSecret),
+    ...signCallback(deps.webhookSecret, { id: stored.id, timestamp: new Date(), body }),
     'x-docshelf-job-id': stored.id,
   });
   if (status < 200 || status >= 300) {
