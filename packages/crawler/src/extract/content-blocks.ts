@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, splitNameWords } from './chrome-names';
-import { isElementNode, isTextNode } from './dom-nodes';
+import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
 
 /**
@@ -457,7 +457,7 @@ function prune(
       else if (prose < chars * LEDE_PROSE_SHARE) stack.push({ element: child, lede: true });
     }
   }
-  $(doomed).remove();
+  removeNodes(doomed);
 }
 
 /** The page's headline: the last `<h1>` before the content block, unless the block holds one. */

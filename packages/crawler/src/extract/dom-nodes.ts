@@ -1,4 +1,4 @@
-import type { AnyNode, Comment, Element, Text } from 'domhandler';
+import type { AnyNode, ChildNode, Comment, Element, ParentNode, Text } from 'domhandler';
 
 // domhandler's isTag, isText and isComment, reading the node's type in place: called through the library's exports
 // they were a third of each walk over a page's elements.
@@ -23,4 +23,61 @@ export function hasAncestorNamed(node: AnyNode, name: string): boolean {
   for (let parent = node.parent; parent; parent = parent.parent)
     if (isElementNode(parent) && parent.name === name) return true;
   return false;
+}
+
+/**
+ * Replaces each node of `replacements` by its list of nodes (none: the node is removed), rewriting each parent's
+ * children once. Cheerio's `remove()` and `replaceWith()` splice one node at a time out of its parent's children, a
+ * pass over its siblings each: a page of 600,000 empty links under one parent made that pass quadratic.
+ */
+export function replaceNodes(replacements: Map<AnyNode, AnyNode[]>): void {
+  const byParent = new Map<ParentNode, Map<AnyNode, AnyNode[]>>();
+  for (const [node, by] of replacements) {
+    const parent = node.parent;
+    if (!parent) continue;
+    let ofParent = byParent.get(parent);
+    if (!ofParent) byParent.set(parent, (ofParent = new Map<AnyNode, AnyNode[]>()));
+    ofParent.set(node, by);
+  }
+  for (const [parent, ofParent] of byParent) {
+    const children: ChildNode[] = [];
+    for (const child of parent.children) {
+      const by = ofParent.get(child);
+      if (!by) {
+        children.push(child);
+        continue;
+      }
+      child.parent = null;
+      child.prev = null;
+      child.next = null;
+      for (const node of by) {
+        // A node moved here leaves where it stood, unless that is a node replaced here (a link's own children).
+        if (node.parent && node.parent !== parent && !replacements.has(node.parent)) detach(node);
+        children.push(node);
+      }
+    }
+    children.forEach((child, i) => {
+      child.parent = parent;
+      child.prev = children[i - 1] ?? null;
+      child.next = children[i + 1] ?? null;
+    });
+    parent.children = children;
+  }
+}
+
+/** Removes every node of `nodes` from its parent (see replaceNodes). */
+export function removeNodes(nodes: Iterable<AnyNode>): void {
+  replaceNodes(new Map([...nodes].map((node): [AnyNode, AnyNode[]] => [node, []])));
+}
+
+function detach(node: AnyNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const index = parent.children.indexOf(node);
+  if (index >= 0) parent.children.splice(index, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
 }

@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
+import { removeNodes, replaceNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 
 const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
@@ -18,27 +19,32 @@ export function normalizeInline($: CheerioAPI, root: Cheerio<Element>, baseUrl: 
   replaceImagesWithAlt($, root);
   removePermalinks($, root);
   // One pass: a link's href does not change whether it is empty, nor its removal another link's href.
+  const empty: Element[] = [];
   findDescendants($, root, 'a').each((_, element) => {
     const link = $(element);
     absolutizeLink(link, baseUrl);
-    if (visibleText(link) === '') link.remove();
+    if (visibleText(link) === '') empty.push(element);
   });
+  removeNodes(empty);
 }
 
 function removePermalinks($: CheerioAPI, root: Cheerio<Element>): void {
+  const replacements = new Map<AnyNode, AnyNode[]>();
   findDescendants($, findDescendants($, root, 'h1, h2, h3, h4, h5, h6'), 'a').each((_, element) => {
     const link = $(element);
     if (isPermalink(link, true)) {
-      link.remove();
+      replacements.set(element, []);
     } else if ((link.attr('href') ?? '').startsWith('#')) {
       // A heading whose text links to itself reads better as plain heading text.
-      link.replaceWith(link.contents());
+      replacements.set(element, [...element.children]);
     }
   });
+  replaceNodes(replacements);
+  const permalinks: Element[] = [];
   findDescendants($, root, 'a[class], a[title], a[aria-label]').each((_, element) => {
-    const link = $(element);
-    if (isPermalink(link, false)) link.remove();
+    if (isPermalink($(element), false)) permalinks.push(element);
   });
+  removeNodes(permalinks);
 }
 
 /** A permalink is a link whose text is only a marker (¶, #, nothing) and that sits in or names a heading. */
@@ -51,14 +57,17 @@ function isPermalink(link: Cheerio<Element>, inHeading: boolean): boolean {
 }
 
 function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
+  const replacements = new Map<AnyNode, AnyNode[]>();
   findDescendants($, root, 'img').each((_, element) => {
-    const image = $(element);
-    const alt = (image.attr('alt') ?? '').replace(/\s+/g, ' ').trim();
-    image.replaceWith(alt === '' ? '' : $('<span></span>').text(alt));
+    const alt = (element.attribs.alt ?? '').replace(/\s+/g, ' ').trim();
+    replacements.set(element, alt === '' ? [] : [$('<span></span>').text(alt)[0]!]);
   });
+  replaceNodes(replacements);
   // `picture source, video, audio`, in two compound steps (a selector with a combinator is searched far more slowly).
-  findDescendants($, findDescendants($, root, 'picture'), 'source').remove();
-  findDescendants($, root, 'video, audio').remove();
+  removeNodes([
+    ...findDescendants($, findDescendants($, root, 'picture'), 'source').toArray(),
+    ...findDescendants($, root, 'video, audio').toArray(),
+  ]);
 }
 
 function absolutizeLink(link: Cheerio<Element>, baseUrl: string): void {

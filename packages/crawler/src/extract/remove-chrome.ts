@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
 import { mayMatch } from './document-index';
-import { isElementNode, isTextNode } from './dom-nodes';
+import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 import { FRAMEWORK_CHROME } from './frameworks';
 import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
@@ -156,7 +156,7 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, byName: childrenByName });
   }
   doomed.push(...findFeedbackBlocks(judge, top));
-  $(doomed).remove();
+  removeNodes(doomed);
   removeLinkBlocks($, root, (link) => PREV_NEXT_TEXT.test(link.text()) || hasPaginationRel(link));
   removeLinkBlocks($, root, (link) => {
     const text = link.text();
@@ -328,7 +328,7 @@ function removeLinkBlocks(
     }
     if (block) doomed.add(block);
   });
-  $([...doomed]).remove();
+  removeNodes(doomed);
 }
 
 function holdsOnlyTargetLinks(
