@@ -7,6 +7,7 @@ import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
 import { normalizeInline } from './normalize-inline';
 import { normalizeTables } from './normalize-tables';
+import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { removeChrome } from './remove-chrome';
@@ -37,7 +38,8 @@ const THIN_SHARE = 0.15;
 const THIN_MAX_CHARS = 500;
 
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
-export function extractPage(html: string, pageUrl: string): ExtractedPage {
+export function extractPage(page: string, pageUrl: string): ExtractedPage {
+  const html = limitNesting(page);
   const first = extractOnce(load(html), pageUrl, false);
   if (!first.thin) return first.page;
   // The first try kept next to nothing of a page with text: the whole body, believing names only for link lists.

@@ -1,4 +1,5 @@
 import { load } from 'cheerio';
+import { limitNesting } from './limit-nesting';
 
 /** Server-rendered docs carry their text; a script shell shows at most a loading line or a notice. */
 const SHELL_TEXT_LIMIT = 200;
@@ -21,7 +22,7 @@ const NON_EXECUTABLE_SCRIPT_TYPES = /json|template|text\/(x-)?(html|markdown)/i;
 export function needsBrowser(html: string): boolean {
   // Cheap pre-check so large server-rendered pages (Node's all.html is 4 MB) skip a full parse.
   if (estimateVisibleText(html) >= RENDERED_TEXT_FLOOR) return false;
-  const $ = load(html);
+  const $ = load(limitNesting(html));
   const scripts = $('script').filter((_, script) => !NON_EXECUTABLE_SCRIPT_TYPES.test($(script).attr('type') ?? ''));
   if (scripts.length === 0) return false;
   const noscriptText = collapseSpace($('noscript').text());
