@@ -9,7 +9,7 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 type Operation = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
+  400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, BAD_REQUEST (a path that does not percent-decode), an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
   403: 'FORBIDDEN: a read API key on an admin endpoint, or a session request from another origin (Origin / Sec-Fetch-Site)',
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
