@@ -30,6 +30,7 @@ export interface ApiDeps {
     | 'sessionTtlMs'
     | 'publicLibraryDelete'
     | 'publicSearch'
+    | 'mcp'
     | 'crawl'
     | 'metricsToken'
     | 'jobs'

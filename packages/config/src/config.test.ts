@@ -82,6 +82,22 @@ describe('loadConfig', () => {
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
   });
 
+  it('reads the hosts browsers reach the service by, and the origins allowed to call /mcp', () => {
+    expect(loadConfig({}).http.publicHosts).toEqual([]);
+    expect(loadConfig({}).mcp.allowedOrigins).toEqual([]);
+    const config = loadConfig({
+      PUBLIC_HOSTS: ' Docs.Example.com , 10.0.0.5:3000,[::1]:3000',
+      MCP_ALLOWED_ORIGINS: 'https://inspector.example/, http://localhost:6274',
+    });
+    expect(config.http.publicHosts).toEqual(['docs.example.com', '10.0.0.5:3000', '[::1]:3000']);
+    expect(config.mcp.allowedOrigins).toEqual(['https://inspector.example', 'http://localhost:6274']);
+    expect(() => loadConfig({ PUBLIC_HOSTS: 'https://docs.example.com' })).toThrow(/PUBLIC_HOSTS: not a host/);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://a.example/path' })).toThrow(
+      /MCP_ALLOWED_ORIGINS: not an origin/,
+    );
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'inspector.example' })).toThrow(/MCP_ALLOWED_ORIGINS/);
+  });
+
   it('reads the job settings: retention of ended jobs, and the secret that signs callbacks', () => {
     expect(loadConfig({}).jobs).toEqual({ retentionMs: 30 * 24 * 3600_000, webhookSecret: undefined });
     expect(loadConfig({ JOB_RETENTION_DAYS: '7', WEBHOOK_SECRET: 'sixteen-chars-ok' }).jobs).toEqual({

@@ -253,10 +253,10 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Retrieval',
     access: 'reader',
     summary: 'Model Context Protocol server (Streamable HTTP)',
-    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. ${READER}`,
+    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. A browser request (one with \`Origin\`) from another origin than this service's, not listed in MCP_ALLOWED_ORIGINS, or for a \`Host\` outside PUBLIC_HOSTS (loopback and IP addresses when empty) answers 403. ${READER}`,
     body: jsonRpcMessageSchema,
     ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
-    errors: [400, 401, 405, 406, 415, 429],
+    errors: [400, 401, 403, 405, 406, 415, 429],
   },
   {
     method: 'get',

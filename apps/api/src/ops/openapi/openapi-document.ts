@@ -11,7 +11,7 @@ type Operation = Record<string, unknown>;
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, BAD_REQUEST (a path that does not percent-decode), an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
-  403: 'FORBIDDEN: a read API key on an admin endpoint, or a session request from another origin (Origin / Sec-Fetch-Site)',
+  403: 'FORBIDDEN: a read API key on an admin endpoint, a session request from another origin (Origin / Sec-Fetch-Site), or a browser request to /mcp from an origin or Host the service does not know',
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
   405: 'Method not allowed',
   406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
