@@ -23,6 +23,7 @@ describe('loadConfig', () => {
     expect(config.security).toEqual({
       sessionIdleMs: 24 * 3600_000,
       login: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 },
+      keyFailures: { perIp: 30, windowMs: 15 * 60_000 },
       retrieval: { perKey: 600, perIp: 120, windowMs: 60_000 },
     });
     expect(config.metricsToken).toBeUndefined();

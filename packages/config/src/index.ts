@@ -156,6 +156,8 @@ const envSchema = z.object({
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  API_KEY_MAX_FAILURES_PER_IP: z.coerce.number().int().min(0).default(30),
+  API_KEY_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(120),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().default(60),
@@ -248,6 +250,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
         perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP,
         windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
       },
+      /** Wrong API keys allowed per client IP within windowMs; then every key from there is refused. 0 = unlimited. */
+      keyFailures: { perIp: e.API_KEY_MAX_FAILURES_PER_IP, windowMs: e.API_KEY_FAILURE_WINDOW_MINUTES * 60_000 },
       /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
       retrieval: {
         perKey: e.RATE_LIMIT_PER_KEY,

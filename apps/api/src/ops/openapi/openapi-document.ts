@@ -19,7 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
   413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT; TOO_MANY_CHUNKS (MAX_CHUNKS_PER_REQUEST) or CHUNK_TOO_LARGE (MAX_CHUNK_BYTES)',
   414: 'URL_TOO_LONG: the request URL exceeds MAX_URL_LENGTH',
-  429: 'RATE_LIMITED: too many login attempts or requests in the window; Retry-After says when to try again',
+  429: 'RATE_LIMITED: too many login attempts, wrong API keys from one address, or requests in the window; Retry-After says when to try again',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
   500: 'INTERNAL: unexpected failure; errorId is also in the log',
   503: 'Unavailable: QUEUE_UNAVAILABLE when Redis is unreachable (readiness: NOT_READY)',
