@@ -1,5 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import {
+  boundProgress,
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   MAX_PROGRESS_ERRORS,
@@ -258,7 +259,7 @@ function toStoredJob(doc: JobDoc): StoredJob {
     type: doc.type,
     libraryId: doc.libraryId,
     state: doc.state,
-    progress,
+    progress: boundProgress(progress),
     ...(doc.result === undefined ? {} : { result: doc.result }),
     ...(doc.error === undefined ? {} : { error: doc.error }),
     ...(doc.errorStatus === undefined ? {} : { errorStatus: doc.errorStatus }),

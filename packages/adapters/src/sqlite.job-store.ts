@@ -1,4 +1,5 @@
 import {
+  boundProgress,
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   MAX_PROGRESS_ERRORS,
@@ -238,7 +239,7 @@ function progressOf(row: JobRow): JobProgress {
     if (value !== null) progress[counter] = value;
   }
   if (row.errors !== null) progress.errors = JSON.parse(row.errors) as string[];
-  return progress;
+  return boundProgress(progress);
 }
 
 function toStoredJob(row: JobRow): StoredJob {

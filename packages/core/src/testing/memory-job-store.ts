@@ -1,5 +1,6 @@
 import {
   appendProgressErrors,
+  boundProgress,
   JOB_COUNTERS,
   PROGRESS_COUNTERS,
   type JobProgress,
@@ -68,7 +69,7 @@ export class MemoryJobStore implements JobStore {
     if (!job) return null;
     start(job, startedAt);
     applyProgress(job.progress, change);
-    return { ...job.progress };
+    return boundProgress({ ...job.progress });
   }
 
   async claimCommit(id: string, startedAt: Date): Promise<boolean> {
@@ -149,5 +150,5 @@ function view({
   idempotencyKey: _key,
   ...job
 }: StoredJob & { committing: boolean; seq: number; idempotencyKey?: string }): StoredJob {
-  return structuredClone(job);
+  return { ...structuredClone(job), progress: boundProgress(job.progress) };
 }
