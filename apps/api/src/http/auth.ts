@@ -106,3 +106,14 @@ export function principalOf(req: Request): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
 }
+
+/** Who starts a job, as recorded on it: the API key, or the dashboard user. */
+export function startedByOf(principal: Principal): string {
+  return principal.kind === 'key' ? `key:${principal.key.id}` : `user:${principal.userId}`;
+}
+
+/** Whose jobs a request sees: an API key only those it started, a session every job. */
+export function jobViewerOf(req: Request): { startedBy?: string } {
+  const principal = principalOf(req);
+  return principal.kind === 'key' ? { startedBy: startedByOf(principal) } : {};
+}

@@ -57,6 +57,17 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect((await store.listJobs({ limit: 2 })).map((j) => j.id)).toEqual([c.id, b.id]);
     });
 
+    it('records who started a job and lists by it, keeping it out of what clients see', async () => {
+      const mine = await store.createJob(newJob({ createdAt: at(1), startedBy: 'key:k1' }));
+      await store.createJob(newJob({ createdAt: at(2), startedBy: 'user:u1' }));
+      expect(mine.startedBy).toBe('key:k1');
+      expect((await store.getJob(mine.id))!.startedBy).toBe('key:k1');
+      expect((await store.listJobs({ startedBy: 'key:k1', limit: 10 })).map((j) => j.id)).toEqual([mine.id]);
+      expect(await store.listJobs({ startedBy: 'key:k2', limit: 10 })).toEqual([]);
+      expect(await store.listJobs({ limit: 10 })).toHaveLength(2);
+      expect(toJobRecord(mine)).not.toHaveProperty('startedBy');
+    });
+
     it('makes a queued job running with its first progress; startedAt is stamped once', async () => {
       const job = await store.createJob(newJob());
       expect(

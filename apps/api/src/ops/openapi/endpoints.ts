@@ -136,7 +136,8 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     query: jobListQuerySchema,
     summary: 'List jobs, newest first',
-    description: 'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps.',
+    description:
+      'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps. An API key lists the jobs it started; a session every job.',
     ok: { schema: jobListSchema, description: 'The jobs' },
     errors: [400, 401, 403, 500],
   },
@@ -147,7 +148,8 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     jobIdParam: true,
     summary: 'A job: its state, progress and, once ended, result or error',
-    description: '`result` is the body the synchronous request answers; `error` the error it answers.',
+    description:
+      "`result` is the body the synchronous request answers; `error` the error it answers. An API key reads, follows and cancels only the jobs it started (another's is 404 JOB_NOT_FOUND); a session every job.",
     ok: { schema: jobRecordSchema, description: 'The job' },
     errors: [401, 403, 404, 500],
   },
