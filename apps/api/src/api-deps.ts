@@ -34,6 +34,7 @@ export interface ApiDeps {
     | 'mcp'
     | 'crawl'
     | 'metricsToken'
+    | 'metricsPublic'
     | 'jobs'
     | 'security'
     | 'limits'

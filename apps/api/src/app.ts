@@ -42,7 +42,7 @@ export function buildApp(appDeps: ApiDeps): Express {
   app.use(requestLog(deps.logger));
   app.use(recordHttpMetrics(createHttpMetrics(registry)));
   app.use(healthRoutes(deps));
-  app.use(metricsRoute(registry, deps.config.metricsToken));
+  app.use(metricsRoute(registry, { token: deps.config.metricsToken, public: deps.config.metricsPublic }));
   app.use(securityHeaders());
   app.use(limitRequestUrl(deps.config.limits));
   app.use(requireSameOrigin);

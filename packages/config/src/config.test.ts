@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       retrieval: { perKey: 600, perIp: 120, windowMs: 60_000 },
     });
     expect(config.metricsToken).toBeUndefined();
+    expect(config.metricsPublic).toBe(false);
     expect(config.admin).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
   });

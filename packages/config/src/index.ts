@@ -141,6 +141,7 @@ const envSchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   ),
+  METRICS_PUBLIC: booleanFlag,
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
@@ -211,6 +212,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** When set, /metrics needs `Authorization: Bearer <token>`. */
     metricsToken: e.METRICS_TOKEN,
+    /** Without a token, /metrics is closed (403) unless this is true. */
+    metricsPublic: e.METRICS_PUBLIC,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
     /** Job records: how long ended jobs stay readable, and the key that signs callbacks (none are accepted without it). */
     jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },

@@ -346,7 +346,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'metrics',
     summary: 'Prometheus metrics',
     description:
-      'HTTP request counts and latency by route and status, jobs per queue and state, Node process metrics. Needs `Authorization: Bearer <METRICS_TOKEN>` when that variable is set.',
+      'HTTP request counts and latency by route and status, jobs per queue and state, Node process metrics. Needs `Authorization: Bearer <METRICS_TOKEN>` (401 without it); without a METRICS_TOKEN it is closed (403) unless METRICS_PUBLIC=true.',
     ok: { description: 'Prometheus text exposition format', contentType: 'text/plain' },
     errors: [401],
   },

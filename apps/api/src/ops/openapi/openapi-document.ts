@@ -75,7 +75,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
           description:
             'The dashboard session from POST /api/auth/login. The only credential for /api/keys and /api/ingest-url.',
         },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the server sets one' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'METRICS_TOKEN; without one, /metrics is closed unless METRICS_PUBLIC=true',
+        },
       },
     },
   };
