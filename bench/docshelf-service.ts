@@ -40,6 +40,8 @@ export async function startDocshelf(env: Record<string, string> = {}): Promise<D
       WORKER_HEALTH_PORT: String(healthPort),
       WORKER_CONCURRENCY_CRAWL: String(CONCURRENCY),
       LOG_LEVEL: 'warn',
+      // The benchmarks read the worker's /metrics.
+      METRICS_PUBLIC: 'true',
       CRAWL_WAIT_TIMEOUT_MS: '1800000',
       // Politeness is for other people's hosts; the baselines have none, and these sites are served locally.
       CRAWL_HOST_PAGES_PER_SECOND: '0',

@@ -32,6 +32,8 @@ export const SITE_BENCH_ENV: Record<string, string> = {
   RATE_LIMIT_PER_KEY: '0',
   PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
   LOG_LEVEL: 'warn',
+  // The runs read each crawl worker's /metrics.
+  METRICS_PUBLIC: 'true',
 };
 
 /** A redis-server for one run (or the one at `url`, shared, when given), and how to be done with it. */

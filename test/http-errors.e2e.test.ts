@@ -81,6 +81,23 @@ describe('bad input gets a clear JSON error and writes nothing', () => {
     await request(h.app).get('/api/libraries/big').expect(404);
   });
 
+  it.each(['/api/jobs/%', '/api/jobs/%zz/events', '/api/libraries/vercel/%E0%A4%A', '/libraries/%', '/jobs/%C0%AF'])(
+    'a path that does not percent-decode is 400 BAD_REQUEST on every method, credentials or not: %s',
+    async (path) => {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete', 'options'] as const) {
+        for (const headers of [{}, auth]) {
+          const res = await request(h.app)[method](path).set(headers);
+          expect({ method, status: res.status, body: res.body }).toEqual({
+            method,
+            status: 400,
+            body: { error: expect.stringContaining('Malformed URL'), code: 'BAD_REQUEST' },
+          });
+        }
+      }
+      await request(h.app).head(path).expect(400);
+    },
+  );
+
   it('unknown routes are a JSON 404', async () => {
     const res = await request(h.app).get('/api/nothing-here').expect(404);
     expect(res.body.code).toBe('NOT_FOUND');

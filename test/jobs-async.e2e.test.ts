@@ -134,7 +134,10 @@ describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event str
       event: 'completed',
       data: { success: true, libraryId: 'url/async', chunksIngested: 4, vectorized: true },
     });
-    expect(await job(url.body.jobId)).toMatchObject({
+    // A job a session started is the session's to read: an API key sees only the jobs it started.
+    await request(h.app).get(`/api/jobs/${url.body.jobId}`).set(auth).expect(404);
+    const urlJob = await request(h.app).get(`/api/jobs/${url.body.jobId}`).set('Cookie', cookie).expect(200);
+    expect(urlJob.body).toMatchObject({
       type: 'ingest-url',
       state: 'completed',
       progress: { phase: 'done', chunksIngested: 4 },

@@ -58,6 +58,8 @@ export async function startHarness(
     ADMIN_PASSWORD: ADMIN.password,
     JOB_WAIT_TIMEOUT_MS: '30000',
     LOG_LEVEL: 'silent',
+    // Tests scrape /metrics freely unless they test its guard.
+    METRICS_PUBLIC: 'true',
     ...env,
   });
   const logger = pino({ level: 'silent' });

@@ -37,6 +37,8 @@ export function opsEnv(extra: Record<string, string> = {}): Record<string, strin
     ADMIN_PASSWORD: ADMIN.password,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    // Tests scrape /metrics freely unless they test its guard.
+    METRICS_PUBLIC: 'true',
     ...extra,
   };
 }

@@ -15,6 +15,7 @@ import type { Registry } from '@docshelf/observability';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { KeyFailureGuard } from './http/rate-limits';
 
 /** The Redis side of the job queues, for Bull Board, readiness and the queue gauges; BullmqJobRunner is one. */
 export interface QueueOps {
@@ -30,8 +31,10 @@ export interface ApiDeps {
     | 'sessionTtlMs'
     | 'publicLibraryDelete'
     | 'publicSearch'
+    | 'mcp'
     | 'crawl'
     | 'metricsToken'
+    | 'metricsPublic'
     | 'jobs'
     | 'security'
     | 'limits'
@@ -51,6 +54,8 @@ export interface ApiDeps {
   queues: QueueOps;
   /** Where login attempts and request rates are counted, shared by every API replica; in-process counters when absent. */
   rateLimitRedis?: Redis;
+  /** Wrong API keys per client address; buildApp sets it from its rate limits for every route. */
+  keyFailures?: KeyFailureGuard;
   logger: Logger;
   /** Where /metrics collects from; the process registry in production, a fresh one per app when absent. */
   metrics?: Registry;

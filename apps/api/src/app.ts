@@ -26,14 +26,15 @@ import { dashboardRoutes } from './web/dashboard.route';
 export type { ApiDeps, QueueOps } from './api-deps';
 
 /** The HTTP API without listening, so tests drive it in-process against real infrastructure. */
-export function buildApp(deps: ApiDeps): Express {
-  const registry = deps.metrics ?? new Registry();
-  registerQueueGauge(registry, { queues: () => deps.queues.allQueues(), ping: (ms) => deps.queues.ping(ms) });
+export function buildApp(appDeps: ApiDeps): Express {
+  const registry = appDeps.metrics ?? new Registry();
+  registerQueueGauge(registry, { queues: () => appDeps.queues.allQueues(), ping: (ms) => appDeps.queues.ping(ms) });
 
-  const rateLimits = createRateLimits(deps.config.security, {
-    redis: deps.rateLimitRedis,
-    prefix: deps.config.redis.prefix,
+  const rateLimits = createRateLimits(appDeps.config.security, {
+    redis: appDeps.rateLimitRedis,
+    prefix: appDeps.config.redis.prefix,
   });
+  const deps: ApiDeps = { ...appDeps, keyFailures: rateLimits.keyFailures };
 
   const app = express();
   app.disable('x-powered-by');
@@ -41,7 +42,7 @@ export function buildApp(deps: ApiDeps): Express {
   app.use(requestLog(deps.logger));
   app.use(recordHttpMetrics(createHttpMetrics(registry)));
   app.use(healthRoutes(deps));
-  app.use(metricsRoute(registry, deps.config.metricsToken));
+  app.use(metricsRoute(registry, { token: deps.config.metricsToken, public: deps.config.metricsPublic }));
   app.use(securityHeaders());
   app.use(limitRequestUrl(deps.config.limits));
   app.use(requireSameOrigin);

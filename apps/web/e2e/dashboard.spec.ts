@@ -227,6 +227,49 @@ test('"Embed the rest" drives /api/embed to the end with a progress bar', async 
   await checkPage(page, 'libraries-two');
 });
 
+test('only http(s) URLs become links: a javascript: or data: source or chunk URL is shown as text', async () => {
+  const hostile = [
+    'javascript:alert(document.domain)',
+    'data:text/html,<script>alert(1)</script>',
+    'JaVaScRiPt:void(0)',
+  ];
+  const ingested = await page.request.post(`${base}/api/ingest`, {
+    data: {
+      libraryId: 'acme/hostile-links',
+      name: 'Hostile links',
+      sourceUrl: hostile[0],
+      chunks: [
+        ...hostile.map((url, i) => ({ id: `h${i}`, title: `Hostile ${i}`, content: `Hostile link ${i}.`, url })),
+        { id: 'ok', title: 'Fine', content: 'A fine link.', url: 'https://docs.example.com/fine' },
+      ],
+    },
+  });
+  expect(ingested.status()).toBe(200);
+
+  await page.goto('/libraries/acme/hostile-links');
+  await expect(page.locator('.metadata')).toContainText(hostile[0]!);
+  for (const title of ['Hostile 0', 'Hostile 1', 'Hostile 2', 'Fine']) {
+    await page.locator('summary', { hasText: title }).click();
+  }
+  for (const url of hostile) await expect(page.getByText(url, { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'https://docs.example.com/fine' })).toHaveAttribute(
+    'href',
+    'https://docs.example.com/fine',
+  );
+  const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  expect(hrefs.filter((href) => !/^(https?:\/\/|\/|#)/i.test(href))).toEqual([]);
+
+  await page.getByLabel('Question or keywords').fill('hostile link');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Hostile 1', level: 3 })).toBeVisible();
+  const afterSearch = await page
+    .locator('a[href]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  expect(afterSearch.filter((href) => !/^(https?:\/\/|\/|#)/i.test(href))).toEqual([]);
+
+  expect((await page.request.delete(`${base}/api/libraries/acme/hostile-links`)).status()).toBe(200);
+});
+
 test('deleting a library asks for a confirmation that names it', async () => {
   await page.goto('/libraries/widgetry/docs');
   await page.getByRole('button', { name: 'Delete library' }).click();

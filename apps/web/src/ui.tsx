@@ -85,3 +85,24 @@ export function shareText(part: number, whole: number): string {
   if (whole === 0) return '–';
   return `${Math.floor((part / whole) * 100)} % (${part} of ${whole})`;
 }
+
+/** True for absolute http and https URLs, the only ones the dashboard makes into links. */
+export function isWebUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { protocol } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:';
+}
+
+/**
+ * A URL that came from stored data (a chunk's `url`, a library's `sourceUrl`), opened outside the dashboard. Anyone
+ * who may ingest chooses it, so only http(s) becomes a link: `javascript:` or `data:` would run in the dashboard's
+ * origin when clicked; those, and anything else, are shown as text.
+ */
+export function ExternalLink({ url }: { url: string }) {
+  if (!isWebUrl(url)) return <span class="url-text">{url}</span>;
+  return (
+    <a href={url} data-external rel="noreferrer">
+      {url}
+    </a>
+  );
+}

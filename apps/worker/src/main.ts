@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       describe: () => ({ queues: running.status(), activeJobs: running.activeCount() }),
       registry: metrics.registry,
       metricsToken: config.metricsToken,
+      metricsPublic: config.metricsPublic,
     });
     if (health.port === config.worker.healthPort) {
       logger.info({ port: health.port }, 'worker health endpoints listening (/healthz, /readyz, /metrics)');

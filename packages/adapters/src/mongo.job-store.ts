@@ -1,5 +1,6 @@
 import mongoose, { Schema, type Connection, type Model } from 'mongoose';
 import {
+  boundProgress,
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   MAX_PROGRESS_ERRORS,
@@ -26,6 +27,7 @@ interface JobDoc {
   result?: unknown;
   error?: ErrorBody;
   callbackUrl?: string;
+  startedBy?: string;
   /** Scoped Idempotency-Key; unique while set, unset once older than the window and used again. */
   idempotencyKey?: string;
   requestHash?: string;
@@ -68,6 +70,7 @@ export class MongoJobStore implements JobStore {
         result: Schema.Types.Mixed,
         error: Schema.Types.Mixed,
         callbackUrl: String,
+        startedBy: String,
         idempotencyKey: String,
         requestHash: String,
         errorStatus: Number,
@@ -97,6 +100,7 @@ export class MongoJobStore implements JobStore {
       state: 'queued',
       progress: { phase: 'queued', done: 0, total: 0 },
       ...(job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}),
+      ...(job.startedBy ? { startedBy: job.startedBy } : {}),
       ...(job.idempotency ? { idempotencyKey: job.idempotency.key, requestHash: job.idempotency.requestHash } : {}),
       committing: false,
       createdAt: job.createdAt,
@@ -135,10 +139,16 @@ export class MongoJobStore implements JobStore {
     return doc ? toStoredJob(doc) : null;
   }
 
-  async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
+  async listJobs(filter: {
+    libraryId?: string;
+    state?: JobState;
+    startedBy?: string;
+    limit: number;
+  }): Promise<StoredJob[]> {
     const query = {
       ...(filter.libraryId ? { libraryId: filter.libraryId } : {}),
       ...(filter.state ? { state: filter.state } : {}),
+      ...(filter.startedBy ? { startedBy: filter.startedBy } : {}),
     };
     const docs = await this.jobs.find(query).sort({ createdAt: -1, seq: -1 }).limit(filter.limit).lean<JobDoc[]>();
     return docs.map(toStoredJob);
@@ -258,7 +268,7 @@ function toStoredJob(doc: JobDoc): StoredJob {
     type: doc.type,
     libraryId: doc.libraryId,
     state: doc.state,
-    progress,
+    progress: boundProgress(progress),
     ...(doc.result === undefined ? {} : { result: doc.result }),
     ...(doc.error === undefined ? {} : { error: doc.error }),
     ...(doc.errorStatus === undefined ? {} : { errorStatus: doc.errorStatus }),
@@ -267,5 +277,6 @@ function toStoredJob(doc: JobDoc): StoredJob {
     ...(doc.startedAt ? { startedAt: doc.startedAt.toISOString() } : {}),
     ...(doc.finishedAt ? { finishedAt: doc.finishedAt.toISOString() } : {}),
     ...(doc.callbackUrl ? { callbackUrl: doc.callbackUrl } : {}),
+    ...(doc.startedBy ? { startedBy: doc.startedBy } : {}),
   };
 }

@@ -249,6 +249,11 @@ const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS chunks_library_ingestion;
   CREATE INDEX chunks_library_ingestion ON chunks(library_id, ingestion_id, position);
   `,
+  // Who started a job (an API key sees only its own jobs).
+  `
+  ALTER TABLE jobs ADD COLUMN started_by TEXT;
+  CREATE INDEX jobs_started_by_created_at ON jobs(started_by, created_at);
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

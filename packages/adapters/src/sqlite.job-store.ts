@@ -1,4 +1,5 @@
 import {
+  boundProgress,
   IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   MAX_PROGRESS_ERRORS,
@@ -36,6 +37,7 @@ interface JobRow {
   result: string | null;
   error: string | null;
   callback_url: string | null;
+  started_by: string | null;
   idempotency_key: string | null;
   request_hash: string | null;
   error_status: number | null;
@@ -84,13 +86,14 @@ export class SqliteJobStore implements JobStore {
         if (earlier) this.sql('UPDATE jobs SET idempotency_key = NULL WHERE id = ?').run(earlier.id);
       }
       const row = this.sql(
-        `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, created_at, idempotency_key, request_hash)
-         VALUES (?, ?, ?, 'queued', 'queued', ?, ?, ?, ?) RETURNING *`,
+        `INSERT INTO jobs (id, type, library_id, state, phase, callback_url, started_by, created_at, idempotency_key, request_hash)
+         VALUES (?, ?, ?, 'queued', 'queued', ?, ?, ?, ?, ?) RETURNING *`,
       ).get(
         job.id,
         job.type,
         job.libraryId,
         job.callbackUrl ?? null,
+        job.startedBy ?? null,
         job.createdAt.toISOString(),
         job.idempotency?.key ?? null,
         job.idempotency?.requestHash ?? null,
@@ -112,11 +115,22 @@ export class SqliteJobStore implements JobStore {
     return this.read(id);
   }
 
-  async listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]> {
+  async listJobs(filter: {
+    libraryId?: string;
+    state?: JobState;
+    startedBy?: string;
+    limit: number;
+  }): Promise<StoredJob[]> {
     const rows = this.sql(
       `SELECT * FROM jobs WHERE (@libraryId IS NULL OR library_id = @libraryId) AND (@state IS NULL OR state = @state)
+         AND (@startedBy IS NULL OR started_by = @startedBy)
          ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
-    ).all({ libraryId: filter.libraryId ?? null, state: filter.state ?? null, limit: filter.limit }) as JobRow[];
+    ).all({
+      libraryId: filter.libraryId ?? null,
+      state: filter.state ?? null,
+      startedBy: filter.startedBy ?? null,
+      limit: filter.limit,
+    }) as JobRow[];
     return rows.map(toStoredJob);
   }
 
@@ -238,7 +252,7 @@ function progressOf(row: JobRow): JobProgress {
     if (value !== null) progress[counter] = value;
   }
   if (row.errors !== null) progress.errors = JSON.parse(row.errors) as string[];
-  return progress;
+  return boundProgress(progress);
 }
 
 function toStoredJob(row: JobRow): StoredJob {
@@ -254,6 +268,7 @@ function toStoredJob(row: JobRow): StoredJob {
     ...(row.started_at === null ? {} : { startedAt: row.started_at }),
     ...(row.finished_at === null ? {} : { finishedAt: row.finished_at }),
     ...(row.callback_url === null ? {} : { callbackUrl: row.callback_url }),
+    ...(row.started_by === null ? {} : { startedBy: row.started_by }),
     ...(row.error_status === null ? {} : { errorStatus: row.error_status }),
     ...(row.request_hash === null ? {} : { requestHash: row.request_hash }),
   };

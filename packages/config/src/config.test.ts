@@ -23,9 +23,11 @@ describe('loadConfig', () => {
     expect(config.security).toEqual({
       sessionIdleMs: 24 * 3600_000,
       login: { perAccount: 5, perIp: 20, windowMs: 15 * 60_000 },
+      keyFailures: { perIp: 30, windowMs: 15 * 60_000 },
       retrieval: { perKey: 600, perIp: 120, windowMs: 60_000 },
     });
     expect(config.metricsToken).toBeUndefined();
+    expect(config.metricsPublic).toBe(false);
     expect(config.admin).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -85,6 +87,22 @@ describe('loadConfig', () => {
       ingest: 4,
     });
     expect(config.privateHostAllowlist).toEqual(['127.0.0.1', 'docs.local']);
+  });
+
+  it('reads the hosts browsers reach the service by, and the origins allowed to call /mcp', () => {
+    expect(loadConfig({}).http.publicHosts).toEqual([]);
+    expect(loadConfig({}).mcp.allowedOrigins).toEqual([]);
+    const config = loadConfig({
+      PUBLIC_HOSTS: ' Docs.Example.com , 10.0.0.5:3000,[::1]:3000',
+      MCP_ALLOWED_ORIGINS: 'https://inspector.example/, http://localhost:6274',
+    });
+    expect(config.http.publicHosts).toEqual(['docs.example.com', '10.0.0.5:3000', '[::1]:3000']);
+    expect(config.mcp.allowedOrigins).toEqual(['https://inspector.example', 'http://localhost:6274']);
+    expect(() => loadConfig({ PUBLIC_HOSTS: 'https://docs.example.com' })).toThrow(/PUBLIC_HOSTS: not a host/);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://a.example/path' })).toThrow(
+      /MCP_ALLOWED_ORIGINS: not an origin/,
+    );
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'inspector.example' })).toThrow(/MCP_ALLOWED_ORIGINS/);
   });
 
   it('reads the job settings: retention of ended jobs, and the secret that signs callbacks', () => {

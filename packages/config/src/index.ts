@@ -41,6 +41,36 @@ function readQueueList(value: string, ctx: z.RefinementCtx): QueueName[] {
   return queues as QueueName[];
 }
 
+/** A comma-separated list, entries trimmed, empty ones dropped. */
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** `PUBLIC_HOSTS`: host names or IPs, each with an optional port (`docs.example.com`, `10.0.0.5:3000`, `[::1]:3000`). */
+const HOST_ENTRY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/;
+function readHostList(value: string, ctx: z.RefinementCtx): string[] {
+  const hosts = splitList(value).map((h) => h.toLowerCase());
+  const bad = hosts.filter((h) => !HOST_ENTRY.test(h));
+  if (bad.length > 0) {
+    ctx.addIssue({ code: 'custom', message: `not a host or host:port: ${bad.join(', ')}` });
+  }
+  return hosts;
+}
+
+/** `MCP_ALLOWED_ORIGINS`: origins as browsers send them, `scheme://host[:port]` with nothing after. */
+function readOriginList(value: string, ctx: z.RefinementCtx): string[] {
+  return splitList(value).map((entry) => {
+    const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
+    if (origin === 'null' || origin !== entry.replace(/\/$/, '').toLowerCase()) {
+      ctx.addIssue({ code: 'custom', message: `not an origin (scheme://host[:port]): ${entry}` });
+    }
+    return origin;
+  });
+}
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -57,6 +87,8 @@ const envSchema = z.object({
   PRIVATE_HOST_ALLOWLIST: z.string().default(''),
   PUBLIC_LIBRARY_DELETE: booleanFlag,
   PUBLIC_SEARCH: booleanFlag,
+  PUBLIC_HOSTS: z.string().default('').transform(readHostList),
+  MCP_ALLOWED_ORIGINS: z.string().default('').transform(readOriginList),
   WORKER_QUEUES: z.string().default(QUEUE_NAMES.join(',')).transform(readQueueList),
   WORKER_CONCURRENCY: concurrency.default(4),
   ...queueConcurrencyShape,
@@ -109,6 +141,7 @@ const envSchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   ),
+  METRICS_PUBLIC: booleanFlag,
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   WORKER_LOCK_DURATION_MS: z.coerce.number().int().min(1_000).default(30_000),
   WORKER_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(15_000),
@@ -135,6 +168,8 @@ const envSchema = z.object({
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  API_KEY_MAX_FAILURES_PER_IP: z.coerce.number().int().min(0).default(30),
+  API_KEY_FAILURE_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(120),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().default(60),
@@ -154,7 +189,14 @@ export const configSchema = envSchema.transform((e, ctx) => {
   ) as Record<QueueName, number>;
   return {
     env: e.NODE_ENV,
-    http: { port: e.PORT, host: e.HOST, bodyLimit: e.BODY_LIMIT, trustProxy: e.TRUST_PROXY },
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      bodyLimit: e.BODY_LIMIT,
+      trustProxy: e.TRUST_PROXY,
+      /** Host names (optionally with a port) browsers reach this service by; empty = loopback names and IPs only. */
+      publicHosts: e.PUBLIC_HOSTS,
+    },
     redis: { url: e.REDIS_URL, prefix: e.QUEUE_PREFIX },
     dataDir: path.resolve(e.DATA_DIR),
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD } : undefined,
@@ -165,6 +207,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
     publicLibraryDelete: e.PUBLIC_LIBRARY_DELETE,
     /** When true search, context, chunks and MCP answer without a credential. */
     publicSearch: e.PUBLIC_SEARCH,
+    /** Origins of other sites whose pages may call /mcp from a browser. */
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS },
     worker: {
       queues: e.WORKER_QUEUES,
       /** Jobs at once per queue: WORKER_CONCURRENCY_<QUEUE> overrides WORKER_CONCURRENCY for one queue. */
@@ -179,6 +223,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** When set, /metrics needs `Authorization: Bearer <token>`. */
     metricsToken: e.METRICS_TOKEN,
+    /** Without a token, /metrics is closed (403) unless this is true. */
+    metricsPublic: e.METRICS_PUBLIC,
     jobWaitTimeoutMs: e.JOB_WAIT_TIMEOUT_MS,
     /** Job records: how long ended jobs stay readable, and the secret that signs callbacks (none are accepted without it). */
     jobs: { retentionMs: e.JOB_RETENTION_DAYS * 24 * 3600_000, webhookSecret: e.WEBHOOK_SECRET },
@@ -218,6 +264,8 @@ export const configSchema = envSchema.transform((e, ctx) => {
         perIp: e.LOGIN_MAX_ATTEMPTS_PER_IP,
         windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
       },
+      /** Wrong API keys allowed per client IP within windowMs; then every key from there is refused. 0 = unlimited. */
+      keyFailures: { perIp: e.API_KEY_MAX_FAILURES_PER_IP, windowMs: e.API_KEY_FAILURE_WINDOW_MINUTES * 60_000 },
       /** Search, context, chunks and MCP requests per key (per IP without a credential) per windowMs; 0 = unlimited. */
       retrieval: {
         perKey: e.RATE_LIMIT_PER_KEY,

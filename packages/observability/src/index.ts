@@ -5,6 +5,6 @@ export { createJobMetrics, recordJobAttempt, type JobMetrics, type JobOutcome } 
 export { createEmbeddingMetrics, type EmbeddingMetrics } from './embedding-metrics';
 export { evaluateReadiness, type ReadinessCheck, type ReadinessReport } from './readiness';
 export * from './health-schemas';
-export { isMetricsScrapeAllowed } from './metrics-access';
+export { refuseMetricsScrape, type MetricsAccess, type MetricsRefusal } from './metrics-access';
 export { Registry } from 'prom-client';
 export { throttledErrorLog } from './throttled-error-log';

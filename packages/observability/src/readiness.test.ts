@@ -1,5 +1,5 @@
 import { evaluateReadiness } from './readiness';
-import { isMetricsScrapeAllowed } from './metrics-access';
+import { refuseMetricsScrape } from './metrics-access';
 
 describe('evaluateReadiness', () => {
   it('is ready when every check resolves', async () => {
@@ -34,12 +34,14 @@ describe('evaluateReadiness', () => {
   });
 });
 
-describe('isMetricsScrapeAllowed', () => {
-  it('is open without a token and needs the exact bearer token with one', () => {
-    expect(isMetricsScrapeAllowed(undefined, undefined)).toBe(true);
-    expect(isMetricsScrapeAllowed(undefined, 'secret-token-123456')).toBe(false);
-    expect(isMetricsScrapeAllowed('Bearer nope', 'secret-token-123456')).toBe(false);
-    expect(isMetricsScrapeAllowed('secret-token-123456', 'secret-token-123456')).toBe(false);
-    expect(isMetricsScrapeAllowed('Bearer secret-token-123456', 'secret-token-123456')).toBe(true);
+describe('refuseMetricsScrape', () => {
+  const token = 'secret-token-123456';
+  it('is closed without a token unless public, and needs the exact bearer token with one', () => {
+    expect(refuseMetricsScrape(undefined, { public: false })?.status).toBe(403);
+    expect(refuseMetricsScrape(undefined, { public: true })).toBeNull();
+    expect(refuseMetricsScrape(undefined, { token, public: true })?.status).toBe(401);
+    expect(refuseMetricsScrape('Bearer nope', { token, public: false })?.status).toBe(401);
+    expect(refuseMetricsScrape(token, { token, public: false })?.status).toBe(401);
+    expect(refuseMetricsScrape(`Bearer ${token}`, { token, public: false })).toBeNull();
   });
 });

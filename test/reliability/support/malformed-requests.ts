@@ -1,9 +1,16 @@
 import fc from 'fast-check';
+import type { AppRoute } from './app-routes';
+
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type Method = (typeof METHODS)[number];
+
+/** Percent-encodings that do not decode: a lone `%`, non-hex digits, a cut-off or an overlong UTF-8 sequence. */
+const BAD_ENCODINGS = ['%', '%zz', '%E0%A4%A', 'a%2', '%C0%AF', '%%41'];
 
 /** A request a client could send that breaks the contract in one way. */
 export interface MalformedRequest {
   endpoint: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: Method;
   path: string;
   /** A JSON value, or raw text sent as is (with `contentType`). */
   body?: unknown;
@@ -265,6 +272,7 @@ const readRequests: fc.Arbitrary<Omit<MalformedRequest, 'endpoint'> & { endpoint
       fc.constant('not-a-uuid'),
       fc.constant('00000000-0000-4000-8000-000000000000'),
       fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
+      fc.constantFrom(...BAD_ENCODINGS),
     )
     .chain((id) =>
       fc.constantFrom(
@@ -274,22 +282,30 @@ const readRequests: fc.Arbitrary<Omit<MalformedRequest, 'endpoint'> & { endpoint
       ),
     )
     .map((r) => ({ ...r, credential: 'admin-key' as const })),
-  fc.oneof(fc.constant('a%20b'), fc.constant('~staged/x'), fc.constant('..'), fc.constant('fuzz/missing')).chain((id) =>
-    fc.constantFrom(
-      {
-        endpoint: 'GET /api/libraries/:id',
-        method: 'GET' as const,
-        path: `/api/libraries/${id}`,
-        credential: 'none' as const,
-      },
-      {
-        endpoint: 'DELETE /api/libraries/:id',
-        method: 'DELETE' as const,
-        path: `/api/libraries/${id}`,
-        credential: 'admin-key' as const,
-      },
+  fc
+    .oneof(
+      fc.constant('a%20b'),
+      fc.constant('~staged/x'),
+      fc.constant('..'),
+      fc.constant('fuzz/missing'),
+      fc.constantFrom(...BAD_ENCODINGS).map((bad) => `fuzz/${bad}`),
+    )
+    .chain((id) =>
+      fc.constantFrom(
+        {
+          endpoint: 'GET /api/libraries/:id',
+          method: 'GET' as const,
+          path: `/api/libraries/${id}`,
+          credential: 'none' as const,
+        },
+        {
+          endpoint: 'DELETE /api/libraries/:id',
+          method: 'DELETE' as const,
+          path: `/api/libraries/${id}`,
+          credential: 'admin-key' as const,
+        },
+      ),
     ),
-  ),
   fc.oneof(fc.constant(''), fc.constant('id='), fc.constant('id=no-such-key')).map((query) => ({
     endpoint: 'DELETE /api/keys',
     method: 'DELETE' as const,
@@ -367,4 +383,33 @@ export function malformedRequests(count: number, seed: number): MalformedRequest
     { weight: 1, arbitrary: envelopeRequests },
   );
   return fc.sample(any, { seed, numRuns: count });
+}
+
+/** A route's path with each parameter (`:id`, `*rest`) replaced by `value`, or `value` as one more segment. */
+function fillPath(path: string, value: string): string {
+  const filled = path.replace(/[{}]/g, '').replace(/[:*][A-Za-z_$][\w$]*/g, value);
+  return filled !== path.replace(/[{}]/g, '') ? filled : `${path.replace(/\/$/, '')}/${value}`;
+}
+
+/**
+ * For every route of the app, every method with a path parameter that does not percent-decode (or a segment that
+ * does not, for routes without parameters), and every method the route does not serve on a well-formed path: each
+ * must be a 4xx. Bull Board's routes are reached with a session, the others without a credential.
+ */
+export function routeRequests(routes: AppRoute[]): MalformedRequest[] {
+  const requests: MalformedRequest[] = [];
+  let n = 0;
+  for (const route of routes) {
+    const credential = route.path.startsWith('/admin/queues') ? 'session' : 'none';
+    for (const method of METHODS) {
+      const bad = BAD_ENCODINGS[n++ % BAD_ENCODINGS.length]!;
+      requests.push({ endpoint: `${method} ${route.path}`, method, path: fillPath(route.path, bad), credential });
+    }
+    const unserved = METHODS.filter((m) => m !== 'HEAD' && m !== 'OPTIONS' && !route.methods.includes(m));
+    for (const method of unserved) {
+      const path = route.path.includes(':') || route.path.includes('*') ? fillPath(route.path, 'x') : route.path;
+      requests.push({ endpoint: `${method} ${route.path}`, method, path, credential: 'none' });
+    }
+  }
+  return requests;
 }

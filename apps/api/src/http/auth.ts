@@ -10,6 +10,7 @@ import {
 } from '@docshelf/core';
 import { parseCookie } from 'cookie';
 import type { Request, RequestHandler } from 'express';
+import type { KeyFailureGuard } from './rate-limits';
 
 export type Principal =
   { kind: 'session'; userId: string; user: User; token: string } | { kind: 'key'; userId: string; key: ApiKeyRecord };
@@ -25,17 +26,21 @@ export interface AuthDeps {
   records: RecordStore;
   sessionTtlMs: number;
   sessionIdleMs?: number;
+  /** Throttles wrong API keys per client address; absent = unlimited. */
+  keyFailures?: KeyFailureGuard;
 }
 
 /** What the credential checks need from the API's dependencies. */
 export function authDeps(deps: {
   records: RecordStore;
   config: { sessionTtlMs: number; security?: { sessionIdleMs: number } };
+  keyFailures?: KeyFailureGuard;
 }): AuthDeps {
   return {
     records: deps.records,
     sessionTtlMs: deps.config.sessionTtlMs,
     sessionIdleMs: deps.config.security?.sessionIdleMs,
+    keyFailures: deps.keyFailures,
   };
 }
 
@@ -43,10 +48,14 @@ export function authDeps(deps: {
 async function identify(deps: AuthDeps, req: Request): Promise<Principal | null> {
   const header = req.headers.authorization;
   if (header !== undefined) {
+    const ip = req.ip ?? 'unknown';
+    await deps.keyFailures?.check(ip);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized('Authorization header must be "Bearer <API key>"');
-    const key = await authenticateApiKey(deps, match[1]!);
-    if (!key) throw unauthorized('Invalid or revoked API key');
+    const key = match ? await authenticateApiKey(deps, match[1]!) : null;
+    if (!key) {
+      await deps.keyFailures?.failed(ip);
+      throw unauthorized(match ? 'Invalid or revoked API key' : 'Authorization header must be "Bearer <API key>"');
+    }
     return { kind: 'key', userId: key.userId, key };
   }
   const token = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE];
@@ -96,4 +105,15 @@ export function requireReader(deps: AuthDeps, open: boolean): RequestHandler {
 export function principalOf(req: Request): Principal {
   if (!req.principal) throw unauthorized();
   return req.principal;
+}
+
+/** Who starts a job, as recorded on it: the API key, or the dashboard user. */
+export function startedByOf(principal: Principal): string {
+  return principal.kind === 'key' ? `key:${principal.key.id}` : `user:${principal.userId}`;
+}
+
+/** Whose jobs a request sees: an API key only those it started, a session every job. */
+export function jobViewerOf(req: Request): { startedBy?: string } {
+  const principal = principalOf(req);
+  return principal.kind === 'key' ? { startedBy: startedByOf(principal) } : {};
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Idempotency, type JobMode, type Submitted } from '@docshelf/core';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { principalOf } from './auth';
+import { principalOf, startedByOf } from './auth';
 import { parseInput } from './validate';
 
 /** RFC 7240 preferences, e.g. `Prefer: respond-async, wait=10`; only respond-async changes anything here. */
@@ -38,7 +38,8 @@ export function jobModeOf(req: Request, timeoutMs?: number): JobMode {
           .digest('hex'),
       }
     : undefined;
-  const mode: JobMode = respondAsync ? { async: true } : { async: false, timeoutMs };
+  const startedBy = startedByOf(principalOf(req));
+  const mode: JobMode = respondAsync ? { async: true, startedBy } : { async: false, timeoutMs, startedBy };
   return idempotency ? { ...mode, idempotency } : mode;
 }
 

@@ -15,6 +15,19 @@ export interface RateLimits {
   loginSucceeded(email: string, ip: string): Promise<void>;
   /** Search, context, chunks and MCP: requests per key (per user for a session, per address without a credential). */
   retrieval: RequestHandler;
+  /** Wrong API keys per client address. */
+  keyFailures: KeyFailureGuard;
+}
+
+/**
+ * Wrong API keys sent from one client address within the window: past the limit every key from there, right or
+ * wrong, is refused with 429 until the window ends, so guessing keys tells nothing. Sessions are not affected.
+ */
+export interface KeyFailureGuard {
+  /** Throws 429 RATE_LIMITED (with Retry-After) when the address has used up its wrong keys. */
+  check(ip: string): Promise<void>;
+  /** Counts one wrong key; throws 429 when it was one more than allowed. */
+  failed(ip: string): Promise<void>;
 }
 
 type Security = Config['security'];
@@ -42,6 +55,11 @@ export function createRateLimits(security: Security, store: { redis?: Redis; pre
   const perKey = retrieval.perKey > 0 ? limiter('retrieval-key', retrieval.perKey, retrieval.windowMs) : undefined;
   const perIp = retrieval.perIp > 0 ? limiter('retrieval-ip', retrieval.perIp, retrieval.windowMs) : undefined;
   const account = (email: string) => email.trim().toLowerCase();
+  const { keyFailures } = security;
+  const keyFailuresIp =
+    keyFailures.perIp > 0 ? limiter('key-failures-ip', keyFailures.perIp, keyFailures.windowMs) : undefined;
+  const tooManyKeyFailures = (msBeforeNext: number) =>
+    rateLimited('Too many wrong API keys from this address; try again later', msBeforeNext / 1_000);
 
   return {
     async beginLogin(email, ip) {
@@ -53,6 +71,20 @@ export function createRateLimits(security: Security, store: { redis?: Redis; pre
     },
     async loginSucceeded(email, ip) {
       await Promise.allSettled([loginAccount.delete(account(email)), loginIp.reward(ip, 1)]);
+    },
+    keyFailures: {
+      async check(ip) {
+        const used = await keyFailuresIp?.get(ip);
+        if (used && used.consumedPoints > keyFailures.perIp) throw tooManyKeyFailures(used.msBeforeNext);
+      },
+      async failed(ip) {
+        try {
+          await keyFailuresIp?.consume(ip);
+        } catch (error) {
+          if (!(error instanceof RateLimiterRes)) throw error;
+          throw tooManyKeyFailures(error.msBeforeNext);
+        }
+      },
     },
     retrieval: async (req, _res, next) => {
       const who = clientOf(req);

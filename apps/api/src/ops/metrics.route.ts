@@ -1,13 +1,12 @@
-import { isMetricsScrapeAllowed, renderMetrics, type Registry } from '@docshelf/observability';
+import { refuseMetricsScrape, renderMetrics, type MetricsAccess, type Registry } from '@docshelf/observability';
 import { Router } from 'express';
 
-/** Prometheus scrape endpoint; with METRICS_TOKEN set it needs that bearer token. */
-export function metricsRoute(registry: Registry, token: string | undefined): Router {
+/** Prometheus scrape endpoint: METRICS_TOKEN as a bearer token, or open with METRICS_PUBLIC=true and no token. */
+export function metricsRoute(registry: Registry, access: MetricsAccess): Router {
   return Router().get('/metrics', async (req, res) => {
-    if (!isMetricsScrapeAllowed(req.headers.authorization, token)) {
-      res
-        .status(401)
-        .json({ error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"', code: 'UNAUTHORIZED' });
+    const refused = refuseMetricsScrape(req.headers.authorization, access);
+    if (refused) {
+      res.status(refused.status).json(refused.body);
       return;
     }
     const { contentType, body } = await renderMetrics(registry);

@@ -10,7 +10,7 @@ import {
 } from '@docshelf/core';
 import { Router, type Request } from 'express';
 import type { ApiDeps } from '../api-deps';
-import { authDeps, requireAdmin } from '../http/auth';
+import { authDeps, jobViewerOf, requireAdmin } from '../http/auth';
 import { parseInput } from '../http/validate';
 
 /** Proxies close idle streams; a comment line now and then keeps an event stream open. */
@@ -23,23 +23,26 @@ function jobIdOf(req: Request): string {
   return parsed.data;
 }
 
-/** Jobs are readable with the credentials that may start them: an admin key or a session. */
+/**
+ * Jobs are readable with the credentials that may start them: an admin key (only the jobs it started) or a session
+ * (every job).
+ */
 export function jobRoutes(deps: ApiDeps): Router {
   const admin = requireAdmin(authDeps(deps));
   const manage = { jobStore: deps.jobStore, halter: deps.jobs, notifier: deps.jobs };
   return Router()
     .get('/api/jobs', admin, async (req, res) => {
-      res.json(await listJobs(deps, parseInput(jobListQuerySchema, req.query, 'Query')));
+      res.json(await listJobs(deps, parseInput(jobListQuerySchema, req.query, 'Query'), jobViewerOf(req)));
     })
     .get('/api/jobs/:id', admin, async (req, res) => {
-      res.json(await readJob(deps, jobIdOf(req)));
+      res.json(await readJob(deps, jobIdOf(req), jobViewerOf(req)));
     })
     .delete('/api/jobs/:id', admin, async (req, res) => {
-      res.json(await cancelJob(manage, jobIdOf(req)));
+      res.json(await cancelJob(manage, jobIdOf(req), jobViewerOf(req)));
     })
     .get('/api/jobs/:id/events', admin, async (req, res) => {
       const id = jobIdOf(req);
-      await readJob(deps, id);
+      await readJob(deps, id, jobViewerOf(req));
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',

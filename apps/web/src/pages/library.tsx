@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, messageOf, type Chunk, type Library, type SearchResult } from '../api';
 import { navigate } from '../router';
-import { ConfirmDialog, ErrorMessage, formatDate, PageHeading } from '../ui';
+import { ConfirmDialog, ErrorMessage, ExternalLink, formatDate, PageHeading } from '../ui';
 import { EmbeddedShare } from './libraries';
 
 const PAGE_SIZE = 20;
@@ -69,14 +69,7 @@ function Metadata({ library }: { library: Library }) {
       ) : null}
       <dt>Source</dt>
       <dd>
-        {library.sourceUrl ? (
-          <a href={library.sourceUrl} data-external rel="noreferrer">
-            {library.sourceUrl}
-          </a>
-        ) : (
-          '–'
-        )}{' '}
-        ({library.sourceType})
+        {library.sourceUrl ? <ExternalLink url={library.sourceUrl} /> : '–'} ({library.sourceType})
       </dd>
       <dt>Version</dt>
       <dd>{library.version ?? '–'}</dd>
@@ -231,9 +224,7 @@ function SearchBox({ libraryId }: { libraryId: string }) {
                   {r.url ? (
                     <>
                       {' · '}
-                      <a href={r.url} data-external rel="noreferrer">
-                        {r.url}
-                      </a>
+                      <ExternalLink url={r.url} />
                     </>
                   ) : null}
                 </p>
@@ -274,9 +265,7 @@ function Chunks({ libraryId }: { libraryId: string }) {
                   </summary>
                   {chunk.url ? (
                     <p>
-                      <a href={chunk.url} data-external rel="noreferrer">
-                        {chunk.url}
-                      </a>
+                      <ExternalLink url={chunk.url} />
                     </p>
                   ) : null}
                   <pre tabIndex={0} role="region" aria-label={`Text of ${chunk.title || chunk.id}`}>

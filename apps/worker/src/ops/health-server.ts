@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   evaluateReadiness,
-  isMetricsScrapeAllowed,
+  refuseMetricsScrape,
   renderMetrics,
   type ReadinessCheck,
   type Registry,
@@ -18,6 +18,8 @@ export interface HealthServerOptions {
   describe: () => Record<string, unknown>;
   registry: Registry;
   metricsToken?: string;
+  /** Without a token, whether anyone may scrape /metrics (METRICS_PUBLIC). */
+  metricsPublic?: boolean;
 }
 
 export interface HealthServer {
@@ -79,12 +81,11 @@ async function answer(
     return sendJson(res, report.ready ? 200 : 503, { ...report.body, ...options.describe() });
   }
   if (path === '/metrics') {
-    if (!isMetricsScrapeAllowed(req.headers.authorization, options.metricsToken)) {
-      return sendJson(res, 401, {
-        error: 'Send the METRICS_TOKEN as "Authorization: Bearer <token>"',
-        code: 'UNAUTHORIZED',
-      });
-    }
+    const refused = refuseMetricsScrape(req.headers.authorization, {
+      token: options.metricsToken,
+      public: options.metricsPublic ?? false,
+    });
+    if (refused) return sendJson(res, refused.status, refused.body);
     const { contentType, body } = await renderMetrics(options.registry);
     res.writeHead(200, { 'content-type': contentType }).end(body);
     return;

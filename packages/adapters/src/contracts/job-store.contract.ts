@@ -57,6 +57,17 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect((await store.listJobs({ limit: 2 })).map((j) => j.id)).toEqual([c.id, b.id]);
     });
 
+    it('records who started a job and lists by it, keeping it out of what clients see', async () => {
+      const mine = await store.createJob(newJob({ createdAt: at(1), startedBy: 'key:k1' }));
+      await store.createJob(newJob({ createdAt: at(2), startedBy: 'user:u1' }));
+      expect(mine.startedBy).toBe('key:k1');
+      expect((await store.getJob(mine.id))!.startedBy).toBe('key:k1');
+      expect((await store.listJobs({ startedBy: 'key:k1', limit: 10 })).map((j) => j.id)).toEqual([mine.id]);
+      expect(await store.listJobs({ startedBy: 'key:k2', limit: 10 })).toEqual([]);
+      expect(await store.listJobs({ limit: 10 })).toHaveLength(2);
+      expect(toJobRecord(mine)).not.toHaveProperty('startedBy');
+    });
+
     it('makes a queued job running with its first progress; startedAt is stamped once', async () => {
       const job = await store.createJob(newJob());
       expect(
@@ -167,6 +178,24 @@ export function describeJobStoreContract(label: string, create: () => Promise<Jo
       expect(
         await store.recordProgress(job.id, { exact: { pagesRendered: 3 }, add: { pagesRendered: 1 } }, at(1)),
       ).toMatchObject({ pagesCrawled: 998, pagesRendered: 4 });
+    });
+
+    it('never reports done above total, however often retried work added to it, and keeps the exact count', async () => {
+      const job = await store.createJob(newJob({ type: 'embed' }));
+      await store.recordProgress(job.id, { phase: 'embedding', set: { done: 0, total: 5000 } }, at(1));
+      await store.recordProgress(job.id, { add: { done: 4000 } }, at(1));
+      // A retried attempt embeds again what the first one had counted: 7,048 counted of 5,000.
+      const over = await store.recordProgress(job.id, { add: { done: 3048 } }, at(1));
+      expect(over).toMatchObject({ done: 5000, total: 5000 });
+      expect((await store.getJob(job.id))!.progress).toMatchObject({ done: 5000, total: 5000 });
+      expect((await store.listJobs({ limit: 1 }))[0]!.progress).toMatchObject({ done: 5000, total: 5000 });
+      // An exact count replaces what was counted live.
+      expect(await store.recordProgress(job.id, { exact: { done: 4990 } }, at(1))).toMatchObject({
+        done: 4990,
+        total: 5000,
+      });
+      await store.finishJob(job.id, { state: 'completed', result: {} }, at(2), { progress: { exact: { done: 5000 } } });
+      expect((await store.getJob(job.id))!.progress).toMatchObject({ phase: 'done', done: 5000, total: 5000 });
     });
 
     it('completes with the result, or fails with the error, exactly once', async () => {

@@ -50,6 +50,15 @@ export const jobProgressSchema = z.object({
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 
+/**
+ * Progress as it is reported: `done` never above a known `total` (0 = not known yet). Work retried after a worker
+ * died is counted twice live (`done 7048 / total 5000`); the store keeps the count as counted, so an `exact` count
+ * given later (a coordinator's at a phase's end) replaces it, and only the report is bounded.
+ */
+export function boundProgress(progress: JobProgress): JobProgress {
+  return progress.total > 0 && progress.done > progress.total ? { ...progress, done: progress.total } : progress;
+}
+
 /** A job's progress keeps this many of its latest per-page errors; the result lists them all. */
 export const MAX_PROGRESS_ERRORS = 50;
 

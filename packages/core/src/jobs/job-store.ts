@@ -6,6 +6,8 @@ import type { ErrorBody, JobProgress, JobRecord, JobState, JobType, ProgressChan
  */
 export interface StoredJob extends JobRecord {
   callbackUrl?: string;
+  /** Who started it: `key:<api key id>` or `user:<user id>` (a session); an API key sees only its own jobs. */
+  startedBy?: string;
   errorStatus?: number;
   requestHash?: string;
 }
@@ -15,6 +17,8 @@ export interface NewJob {
   type: JobType;
   libraryId: string;
   callbackUrl?: string;
+  /** `key:<api key id>` or `user:<user id>`. */
+  startedBy?: string;
   createdAt: Date;
   /** An Idempotency-Key (scoped to its caller) and a hash of the request it came with. */
   idempotency?: { key: string; requestHash: string };
@@ -51,8 +55,8 @@ export interface JobStore {
   /** The job recorded with this idempotency key since `since`, or null. */
   findJobByIdempotencyKey(key: string, since: Date): Promise<StoredJob | null>;
   getJob(id: string): Promise<StoredJob | null>;
-  /** Newest first. */
-  listJobs(filter: { libraryId?: string; state?: JobState; limit: number }): Promise<StoredJob[]>;
+  /** Newest first; with `startedBy`, only the jobs it started. */
+  listJobs(filter: { libraryId?: string; state?: JobState; startedBy?: string; limit: number }): Promise<StoredJob[]>;
   /**
    * Applies a progress change to a queued or running job, which is running from then on (startedAt = `startedAt`
    * unless already set); returns the progress after it, or null when the job has ended (or is unknown).
@@ -74,6 +78,7 @@ export interface JobStore {
 /** What clients see of a stored job. */
 export function toJobRecord({
   callbackUrl: _callbackUrl,
+  startedBy: _startedBy,
   errorStatus: _status,
   requestHash: _hash,
   ...job

@@ -1,5 +1,6 @@
 import {
   appendProgressErrors,
+  boundProgress,
   JOB_COUNTERS,
   PROGRESS_COUNTERS,
   type JobProgress,
@@ -35,6 +36,7 @@ export class MemoryJobStore implements JobStore {
       progress: { phase: 'queued' as const, done: 0, total: 0 },
       createdAt: job.createdAt.toISOString(),
       ...(job.callbackUrl ? { callbackUrl: job.callbackUrl } : {}),
+      ...(job.startedBy ? { startedBy: job.startedBy } : {}),
       ...(job.idempotency ? { idempotencyKey: job.idempotency.key, requestHash: job.idempotency.requestHash } : {}),
       committing: false,
       seq: this.seq++,
@@ -53,10 +55,18 @@ export class MemoryJobStore implements JobStore {
     return job ? view(job) : null;
   }
 
-  async listJobs(filter: { libraryId?: string; state?: StoredJob['state']; limit: number }): Promise<StoredJob[]> {
+  async listJobs(filter: {
+    libraryId?: string;
+    state?: StoredJob['state'];
+    startedBy?: string;
+    limit: number;
+  }): Promise<StoredJob[]> {
     return [...this.jobs.values()]
       .filter(
-        (j) => (!filter.libraryId || j.libraryId === filter.libraryId) && (!filter.state || j.state === filter.state),
+        (j) =>
+          (!filter.libraryId || j.libraryId === filter.libraryId) &&
+          (!filter.state || j.state === filter.state) &&
+          (!filter.startedBy || j.startedBy === filter.startedBy),
       )
       .sort((a, b) => (a.createdAt === b.createdAt ? b.seq - a.seq : a.createdAt < b.createdAt ? 1 : -1))
       .slice(0, filter.limit)
@@ -68,7 +78,7 @@ export class MemoryJobStore implements JobStore {
     if (!job) return null;
     start(job, startedAt);
     applyProgress(job.progress, change);
-    return { ...job.progress };
+    return boundProgress({ ...job.progress });
   }
 
   async claimCommit(id: string, startedAt: Date): Promise<boolean> {
@@ -149,5 +159,5 @@ function view({
   idempotencyKey: _key,
   ...job
 }: StoredJob & { committing: boolean; seq: number; idempotencyKey?: string }): StoredJob {
-  return structuredClone(job);
+  return { ...structuredClone(job), progress: boundProgress(job.progress) };
 }

@@ -30,7 +30,8 @@ export async function embedLibraryPage(
   if (job.all) return embedRemainingChunks(deps, job.libraryId, ctx);
   const total = await deps.records.countChunks(job.libraryId);
   const chunks = await deps.records.listChunks(job.libraryId, { offset: job.offset, limit: job.limit });
-  await ctx.reportProgress({ phase: 'embedding', set: { done: 0, total: chunks.length } });
+  // `exact`: a retried attempt embeds the range again, so it counts from 0 rather than on top of the last attempt.
+  await ctx.reportProgress({ phase: 'embedding', exact: { done: 0, total: chunks.length } });
   const processed = await embedChunks(deps, job.libraryId, chunks, ctx);
   const reached = job.offset + processed;
   const nextOffset = reached < total ? reached : null;

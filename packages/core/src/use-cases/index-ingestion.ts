@@ -47,6 +47,8 @@ export async function indexIngestion(
   if (!job.generate) return { vectorized: false, embedded: 0 };
   const reuse = job.replace && job.reuseVectorsOf ? vectorReuse(deps, job.reuseVectorsOf, job.libraryId) : undefined;
   let embedded = 0;
+  // A retried attempt embeds every chunk again: it counts from 0 rather than on top of the last attempt.
+  await ctx?.reportProgress({ exact: { done: 0 } });
   for await (const chunks of pages()) {
     const toEmbed = reuse ? await reuse(chunks) : chunks;
     embedded += await embedChunks(deps, job.libraryId, toEmbed, ctx);

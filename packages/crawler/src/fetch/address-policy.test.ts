@@ -183,6 +183,26 @@ describe('allowlist', () => {
     await refusal(policy.assertUrlAllowed('http://169.254.169.254/'));
   });
 
+  it('by host:port or IP:port opens only that port; a plain entry keeps meaning every port', async () => {
+    const policy = createAddressPolicy({
+      allowlist: ['127.0.0.1:8080', 'docs.internal:8443', '[::1]:9000', '10.0.0.0/8:81', '192.168.1.5'],
+      resolve: resolveFrom({ 'docs.internal': ['10.1.1.1'], localhost: ['127.0.0.1'] }),
+    });
+    await expect(policy.assertUrlAllowed('http://127.0.0.1:8080/')).resolves.toBeUndefined();
+    await expect(policy.assertUrlAllowed('http://localhost:8080/')).resolves.toBeUndefined();
+    await refusal(policy.assertUrlAllowed('http://127.0.0.1:6379/'));
+    await refusal(policy.assertUrlAllowed('http://127.0.0.1/'));
+    await expect(policy.assertUrlAllowed('https://docs.internal:8443/guide')).resolves.toBeUndefined();
+    await refusal(policy.assertUrlAllowed('https://docs.internal/guide'));
+    await expect(policy.assertUrlAllowed('http://[::1]:9000/')).resolves.toBeUndefined();
+    await refusal(policy.assertUrlAllowed('http://[::1]:9001/'));
+    await expect(policy.assertUrlAllowed('http://10.2.3.4:81/')).resolves.toBeUndefined();
+    await refusal(policy.assertUrlAllowed('http://10.2.3.4:80/'));
+    // Default ports count: http:// is port 80, https:// port 443.
+    await expect(policy.assertUrlAllowed('http://192.168.1.5/')).resolves.toBeUndefined();
+    await expect(policy.assertUrlAllowed('http://192.168.1.5:5432/')).resolves.toBeUndefined();
+  });
+
   it('never opens a non-http scheme', async () => {
     const policy = createAddressPolicy({ allowlist: ['localhost', '127.0.0.0/8'] });
     await refusal(policy.assertUrlAllowed('file://localhost/etc/passwd'));
@@ -210,6 +230,15 @@ describe('lookup, as used by http.request', () => {
     const error = await refusal(get(`http://localhost:${server.port}/`, lookup));
     expect(error.message).toBe('Blocked localhost: localhost resolves to 127.0.0.1, a loopback address');
     expect(server.connections).toBe(0);
+  });
+
+  it('connects to an address allow-listed with a port only on that port (lookupFor)', async () => {
+    const policy = createAddressPolicy({ allowlist: [`127.0.0.1:${server.port}`] });
+    await expect(get(`http://localhost:${server.port}/`, policy.lookupFor(server.port))).resolves.toBe(200);
+    const error = await refusal(get(`http://localhost:${server.port}/`, policy.lookupFor(server.port + 1)));
+    expect(error.message).toContain('loopback');
+    // Without a port, a port-scoped entry opens nothing: a name rebound to the address finds it closed.
+    await refusal(get(`http://localhost:${server.port}/`, policy.lookup));
   });
 
   it('connects when the name is allow-listed', async () => {

@@ -21,7 +21,7 @@ export class BlockedUrlError extends Error {
 export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 export interface AddressPolicyOptions {
-  /** PRIVATE_HOST_ALLOWLIST entries: hostnames, IPs or CIDRs. */
+  /** PRIVATE_HOST_ALLOWLIST entries: hostnames, IPs or CIDRs, each optionally with `:port` (that port only). */
   allowlist: readonly string[];
   resolve?: ResolveHost;
 }
@@ -29,20 +29,30 @@ export interface AddressPolicyOptions {
 export interface AddressPolicy {
   /** Rejects with BlockedUrlError unless the URL is http(s) and every address its host resolves to may be fetched. */
   assertUrlAllowed(url: string | URL): Promise<void>;
-  /** For `http.request({ lookup })`: the address checked is the address connected to, so DNS rebinding gains nothing. */
+  /**
+   * For `http.request({ lookup })`: the address checked is the address connected to, so DNS rebinding gains nothing.
+   * It does not know the port, so allow-list entries limited to a port open nothing here: use lookupFor.
+   */
   lookup: LookupFunction;
+  /** `lookup` for a connection to `port`, where entries limited to that port count too. */
+  lookupFor(port: number): LookupFunction;
 }
 
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:']);
 
 const resolveWithDns: ResolveHost = (hostname) => dnsPromises.lookup(hostname, { all: true, verbatim: true });
 
-/** Why none of these addresses may be fetched for `hostname`, or null when all may. */
-function findRefusal(hostname: string, addresses: LookupAddress[], allowlist: Allowlist): string | null {
-  if (allowlist.allowsHost(hostname)) return null;
+/** Why none of these addresses may be fetched for `hostname` (on `port`, when known), or null when all may. */
+function findRefusal(
+  hostname: string,
+  addresses: LookupAddress[],
+  allowlist: Allowlist,
+  port: number | undefined,
+): string | null {
+  if (allowlist.allowsHost(hostname, port)) return null;
   if (addresses.length === 0) return `${hostname} resolves to no address`;
   for (const { address } of addresses) {
-    if (allowlist.allowsAddress(address)) continue;
+    if (allowlist.allowsAddress(address, port)) continue;
     const reason = classifyAddress(address);
     if (reason)
       return address === hostname ? `${address} is ${reason}` : `${hostname} resolves to ${address}, ${reason}`;
@@ -75,35 +85,40 @@ export function createAddressPolicy(options: AddressPolicyOptions): AddressPolic
       throw new BlockedUrlError(url.href, `only http and https URLs are fetched, not ${url.protocol}`);
     }
     const hostname = normalizeHostname(url.hostname);
-    if (allowlist.allowsHost(hostname)) return;
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    if (allowlist.allowsHost(hostname, port)) return;
     // WHATWG URL has already turned 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1.
     const literal = parseComparableAddress(hostname);
     const addresses = literal
       ? [{ address: hostname, family: literal.kind() === 'ipv4' ? 4 : 6 }]
       : await resolve(hostname);
-    const refusal = findRefusal(hostname, addresses, allowlist);
+    const refusal = findRefusal(hostname, addresses, allowlist, port);
     if (refusal) throw new BlockedUrlError(url.href, refusal);
   }
 
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-    const name = normalizeHostname(hostname);
-    resolve(name).then(
-      (resolved) => {
-        const addresses = resolved.filter((entry) => matchesFamily(entry, lookupOptions.family));
-        const refusal =
-          addresses.length === 0 ? `${name} resolves to no usable address` : findRefusal(name, addresses, allowlist);
-        if (refusal) {
-          callback(new BlockedUrlError(name, refusal), '', undefined);
-        } else if (lookupOptions.all) {
-          callback(null, addresses);
-        } else {
-          const [first] = addresses as [LookupAddress];
-          callback(null, first.address, first.family);
-        }
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', undefined),
-    );
-  };
+  const lookupFor =
+    (port: number | undefined): LookupFunction =>
+    (hostname, lookupOptions, callback) => {
+      const name = normalizeHostname(hostname);
+      resolve(name).then(
+        (resolved) => {
+          const addresses = resolved.filter((entry) => matchesFamily(entry, lookupOptions.family));
+          const refusal =
+            addresses.length === 0
+              ? `${name} resolves to no usable address`
+              : findRefusal(name, addresses, allowlist, port);
+          if (refusal) {
+            callback(new BlockedUrlError(name, refusal), '', undefined);
+          } else if (lookupOptions.all) {
+            callback(null, addresses);
+          } else {
+            const [first] = addresses as [LookupAddress];
+            callback(null, first.address, first.family);
+          }
+        },
+        (error: NodeJS.ErrnoException) => callback(error, '', undefined),
+      );
+    };
 
-  return { assertUrlAllowed, lookup };
+  return { assertUrlAllowed, lookup: lookupFor(undefined), lookupFor };
 }

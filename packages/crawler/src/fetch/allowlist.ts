@@ -2,11 +2,33 @@ import ipaddr from 'ipaddr.js';
 
 type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-/** PRIVATE_HOST_ALLOWLIST parsed: hostnames allow whatever they resolve to, IPs and CIDRs allow those addresses. */
+/**
+ * PRIVATE_HOST_ALLOWLIST parsed: hostnames allow whatever they resolve to, IPs and CIDRs allow those addresses. An
+ * entry naming a port (`127.0.0.1:8080`, `docs.internal:8443`, `[::1]:9000`, `10.0.0.0/8:81`) allows that port only,
+ * and only when the port is known (`port` given); an entry without one allows every port.
+ */
 export interface Allowlist {
-  allowsHost(hostname: string): boolean;
-  allowsAddress(ip: string): boolean;
+  allowsHost(hostname: string, port?: number): boolean;
+  allowsAddress(ip: string, port?: number): boolean;
 }
+
+/** An entry and the port it is limited to (undefined = every port). */
+interface Scoped<T> {
+  entry: T;
+  port?: number;
+}
+
+/** `host:port` or `[ipv6]:port` (a bare IPv6 address has colons of its own and no port). */
+function splitPort(entry: string): { target: string; port?: number } {
+  const bracketed = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry);
+  if (bracketed) return { target: bracketed[1]!, port: Number(bracketed[2]) };
+  const named = /^([^:]+):(\d{1,5})$/.exec(entry);
+  if (named) return { target: named[1]!, port: Number(named[2]) };
+  return { target: entry };
+}
+
+const portMatches = (scoped: { port?: number }, port: number | undefined) =>
+  scoped.port === undefined || scoped.port === port;
 
 /** Lower-cased, without IPv6 brackets or the trailing root dot, so `LocalHost.` matches `localhost`. */
 export function normalizeHostname(hostname: string): string {
@@ -36,21 +58,27 @@ function parseCidrEntry(entry: string): Cidr | null {
 }
 
 export function parseAllowlist(entries: readonly string[]): Allowlist {
-  const hostnames = new Set<string>();
-  const cidrs: Cidr[] = [];
+  const hostnames: Scoped<string>[] = [];
+  const cidrs: Scoped<Cidr>[] = [];
   for (const raw of entries) {
-    const entry = normalizeHostname(raw);
+    const { target, port } = splitPort(raw.trim().toLowerCase());
+    const entry = normalizeHostname(target);
     if (!entry) continue;
     const cidr = parseCidrEntry(entry);
-    if (cidr) cidrs.push(cidr);
-    else hostnames.add(entry);
+    if (cidr) cidrs.push({ entry: cidr, port });
+    else hostnames.push({ entry, port });
   }
   return {
-    allowsHost: (hostname) => hostnames.has(normalizeHostname(hostname)),
-    allowsAddress(ip) {
+    allowsHost(hostname, port) {
+      const name = normalizeHostname(hostname);
+      return hostnames.some((h) => h.entry === name && portMatches(h, port));
+    },
+    allowsAddress(ip, port) {
       const address = parseComparableAddress(ip);
       if (!address) return false;
-      return cidrs.some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits));
+      return cidrs.some(
+        (c) => portMatches(c, port) && c.entry[0].kind() === address.kind() && address.match(c.entry[0], c.entry[1]),
+      );
     },
   };
 }

@@ -126,12 +126,17 @@ function sendOnce(
     const withLength = body ? { ...headers, 'content-length': String(body.length) } : headers;
     const request = transport.request(
       url,
-      { method, headers: withLength, agent, lookup: policy.lookup, signal },
+      { method, headers: withLength, agent, lookup: policy.lookupFor(portOf(url)), signal },
       resolve,
     );
     request.on('error', (error) => reject(Object.assign(error, { reusedSocket: request.reusedSocket })));
     request.end(body);
   });
+}
+
+/** The port a request to `url` connects to. */
+function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 }
 
 /** Lets an abort interrupt steps that take no signal, such as DNS resolution. */

@@ -39,7 +39,7 @@ interface Row {
 const ACCESS_TEXT: Record<string, string> = {
   apiKey: 'admin API key',
   session: 'dashboard session',
-  metricsToken: 'METRICS_TOKEN (when set)',
+  metricsToken: 'METRICS_TOKEN (or METRICS_PUBLIC=true without one)',
 };
 
 /** A self-contained reference page rendered from the OpenAPI document: no scripts, fonts or styles from elsewhere. */

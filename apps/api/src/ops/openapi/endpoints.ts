@@ -137,7 +137,8 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     query: jobListQuerySchema,
     summary: 'List jobs, newest first',
-    description: 'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps.',
+    description:
+      'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps. An API key lists the jobs it started; a session every job.',
     ok: { schema: jobListSchema, description: 'The jobs' },
     errors: [400, 401, 403, 500],
   },
@@ -148,7 +149,8 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'admin',
     jobIdParam: true,
     summary: 'A job: its state, progress and, once ended, result or error',
-    description: '`result` is the body the synchronous request answers; `error` the error it answers.',
+    description:
+      "`result` is the body the synchronous request answers; `error` the error it answers. An API key reads, follows and cancels only the jobs it started (another's is 404 JOB_NOT_FOUND); a session every job.",
     ok: { schema: jobRecordSchema, description: 'The job' },
     errors: [401, 403, 404, 500],
   },
@@ -254,10 +256,10 @@ export const ENDPOINTS: Endpoint[] = [
     tag: 'Retrieval',
     access: 'reader',
     summary: 'Model Context Protocol server (Streamable HTTP)',
-    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. ${READER}`,
+    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. A browser request (one with \`Origin\`) from another origin than this service's, not listed in MCP_ALLOWED_ORIGINS, or for a \`Host\` outside PUBLIC_HOSTS (loopback and IP addresses when empty) answers 403. ${READER}`,
     body: jsonRpcMessageSchema,
     ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
-    errors: [400, 401, 405, 406, 415, 429],
+    errors: [400, 401, 403, 405, 406, 415, 429],
   },
   {
     method: 'get',
@@ -345,7 +347,7 @@ export const ENDPOINTS: Endpoint[] = [
     access: 'metrics',
     summary: 'Prometheus metrics',
     description:
-      'HTTP request counts and latency by route and status, jobs per queue and state, Node process metrics. Needs `Authorization: Bearer <METRICS_TOKEN>` when that variable is set.',
+      'HTTP request counts and latency by route and status, jobs per queue and state, Node process metrics. Needs `Authorization: Bearer <METRICS_TOKEN>` (401 without it); without a METRICS_TOKEN it is closed (403) unless METRICS_PUBLIC=true.',
     ok: { description: 'Prometheus text exposition format', contentType: 'text/plain' },
     errors: [401],
   },

@@ -9,9 +9,9 @@ export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, 
 type Operation = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
+  400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, BAD_REQUEST (a path that does not percent-decode), an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
   401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
-  403: 'FORBIDDEN: a read API key on an admin endpoint, or a session request from another origin (Origin / Sec-Fetch-Site)',
+  403: 'FORBIDDEN: a read API key on an admin endpoint, a session request from another origin (Origin / Sec-Fetch-Site), or a browser request to /mcp from an origin or Host the service does not know',
   404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
   405: 'Method not allowed',
   406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
@@ -19,7 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
   413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT; TOO_MANY_CHUNKS (MAX_CHUNKS_PER_REQUEST) or CHUNK_TOO_LARGE (MAX_CHUNK_BYTES)',
   414: 'URL_TOO_LONG: the request URL exceeds MAX_URL_LENGTH',
-  429: 'RATE_LIMITED: too many login attempts or requests in the window; Retry-After says when to try again',
+  429: 'RATE_LIMITED: too many login attempts, wrong API keys from one address, or requests in the window; Retry-After says when to try again',
   415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
   500: 'INTERNAL: unexpected failure; errorId is also in the log',
   503: 'Unavailable: QUEUE_UNAVAILABLE when Redis is unreachable (readiness: NOT_READY)',
@@ -75,7 +75,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
           description:
             'The dashboard session from POST /api/auth/login. The only credential for /api/keys and /api/ingest-url.',
         },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the server sets one' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'METRICS_TOKEN; without one, /metrics is closed unless METRICS_PUBLIC=true',
+        },
       },
     },
   };

@@ -9,14 +9,26 @@ export const jobNotFound = (jobId: string) =>
 /** How long a cancel waits for the workflow's running jobs to stop before it answers. */
 const HALT_TIMEOUT_MS = 10_000;
 
-export async function readJob(deps: { jobStore: JobStore }, jobId: string): Promise<JobRecord> {
+/**
+ * Whose jobs a caller sees: `startedBy` set (an API key's `key:<id>`) limits it to the jobs it started; unset (a
+ * session) means every job. Another's job is not found, as an unknown one is.
+ */
+export interface JobViewer {
+  startedBy?: string;
+}
+
+export async function readJob(deps: { jobStore: JobStore }, jobId: string, viewer: JobViewer = {}): Promise<JobRecord> {
   const job = await deps.jobStore.getJob(jobId);
-  if (!job) throw jobNotFound(jobId);
+  if (!job || (viewer.startedBy !== undefined && job.startedBy !== viewer.startedBy)) throw jobNotFound(jobId);
   return toJobRecord(job);
 }
 
-export async function listJobs(deps: { jobStore: JobStore }, query: JobListQuery): Promise<{ jobs: JobRecord[] }> {
-  return { jobs: (await deps.jobStore.listJobs(query)).map(toJobRecord) };
+export async function listJobs(
+  deps: { jobStore: JobStore },
+  query: JobListQuery,
+  viewer: JobViewer = {},
+): Promise<{ jobs: JobRecord[] }> {
+  return { jobs: (await deps.jobStore.listJobs({ ...query, startedBy: viewer.startedBy })).map(toJobRecord) };
 }
 
 /**
@@ -26,7 +38,9 @@ export async function listJobs(deps: { jobStore: JobStore }, query: JobListQuery
 export async function cancelJob(
   deps: { jobStore: JobStore; halter: WorkflowHalter; notifier: JobNotifier; now?: () => Date },
   jobId: string,
+  viewer: JobViewer = {},
 ): Promise<JobRecord> {
+  await readJob(deps, jobId, viewer);
   const outcome = await deps.jobStore.cancelJob(jobId, (deps.now ?? (() => new Date()))());
   if (outcome === 'unknown') throw jobNotFound(jobId);
   if (outcome === 'finished') throw conflict('JOB_NOT_CANCELLABLE', `Job ${jobId} has already ended`);

@@ -11,7 +11,11 @@ import { answerAgain, type Idempotency } from './answer-again';
  * Synchronous requests await their job (up to `timeoutMs`); `Prefer: respond-async` ones get the job id at once. With
  * `idempotency`, a repeat of a request within 24 hours is answered by the first one's job.
  */
-export type JobMode = ({ async: true } | { async: false; timeoutMs?: number }) & { idempotency?: Idempotency };
+export type JobMode = ({ async: true } | { async: false; timeoutMs?: number }) & {
+  idempotency?: Idempotency;
+  /** Who asks: `key:<api key id>` or `user:<user id>`, recorded on the job (an API key sees only its own jobs). */
+  startedBy?: string;
+};
 
 export type Submitted<R> = { accepted: AcceptedJob } | { result: R };
 
@@ -71,6 +75,7 @@ export async function submitJob<N extends RootJobName>(
     type: jobTypeOf(job.name)!,
     libraryId: job.libraryId,
     callbackUrl: job.callbackUrl,
+    startedBy: mode.startedBy,
     createdAt: now,
     idempotency,
   });
