@@ -2,7 +2,7 @@
  * Extraction CPU per page, per site: extractPage against cheerio's `load` of the same pages in the same run (the
  * parse every extraction starts from), each over the site in turn after a full collection, after a warm-up round. Each page's figure is its median
  * over the rounds; a site's median and total are over those. BENCH_EXTRACT_OTHER=<checkout> also runs that
- * checkout's extractPage in the same turns (e.g. /work/main, to compare a change with main in one run).
+ * checkout's extractPage in the same turns (a checkout of main, to compare a change with main in one run).
  * `npx tsx --conditions=@docshelf/source bench/extract.bench.ts` runs this part alone (BENCH_EXTRACT_SITES and
  * BENCH_EXTRACT_ROUNDS narrow it).
  */
