@@ -1,0 +1,140 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { serveFixtures, type FixtureServer } from '../support/fixture-server';
+import { startHarness, type Harness } from '../support/harness';
+import { startTestRedis, type TestRedis } from '../support/redis-server';
+import { recordFigure } from './support/figures';
+
+const NESTED = 100_000;
+const EMPTY_LINKS = 100_000;
+const SITEMAP_URLS = 150_000;
+const html = (title: string, body: string) =>
+  `<!DOCTYPE html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${'Text of the page. '.repeat(10)}</p>${body}</main></body></html>`;
+
+/**
+ * Pages and sitemaps built to stall a worker or freeze Redis, crawled by the running service (API and worker in this
+ * process, on a redis-server of its own so its slow log holds these crawls alone). Each crawl must end with the page's
+ * content; the run prints the longest event-loop block of the process and the longest Redis command of each.
+ */
+describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
+  let redis: TestRedis;
+  let probe: Redis;
+  let h: Harness;
+  let site: FixtureServer;
+  let admin: { Authorization: string };
+  const rows: string[] = [];
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    probe = new Redis(redis.url);
+    await probe.config('SET', 'slowlog-log-slower-than', '1000');
+    await probe.config('SET', 'slowlog-max-len', '1024');
+    h = await startHarness(
+      { PRIVATE_HOST_ALLOWLIST: '127.0.0.1', CRAWL_HOST_PAGES_PER_SECOND: '0' },
+      { redisUrl: redis.url },
+    );
+    admin = { Authorization: `Bearer ${await h.createKey('admin')}` };
+    site = await serveFixtures({
+      routes: (req, res) => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        const send = (type: string, body: string) => (res.writeHead(200, { 'content-type': type }).end(body), true);
+        if (path === '/nested')
+          return send('text/html', html('Nested', `${'<div>'.repeat(NESTED)}NESTEDTEXT${'</div>'.repeat(NESTED)}`));
+        if (path === '/empty-links')
+          return send('text/html', html('Empty links', '<a href="/x"></a>'.repeat(EMPTY_LINKS)));
+        if (path === '/long-link')
+          return send('text/html', html('Long link', `<a href="/${'y'.repeat(5_000)}">long</a><a href="/ok">ok</a>`));
+        if (path === '/ok' || path.startsWith('/s/')) return send('text/html', html('Ordinary', '<p>ORDINARYPAGE</p>'));
+        if (path === '/sitemap.xml')
+          return send(
+            'application/xml',
+            `<urlset>${Array.from({ length: SITEMAP_URLS }, (_, i) => `<url><loc>${site.origin}/s/${i}</loc></url>`).join('')}</urlset>`,
+          );
+        return false;
+      },
+    });
+  });
+  afterAll(async () => {
+    console.log(
+      [
+        'hostile input                         | crawl | longest event-loop block | longest Redis command',
+        ...rows,
+      ].join('\n'),
+    );
+    await site.close();
+    await h.close();
+    probe.disconnect();
+    await redis.stop();
+  });
+
+  const crawlMeasured = async (name: string, body: object) => {
+    await probe.slowlog('RESET');
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const res = await request(h.app)
+      .post('/api/crawl')
+      .set(admin)
+      .send({ name, renderer: 'http', ...body });
+    loop.disable();
+    const slow = (await probe.slowlog('GET', 1024)) as Array<[number, number, number, string[]]>;
+    const redisMs = Math.max(0, ...slow.map((entry) => entry[2])) / 1000;
+    const loopMs = loop.max / 1e6;
+    rows.push(
+      `${name.padEnd(37)} | ${res.status}   | ${loopMs.toFixed(0).padStart(8)} ms              | ${redisMs.toFixed(1)} ms`,
+    );
+    recordFigure({
+      scenario: `hostile: ${name}`,
+      requests: 1,
+      faults: 1,
+      serverErrors: res.status >= 500 ? 1 : 0,
+      rowsLost: 0,
+      duplicates: 0,
+      note: `longest event-loop block ${loopMs.toFixed(0)} ms, longest Redis command ${redisMs.toFixed(1)} ms`,
+    });
+    return res;
+  };
+
+  it(`extracts a page of ${NESTED.toLocaleString('en')} nested elements`, async () => {
+    const res = await crawlMeasured('100,000 nested <div>s (1.1 MB)', {
+      libraryId: 'hostile/nested',
+      urls: [`${site.origin}/nested`],
+    });
+    expect(res.status).toBe(200);
+    const chunks = await h.adapters.records.listChunks('hostile/nested', { offset: 0, limit: 10 });
+    expect(chunks.map((chunk) => chunk.content).join('\n')).toContain('NESTEDTEXT');
+  });
+
+  it(`extracts a page of ${EMPTY_LINKS.toLocaleString('en')} empty links`, async () => {
+    const res = await crawlMeasured('100,000 empty links (1.7 MB)', {
+      libraryId: 'hostile/empty',
+      urls: [`${site.origin}/empty-links`],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.pagesCrawled).toBe(1);
+  });
+
+  it('skips an over-long link and crawls on', async () => {
+    const res = await crawlMeasured('one link of 5,000 characters', {
+      libraryId: 'hostile/long',
+      urls: [`${site.origin}/long-link`],
+      maxPages: 5,
+    });
+    expect(res.body).toMatchObject({
+      pagesCrawled: 2,
+      errors: [`${site.origin}/long-link: 1 link over 4,096 characters skipped`],
+    });
+  });
+
+  it(`admits a sitemap of ${SITEMAP_URLS.toLocaleString('en')} URLs in bounded Redis calls`, async () => {
+    const res = await crawlMeasured('sitemap of 150,000 URLs (6 MB)', {
+      libraryId: 'hostile/sitemap',
+      urls: [`${site.origin}/ok`],
+      useSitemap: true,
+      maxPages: 10,
+      maxDepth: 1,
+    });
+    expect(res.body).toMatchObject({ pagesCrawled: 10, pagesDiscovered: 1 + 100_000 });
+    expect(res.body.errors).toContain(`${site.origin}/ok: 50,000 sitemap URLs beyond the first 100,000 skipped`);
+  });
+});
