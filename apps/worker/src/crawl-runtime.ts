@@ -66,6 +66,8 @@ export function createCrawlRuntime(
   const throttle = new RedisHostThrottle(config.redis.url, config.redis.prefix);
   const frontier = new RedisCrawlFrontier(config.redis.url, config.redis.prefix);
   const extractor = createPageExtractor(config.crawl.extractThreads, {
+    // A page's extraction has the same budget as its fetch or render; past it the page fails alone.
+    timeoutMs: config.crawl.pageTimeoutMs,
     onOutOfMemory: (url) =>
       logger.warn({ url }, "a page did not fit in an extraction thread's heap; it was extracted on the event loop"),
   });

@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { boundLinks, MAX_SITEMAP_URLS } from './link-bounds';
+import { nextTurn } from './next-turn';
 
 /** A sitemap lists pages (`<urlset>`) or, as a sitemap index (`<sitemapindex>`), other sitemaps. */
 export type Sitemap = { kind: 'urlset'; urls: string[] } | { kind: 'index'; sitemaps: string[] };
@@ -14,6 +15,26 @@ const ENTRY_OF = { urlset: 'url', sitemapindex: 'sitemap' } as const;
  * built): the `<loc>` of each `<url>` or `<sitemap>` entry. Anything that is not a sitemap reads as no pages.
  */
 export function parseSitemap(xml: string): Sitemap {
+  const reader = sitemapReader();
+  reader.parser.end(xml);
+  return reader.result();
+}
+
+/** Characters of sitemap XML parsed between two turns of the event loop. */
+const PARSE_SLICE = 256 * 1024;
+
+/** parseSitemap in slices, giving the event loop a turn between them: a 10 MB sitemap is a second of parsing. */
+export async function parseSitemapInTurns(xml: string): Promise<Sitemap> {
+  const reader = sitemapReader();
+  for (let at = 0; at < xml.length; at += PARSE_SLICE) {
+    reader.parser.write(xml.slice(at, at + PARSE_SLICE));
+    await nextTurn();
+  }
+  reader.parser.end();
+  return reader.result();
+}
+
+function sitemapReader(): { parser: Parser; result: () => Sitemap } {
   const open: string[] = [];
   const locs: string[] = [];
   let root: string | undefined;
@@ -45,8 +66,10 @@ export function parseSitemap(xml: string): Sitemap {
     },
     { xmlMode: true, decodeEntities: true, recognizeCDATA: true },
   );
-  parser.end(xml);
-  return root === 'sitemapindex' ? { kind: 'index', sitemaps: locs } : { kind: 'urlset', urls: locs };
+  return {
+    parser,
+    result: () => (root === 'sitemapindex' ? { kind: 'index', sitemaps: locs } : { kind: 'urlset', urls: locs }),
+  };
 }
 
 /**
@@ -61,7 +84,7 @@ export async function readSitemapUrls(
 ): Promise<{ urls: string[]; notes: string[] }> {
   const xml = await fetchXml(url);
   if (xml === null) return { urls: [], notes: [] };
-  const sitemap = parseSitemap(xml);
+  const sitemap = await parseSitemapInTurns(xml);
   if (sitemap.kind === 'urlset') return boundSitemapUrls(sitemap.urls);
   const children = [...new Set(sitemap.sitemaps.flatMap((loc) => httpUrlOf(loc, url) ?? []))].slice(
     0,
@@ -70,7 +93,7 @@ export async function readSitemapUrls(
   const urls: string[] = [];
   for (const child of children) {
     const childXml = await fetchXml(child);
-    const listed = childXml === null ? undefined : parseSitemap(childXml);
+    const listed = childXml === null ? undefined : await parseSitemapInTurns(childXml);
     // Indexes do not nest (sitemaps.org): one found below an index is skipped. One by one: a spread of 100,000
     // arguments overflows the call stack.
     if (listed?.kind === 'urlset') for (const listedUrl of listed.urls) urls.push(listedUrl);

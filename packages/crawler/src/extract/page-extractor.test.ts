@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPage } from './extract-page';
-import { createThreadedExtractor, type PageExtractor } from './page-extractor';
+import {
+  createPageExtractor,
+  createThreadedExtractor,
+  ExtractionTimeoutError,
+  INLINE_MAX_CHARS,
+  type PageExtractor,
+} from './page-extractor';
 
 const FIXTURES = join(__dirname, 'fixtures');
 const DOCS = join(__dirname, '../../../../.cache/debian-docs/usr/share/doc');
@@ -70,6 +76,41 @@ describe('a page too large for an extraction thread', () => {
       // The thread that ran out is replaced: the next page is extracted in a thread again.
       await expect(extractor.extract(small)).resolves.toEqual({ page: extractPage(small.html, small.url) });
       expect(tooLarge).toHaveLength(1);
+    } finally {
+      await extractor.close();
+    }
+  });
+});
+
+describe('a page whose extraction outruns its time', () => {
+  // 600,000 empty links (10 MB): tens of seconds of extraction, far past the limit set here.
+  const hostile = {
+    html: `<html><head><title>Links</title></head><body><main><h1>Links</h1>${'<a href="/x"></a>'.repeat(600_000)}</main></body></html>`,
+    url: 'https://docs.example.com/links',
+  };
+  const small = () => ({
+    html: readFileSync(join(FIXTURES, 'docs-page.html'), 'utf8'),
+    url: 'https://docs.example.com/docs',
+  });
+
+  it('fails alone in its thread, which is replaced for the next page', async () => {
+    const extractor = createThreadedExtractor(1, { timeoutMs: 5_000 });
+    try {
+      await expect(extractor.extract(hostile)).rejects.toThrow(ExtractionTimeoutError);
+      const next = small();
+      await expect(extractor.extract(next)).resolves.toEqual({ page: extractPage(next.html, next.url) });
+    } finally {
+      await extractor.close();
+    }
+  });
+
+  it('is extracted in a thread even when no threads are configured, while a small page stays on the event loop', async () => {
+    const extractor = createPageExtractor(0, { timeoutMs: 5_000 });
+    try {
+      const next = small();
+      expect(next.html.length).toBeLessThanOrEqual(INLINE_MAX_CHARS);
+      await expect(extractor.extract(next)).resolves.toEqual({ page: extractPage(next.html, next.url) });
+      await expect(extractor.extract(hostile)).rejects.toThrow(/took longer than 5000 ms/);
     } finally {
       await extractor.close();
     }

@@ -31,6 +31,25 @@ export interface ThreadedExtractorOptions {
   onOutOfMemory?: (url: string) => void;
   /** For tests: a smaller heap limit per thread. */
   heapLimits?: typeof THREAD_HEAP_LIMITS;
+  /** A page whose extraction takes longer fails (its thread is stopped); the default is EXTRACT_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+/** How long one page's extraction in a thread may take before the page fails. */
+export const EXTRACT_TIMEOUT_MS = 30_000;
+/**
+ * Pages up to this size are extracted on the event loop when no threads are configured: extraction is linear in the
+ * page, so such a page holds the loop a few hundred milliseconds at worst. A larger page, a real one (Node's fs.html is
+ * 500 KB) or one built to stall a worker, goes to a thread with a time limit.
+ */
+export const INLINE_MAX_CHARS = 256 * 1024;
+
+/** The error of a page whose extraction ran out of its time. */
+export class ExtractionTimeoutError extends Error {
+  constructor(url: string, timeoutMs: number) {
+    super(`extracting ${url} took longer than ${timeoutMs} ms`);
+    this.name = 'ExtractionTimeoutError';
+  }
 }
 
 /** The error of a task whose thread ran out of heap (the thread is gone; piscina starts another). */
@@ -55,18 +74,31 @@ export function createThreadedExtractor(threads: number, options: ThreadedExtrac
     // Run from the TypeScript sources (tests, `npm run dev`), a thread compiles them as the main thread does.
     ...(sources ? { execArgv: ['--require', require.resolve('tsx/cjs'), '--conditions=@docshelf/source'] } : {}),
   });
+  const timeoutMs = options.timeoutMs ?? EXTRACT_TIMEOUT_MS;
   return {
-    extract: (task) =>
-      pool.run(task).catch((error: unknown) => {
+    extract: (task) => {
+      // Aborting a task stops its thread (piscina starts another): a page that runs too long fails alone.
+      const signal = AbortSignal.timeout(timeoutMs);
+      return pool.run(task, { signal }).catch((error: unknown) => {
+        if (signal.aborted) throw new ExtractionTimeoutError(task.url, timeoutMs);
         if (!isOutOfMemory(error)) throw error;
         options.onOutOfMemory?.(task.url);
         return inlineExtractor.extract(task);
-      }),
+      });
+    },
     close: () => pool.destroy(),
   };
 }
 
-/** `threads` 0 extracts on the caller's event loop. */
+/**
+ * `threads` pages extracted at once in threads of their own; with `threads` 0 pages up to INLINE_MAX_CHARS are
+ * extracted on the caller's event loop and larger ones in one thread, each with its time limit.
+ */
 export function createPageExtractor(threads: number, options: ThreadedExtractorOptions = {}): PageExtractor {
-  return threads > 0 ? createThreadedExtractor(threads, options) : inlineExtractor;
+  if (threads > 0) return createThreadedExtractor(threads, options);
+  const large = createThreadedExtractor(1, options);
+  return {
+    extract: (task) => (task.html.length <= INLINE_MAX_CHARS ? inlineExtractor.extract(task) : large.extract(task)),
+    close: () => large.close(),
+  };
 }

@@ -1,4 +1,5 @@
 import { load } from 'cheerio';
+import { limitNesting } from './limit-nesting';
 
 /** A refresh this soon is a redirect: the browser leaves before anyone reads the page (rustdoc's `0;URL=` stubs). */
 const REDIRECT_DELAY_MAX_S = 1;
@@ -13,7 +14,7 @@ const REFRESH_CONTENT = /^\s*(\d+(?:\.\d*)?)\s*(?:[;,]\s*(?:url\s*=\s*)?(["']?)(
  */
 export function refreshTarget(html: string, pageUrl: string): string | null {
   if (!MENTIONS_REFRESH.test(html)) return null;
-  const $ = load(html);
+  const $ = load(limitNesting(html));
   const content = $('meta')
     .filter((_, meta) => ($(meta).attr('http-equiv') ?? '').trim().toLowerCase() === 'refresh')
     .first()

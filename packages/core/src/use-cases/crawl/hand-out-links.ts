@@ -2,6 +2,7 @@ import type { Admission, CrawlFrontier, FrontierScope, PageLinks } from '../../c
 import { pageKeyOf } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
 import { MAX_URL_LENGTH } from '../../crawl/link-bounds';
+import { mapInTurns } from '../../crawl/next-turn';
 import { normalizePageUrl } from '../../crawl/page-url';
 import { readSitemapUrls } from '../../crawl/sitemap';
 import { AppError } from '../../errors';
@@ -61,7 +62,7 @@ export async function admitLinks(
     seed && scopeFacts.useSitemap
       ? await loadSitemap(deps.loader, scopeFacts.origins[0]!, ctx.signal)
       : { urls: [], notes: [] };
-  const sitemapLinks = scope.select(sitemap);
+  const sitemapLinks = await mapInTurns(sitemap, (url) => scope.select([url]));
   const final = scope.noteFinalUrl(page.finalUrl, seed);
   ctx.signal.throwIfAborted();
   const [admission] = await admitInParts(deps.frontier, job.crawlId, ctx.signal, [
@@ -214,6 +215,9 @@ async function loadSitemap(
 ): Promise<{ urls: string[]; notes: string[] }> {
   const fetchXml = (url: string) => loader.fetchSiteFile(url, { maxBytes: SITEMAP_MAX_BYTES, signal });
   const { urls, notes } = await readSitemapUrls(fetchXml, `${origin}/sitemap.xml`);
-  const normalized = urls.flatMap((u) => normalizePageUrl(u, origin) ?? []);
+  const normalized = await mapInTurns(urls, (u): string[] => {
+    const url = normalizePageUrl(u, origin);
+    return url ? [url] : [];
+  });
   return { urls: normalized.filter((u) => u.length <= MAX_URL_LENGTH), notes };
 }
