@@ -155,6 +155,20 @@ describe('extractPage drops chrome inside the content by what it is', () => {
     expect(markdown).not.toContain('Last updated');
   });
 
+  it('believes names inside sections and articles, not inside headings, code or tables', () => {
+    const html =
+      '<main><h1>Guide</h1><section id="usage"><h2>Usage</h2><div class="sidebar-toc"><a href="#a">Install</a> ' +
+      '<a href="#b">Configure the service</a></div>' +
+      paragraph('How to use it.') +
+      '<h3>Options <a class="header" href="#o">Options</a></h3><table><tr><td><span class="search">search</span></td>' +
+      '<td>Finds pages.</td></tr></table></section></main>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('How to use it.');
+    expect(markdown).not.toContain('Configure the service');
+    expect(markdown).toContain('search\n\nFinds pages.');
+    expect(markdown).toContain('### Options Options');
+  });
+
   it('drops a "Was this page helpful?" block with its buttons', () => {
     const html =
       '<main><h1>Guide</h1>' +
@@ -176,6 +190,20 @@ describe('extractPage around articles', () => {
     const { markdown } = extract(html);
     expect(markdown).toContain('The story.');
     expect(markdown).not.toContain('Share this');
+  });
+
+  it('drops a comment thread told by its repeated comments and reply form, however long it is', () => {
+    const comment = (i: number) =>
+      `<li id="comment-${i}" class="comment"><div class="comment-body"><p>Reader ${i} thinks the team will not make the playoffs this year, whatever the coach says now.</p></div></li>`;
+    const html =
+      '<body><div class="vp-doc"><h1>Story</h1>' +
+      paragraph('The short story.') +
+      `<div class="comments-container"><div id="comments" class="comments-area"><h2>34 responses</h2><ol class="comment-list">${Array.from({ length: 12 }, (_, i) => comment(i)).join('')}</ol>` +
+      '<div id="respond" class="comment-respond"><form><textarea name="comment"></textarea></form></div></div></div></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The short story.');
+    expect(markdown).not.toContain('Reader 3 thinks');
+    expect(markdown).not.toContain('34 responses');
   });
 
   it("puts back the page's headline when the content root left it out", () => {

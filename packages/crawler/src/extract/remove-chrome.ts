@@ -71,6 +71,23 @@ const NEVER_CHROME_BY_NAME = new Set([
   'strong',
 ]);
 
+/** Elements under which no name is believed: a heading's own link (mdBook's `<a class="header">`), code, a table. */
+const NO_NAMES_UNDER = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'var',
+  'table',
+  'dt',
+]);
+
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
 
 // Callouts are rendered as <aside> by some generators (Starlight); they are content, not a sidebar.
@@ -99,6 +116,11 @@ const LINK_LIST_DENSITY = 0.5;
 /** An element this short (characters that are not white space) with no structure of its own is a widget, not a text. */
 const WIDGET_MAX_CHARS = 200;
 const STRUCTURE_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table']);
+
+const COMMENT_NAME = /(^|[\s_-])(comments?|respond)([\s_-]|$)/i;
+const COMMENT_THREAD_ITEMS = 3;
+/** A comment thread never takes more than this share of the content with it. */
+const COMMENT_THREAD_MAX_SHARE = 0.95;
 
 // "Next: Setup", "« Previous", "Newer posts →", but not "Next.js".
 const PREV_NEXT_TEXT = /^[\s«‹←<]*(previous|prev|next|older|newer)(?=$|[\s:»›→>])|(^|\s)(previous|next)[\s»›→>]*$/i;
@@ -143,7 +165,7 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
   };
   const doomed: Element[] = frameworkChromeIn($, top, options.names);
   // Top down: an element judged chrome goes with everything under it, which is not judged.
-  // Names are not believed under an element they never remove: a heading's own link (mdBook's `<a class="header">`).
+  // Names are not believed under headings, code and tables (NO_NAMES_UNDER).
   const stack = top.children.map((node) => ({ node, byName: true })).reverse();
   while (stack.length > 0) {
     const { node, byName } = stack.pop()!;
@@ -152,7 +174,7 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
       doomed.push(node);
       continue;
     }
-    const childrenByName = byName && !NEVER_CHROME_BY_NAME.has(node.name);
+    const childrenByName = byName && !NO_NAMES_UNDER.has(node.name);
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, byName: childrenByName });
   }
   doomed.push(...findFeedbackBlocks(judge, top));
@@ -199,9 +221,22 @@ function isChromeElement(judge: Judge, element: Element, byName: boolean): boole
     ? tag === 'div' && !isArticleHeader($, $(element))
     : hasChromeName(id, className);
   if (!named) return false;
-  return judge.loose
-    ? isEmptyOrLinkList(judge, element) && shareOf(judge, element) < NAMED_CHROME_MAX_SHARE
-    : looksLikeChrome(judge, element);
+  if (judge.loose) return isEmptyOrLinkList(judge, element) && shareOf(judge, element) < NAMED_CHROME_MAX_SHARE;
+  return looksLikeChrome(judge, element) || isCommentThread(judge, element);
+}
+
+/**
+ * A comment thread is told by repetition, not by its name alone: a block named for comments that holds a reply form
+ * or at least COMMENT_THREAD_ITEMS items named for comments, and leaves the content a real share of its own text.
+ * Readers' comments can outweigh a short article, so the share a name is otherwise held to does not protect them.
+ */
+function isCommentThread(judge: Judge, element: Element): boolean {
+  const { id = '', class: className = '' } = element.attribs;
+  if (!COMMENT_NAME.test(`${id} ${className}`) || shareOf(judge, element) > COMMENT_THREAD_MAX_SHARE) return false;
+  const items = findDescendants(judge.$, element, '[class], [id]').filter((_, item) =>
+    COMMENT_NAME.test(`${item.attribs.id ?? ''} ${item.attribs.class ?? ''}`),
+  );
+  return items.length >= COMMENT_THREAD_ITEMS || findDescendants(judge.$, element, 'textarea').length > 0;
 }
 
 function shareOf(judge: Judge, element: Element): number {
