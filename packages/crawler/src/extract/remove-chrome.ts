@@ -34,12 +34,8 @@ const CHROME_REGION_TAGS = new Set(['nav', 'footer', 'aside', 'form', 'dialog'])
  */
 const ASIDE = 'aside';
 
-/**
- * Elements a class or id name never removes: headings, code, tables, definitions and sections are content whatever
- * they are called (Sphinx names a section after its heading, `id="search-and-replace"`, and a signature after its API,
- * `id="re.search"`; Docusaurus headings are `anchorWithStickyNavbar`).
- */
-const NEVER_CHROME_BY_NAME = new Set([
+/** Elements under which no name is believed: a heading's own link (mdBook's `<a class="header">`), code, a table. */
+const NO_NAMES_UNDER: ReadonlySet<string> = new Set([
   'h1',
   'h2',
   'h3',
@@ -52,6 +48,16 @@ const NEVER_CHROME_BY_NAME = new Set([
   'samp',
   'var',
   'table',
+  'dt',
+]);
+
+/**
+ * Elements a class or id name never removes: headings, code, tables, definitions and sections are content whatever
+ * they are called (Sphinx names a section after its heading, `id="search-and-replace"`, and a signature after its API,
+ * `id="re.search"`; Docusaurus headings are `anchorWithStickyNavbar`).
+ */
+const NEVER_CHROME_BY_NAME: ReadonlySet<string> = new Set([
+  ...NO_NAMES_UNDER,
   'thead',
   'tbody',
   'tfoot',
@@ -59,7 +65,6 @@ const NEVER_CHROME_BY_NAME = new Set([
   'td',
   'th',
   'dl',
-  'dt',
   'dd',
   'section',
   'article',
@@ -69,23 +74,6 @@ const NEVER_CHROME_BY_NAME = new Set([
   'blockquote',
   'em',
   'strong',
-]);
-
-/** Elements under which no name is believed: a heading's own link (mdBook's `<a class="header">`), code, a table. */
-const NO_NAMES_UNDER = new Set([
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'pre',
-  'code',
-  'kbd',
-  'samp',
-  'var',
-  'table',
-  'dt',
 ]);
 
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
