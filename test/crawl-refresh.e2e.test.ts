@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
+import { readBackup } from '@docshelf/core';
 import request from 'supertest';
 import { serveFixtures, type FixtureServer } from './support/fixture-server';
 import { startHarness, type Harness } from './support/harness';
@@ -91,6 +92,16 @@ describe.each([
       );
     const expectEveryChunkEmbedded = async () =>
       expect(await h.adapters.vectors.count(libraryId)).toBe((await chunks()).length);
+    /** The backups (a snapshot and the increments of re-crawls that changed the library in place) restore it. */
+    const expectBackupsToRestoreTheLibrary = async () =>
+      expect(
+        (await readBackup(h.adapters.backups, libraryId))?.chunks.map(({ id, title, content, url }) => ({
+          id,
+          title,
+          content,
+          url,
+        })),
+      ).toEqual(await chunks());
 
     it('keeps unchanged pages without extracting or embedding them again, and says so', async () => {
       const first = await crawl();
@@ -123,6 +134,7 @@ describe.each([
       expect(text).not.toContain('page2first');
       expect(text).toContain('page3first');
       await expectEveryChunkEmbedded();
+      await expectBackupsToRestoreTheLibrary();
     }, 180_000);
 
     it('drops the chunks of a page that is gone (404), keeping the rest', async () => {
@@ -138,6 +150,7 @@ describe.each([
       expect(all.some((c) => c.url?.endsWith('/docs/p4.html'))).toBe(false);
       expect(new Set(all.map((c) => c.url)).size).toBe(6);
       await expectEveryChunkEmbedded();
+      await expectBackupsToRestoreTheLibrary();
     }, 180_000);
   },
 );

@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
+import { readBackup } from '@docshelf/core';
 import { makeChunks, startHarness, type Harness } from './support/harness';
 
 describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLite)', () => {
@@ -121,18 +122,46 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
     expect(await h.adapters.vectors.count('lib/stale')).toBe(3);
   });
 
-  it('backs up the library with every chunk as stored, gzipped, one object per ingestion', async () => {
-    await ingest({ libraryId: 'lib/backup', name: 'Backup', chunks: makeChunks(3) }).expect(200);
-    await ingest({ libraryId: 'lib/backup', name: 'Backup', chunks: [{ id: 'later', content: 'added later' }] }).expect(
-      200,
-    );
+  it('backs up each ingestion: a snapshot first, then increments of what changed, which restore the library', async () => {
+    const backup = (libraryId: string, chunks: object[], extra: object = {}) =>
+      ingest({ libraryId, name: 'Backup', chunks, ...extra }).expect(200);
+    const readObject = async (name: string) =>
+      JSON.parse(gunzipSync(await h.adapters.backups.read('lib/backup', name)).toString('utf8'));
+    await backup('lib/backup', makeChunks(3));
+    await backup('lib/backup', [{ id: 'later', content: 'added later' }]);
     const names = await h.adapters.backups.list('lib/backup');
-    expect(names).toHaveLength(2);
-    const latest = JSON.parse(gunzipSync(await h.adapters.backups.read('lib/backup', names[1]!)).toString('utf8'));
-    expect(latest.library).toMatchObject({ id: 'lib/backup', name: 'Backup', chunkCount: 4 });
-    expect(latest.chunks.map((c: { id: string }) => c.id)).toEqual(['c0000', 'c0001', 'c0002', 'later']);
-    expect(latest.chunks[3]).toEqual({ id: 'later', content: 'added later', tokenCount: expect.any(Number) });
-    expect(latest.chunks[0].content).toContain('doc0word0');
+    expect(names).toEqual([
+      expect.stringMatching(/-[0-9a-f-]{36}\.json\.gz$/),
+      expect.stringMatching(/\.increment\.json\.gz$/),
+    ]);
+    const [snapshot, increment] = [await readObject(names[0]!), await readObject(names[1]!)];
+    expect(snapshot).toMatchObject({ format: 'docshelf-backup/v2', kind: 'snapshot' });
+    expect(snapshot.chunks.map((c: { id: string }) => c.id)).toEqual(['c0000', 'c0001', 'c0002']);
+    expect(snapshot.chunks[0].content).toContain('doc0word0');
+    // The increment holds only what the second ingestion wrote, with the library as it then was.
+    expect(increment).toMatchObject({ kind: 'increment', removedChunkIds: [] });
+    expect(increment.library).toMatchObject({ id: 'lib/backup', name: 'Backup', chunkCount: 4 });
+    expect(increment.chunks).toEqual([
+      { id: 'later', content: 'added later', tokenCount: expect.any(Number), position: expect.any(Number) },
+    ]);
+
+    // A chunk sent again keeps its place; the backups restore exactly what the library holds.
+    await backup('lib/backup', [
+      { id: 'c0001', content: 'changed' },
+      { id: 'last', content: 'the last one' },
+    ]);
+    const stored = await h.adapters.records.listChunks('lib/backup', { offset: 0, limit: 100 });
+    const restored = await readBackup(h.adapters.backups, 'lib/backup');
+    expect(restored?.objects).toHaveLength(3);
+    expect(restored?.chunks).toEqual(stored.map(({ position: _p, bpeTokens: _b, ...chunk }) => chunk));
+    expect(restored?.chunks.map((c) => c.id)).toEqual(['c0000', 'c0001', 'c0002', 'later', 'last']);
+    expect(restored?.library).toMatchObject({ chunkCount: 5 });
+
+    // A replacement starts the chain again with a snapshot of its own.
+    await backup('lib/backup', [{ id: 'only', content: 'all there is' }], { replace: true });
+    const afterReplace = await readBackup(h.adapters.backups, 'lib/backup');
+    expect(afterReplace?.objects).toHaveLength(1);
+    expect(afterReplace?.chunks).toEqual([{ id: 'only', content: 'all there is', tokenCount: expect.any(Number) }]);
   });
 
   it('walks /api/embed over 450 chunks: 200 + 200 + 50, exact offsets, done at the end', async () => {

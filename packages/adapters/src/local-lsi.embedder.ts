@@ -1,4 +1,5 @@
 import {
+  chunkPages,
   embeddingTextOf,
   type Embedder,
   type EmbedderStateStore,
@@ -21,7 +22,7 @@ export interface LocalLsiEmbedderDeps {
   /** Where what was learned from each library is kept (the record store). */
   states: EmbedderStateStore;
   /** The library's chunks, read when it is first learned. */
-  records: Pick<RecordStore, 'listChunks'>;
+  records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion'>;
 }
 
 /**
@@ -108,10 +109,8 @@ export class LocalLsiEmbedder implements Embedder {
 
   private async learn(libraryId: string): Promise<{ id: string; model: LsiModel }> {
     const documents: string[][] = [];
-    for (let offset = 0; ; offset += READ_PAGE) {
-      const page = await this.deps.records.listChunks(libraryId, { offset, limit: READ_PAGE });
+    for await (const page of chunkPages(this.deps.records, libraryId, { pageSize: READ_PAGE })) {
       documents.push(...page.map((chunk) => lsiTerms(embeddingTextOf(chunk))));
-      if (page.length < READ_PAGE) break;
     }
     const data = fitLsi(documents, { dimensions: this.latentDimensions }).serialize();
     const stored = await this.deps.states.putEmbedderState(libraryId, this.model, { id: LsiModel.idOf(data), data });

@@ -10,6 +10,7 @@ import {
   type ApiKeyCandidate,
   type ChunkInput,
   type ChunkMeta,
+  type ChunkPage,
   type CommitIngestionInput,
   type CrawledPage,
   type EmbedderState,
@@ -136,13 +137,12 @@ export class MongoRecordStore implements RecordStore, EmbedderStateStore {
     }));
   }
 
-  async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
-    const docs = await this.models.chunks
-      .find({ libraryId })
-      .sort({ position: 1 })
-      .skip(page.offset)
-      .limit(page.limit)
-      .lean<ChunkDoc[]>();
+  async listChunks(libraryId: string, page: ChunkPage): Promise<StoredChunk[]> {
+    const query =
+      'afterPosition' in page
+        ? this.models.chunks.find({ libraryId, position: { $gt: page.afterPosition } })
+        : this.models.chunks.find({ libraryId }).skip(page.offset);
+    const docs = await query.sort({ position: 1 }).limit(page.limit).lean<ChunkDoc[]>();
     return docs.map(toStoredChunk);
   }
 

@@ -9,6 +9,7 @@ import {
   type ApiKeyCandidate,
   type ChunkInput,
   type ChunkMeta,
+  type ChunkPage,
   type CommitIngestionInput,
   type CrawledPage,
   type EmbedderState,
@@ -147,21 +148,24 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     const commit = this.db.transaction(() => {
       this.writeLibrary(input);
       const libraryId = input.library.id;
+      // The count is kept, not recounted: a commit costs what it writes, whatever the library's size.
+      let removed = 0;
       if (input.replace) {
-        this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId);
+        removed += this.db.prepare('DELETE FROM chunks WHERE library_id = ?').run(libraryId).changes;
         this.db.prepare('DELETE FROM crawled_pages WHERE library_id = ?').run(libraryId);
       }
       if (input.removeChunkIds?.length) {
-        this.db
+        removed += this.db
           .prepare('DELETE FROM chunks WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))')
-          .run(libraryId, JSON.stringify(input.removeChunkIds));
+          .run(libraryId, JSON.stringify(input.removeChunkIds)).changes;
       }
-      this.upsertChunks(libraryId, input.chunks, input.ingestionId, bpeTokens);
+      const added = this.upsertChunks(libraryId, input.chunks, input.ingestionId, bpeTokens);
       this.writeCrawledPages(libraryId, input.crawledPages ?? [], input.removeCrawledPages ?? []);
-      this.db
-        .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
-        .run(input.library.id, input.library.id);
-      return this.readLibrary(input.library.id) as Library;
+      statement(this.db, 'UPDATE libraries SET chunk_count = chunk_count + ? WHERE id = ?').run(
+        added - removed,
+        libraryId,
+      );
+      return this.readLibrary(libraryId) as Library;
     });
     return commit.immediate();
   }
@@ -178,10 +182,18 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     }));
   }
 
-  async listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]> {
-    const rows = this.db
-      .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? ORDER BY position LIMIT ? OFFSET ?`)
-      .all(libraryId, page.limit, page.offset) as ChunkRow[];
+  async listChunks(libraryId: string, page: ChunkPage): Promise<StoredChunk[]> {
+    const rows = (
+      'afterPosition' in page
+        ? statement(
+            this.db,
+            `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? AND position > ? ORDER BY position LIMIT ?`,
+          ).all(libraryId, page.afterPosition, page.limit)
+        : statement(
+            this.db,
+            `SELECT ${CHUNK_COLUMNS} FROM chunks WHERE library_id = ? ORDER BY position LIMIT ? OFFSET ?`,
+          ).all(libraryId, page.limit, page.offset)
+    ) as ChunkRow[];
     return rows.map(toStoredChunk);
   }
 
@@ -273,8 +285,8 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
     this.db.prepare('DELETE FROM embedder_states WHERE library_id = ?').run(libraryId);
     this.db.prepare('UPDATE embedder_states SET library_id = ? WHERE library_id = ?').run(libraryId, stagedId);
     this.db
-      .prepare('UPDATE libraries SET chunk_count = (SELECT COUNT(*) FROM chunks WHERE library_id = ?) WHERE id = ?')
-      .run(libraryId, libraryId);
+      .prepare('UPDATE libraries SET chunk_count = (SELECT chunk_count FROM libraries WHERE id = ?) WHERE id = ?')
+      .run(stagedId, libraryId);
     this.db.prepare('DELETE FROM libraries WHERE id = ?').run(stagedId);
     return true;
   }
@@ -583,13 +595,16 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
       .run(library.id, ...fields, ownerId, at, at);
   }
 
-  /** Existing ids keep their position; new ids are appended after the current last position in payload order. */
+  /**
+   * Existing ids keep their position; new ids are appended after the current last position in payload order.
+   * Returns how many chunks are new to the library.
+   */
   private upsertChunks(
     libraryId: string,
     chunks: ChunkInput[],
     ingestionId: string,
     bpeTokens: Map<ChunkInput, number | null>,
-  ): void {
+  ): number {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
     };
@@ -628,6 +643,7 @@ export class SqliteRecordStore implements RecordStore, EmbedderStateStore {
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
+    return nextPosition - ((last.p ?? -1) + 1);
   }
 
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {

@@ -1,4 +1,4 @@
-import type { LibrarySwap, RecordStore, VectorIndex } from '@docshelf/core';
+import { chunkPages, type LibrarySwap, type RecordStore, type VectorIndex } from '@docshelf/core';
 
 /**
  * LibrarySwap across engines that share no transaction (MongoDB with Pinecone, or mixed): the vectors move first,
@@ -14,10 +14,8 @@ export class StepwiseLibrarySwap implements LibrarySwap {
   async swapIn(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
     if (!(await this.records.getLibrary(stagedId))) return false;
     const chunkIds: string[] = [];
-    for (let offset = 0; ; offset += 1_000) {
-      const page = await this.records.listChunks(stagedId, { offset, limit: 1_000 });
+    for await (const page of chunkPages(this.records, stagedId, { pageSize: 1_000 })) {
       chunkIds.push(...page.map((chunk) => chunk.id));
-      if (page.length < 1_000) break;
     }
     await this.vectors.moveLibrary(stagedId, libraryId, chunkIds);
     return this.records.swapLibrary(stagedId, libraryId, now);

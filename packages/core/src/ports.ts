@@ -75,6 +75,9 @@ export interface StagedPageOutline {
   chunksOnly: boolean;
 }
 
+/** Where a page of a library's chunks starts: at an offset (API pages) or after a position (walks). */
+export type ChunkPage = { limit: number } & ({ offset: number } | { afterPosition: number });
+
 export interface CommitIngestionInput {
   library: LibraryInput;
   /** Owner recorded when the library is created; an existing library keeps its owner. */
@@ -101,8 +104,11 @@ export interface RecordStore {
   commitIngestion(input: CommitIngestionInput): Promise<Library>;
   /** Chunk metadata in library order (position ascending). */
   listChunkMeta(libraryId: string): Promise<ChunkMeta[]>;
-  /** A page of chunks in library order. */
-  listChunks(libraryId: string, page: { offset: number; limit: number }): Promise<StoredChunk[]>;
+  /**
+   * A page of chunks in library order: the `limit` chunks from `offset`, or those after position `afterPosition` —
+   * the form for walking a whole library, whose cost does not grow with how far the walk has gone.
+   */
+  listChunks(libraryId: string, page: ChunkPage): Promise<StoredChunk[]>;
   /** The chunks of the library with these ids, in library order; unknown ids are left out. */
   getChunks(libraryId: string, chunkIds: string[]): Promise<StoredChunk[]>;
   /** The chunks last written by one ingestion, in library order: the first `limit` after position `afterPosition`. */

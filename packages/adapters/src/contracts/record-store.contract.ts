@@ -264,6 +264,19 @@ export function describeRecordStoreContract(label: string, create: () => Promise
         expect(await store.countChunks('vercel/next.js')).toBe(5);
       });
 
+      it('pages through the library by offset or after a position, alike', async () => {
+        await store.commitIngestion(ingestion({ chunks: ['a', 'b', 'c', 'd', 'e'].map((id) => chunk(id)) }));
+        const [first, second] = [
+          await store.listChunks('vercel/next.js', { offset: 0, limit: 2 }),
+          await store.listChunks('vercel/next.js', { offset: 2, limit: 2 }),
+        ];
+        const afterFirst = await store.listChunks('vercel/next.js', { afterPosition: first[1]!.position, limit: 2 });
+        expect(afterFirst).toEqual(second);
+        const rest = await store.listChunks('vercel/next.js', { afterPosition: second[1]!.position, limit: 10 });
+        expect(rest.map((c) => c.id)).toEqual(['e']);
+        expect(await store.listChunks('vercel/next.js', { afterPosition: -1, limit: 1 })).toEqual(first.slice(0, 1));
+      });
+
       it('removes every old chunk first when replace is set', async () => {
         await store.commitIngestion(ingestion({ chunks: [chunk('a'), chunk('b'), chunk('c')] }));
         const library = await store.commitIngestion(

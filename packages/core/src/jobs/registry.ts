@@ -71,10 +71,18 @@ export const jobRegistry = {
     }),
     result: embedResponseSchema,
   },
-  /** Writes a gzipped snapshot of a library (fields and every chunk) to backup storage. */
+  /**
+   * Writes a gzipped backup of what an ingestion changed: a snapshot of the library (fields and every chunk) for a
+   * replacement or a library's first, otherwise an increment (the chunks it wrote and the ids it removed).
+   */
   'write-backup': {
     queue: 'backup',
-    payload: z.object({ libraryId: libraryIdSchema, ingestionId }),
+    payload: z.object({
+      libraryId: libraryIdSchema,
+      ingestionId,
+      replace: z.boolean().optional(),
+      removedChunkIds: z.array(z.string()).optional(),
+    }),
     result: z.object({ written: z.boolean(), name: z.string().optional(), chunks: z.number().int().min(0) }),
   },
   /** Removes a library's vectors, backups and records, in that order so a failed attempt can be retried. */

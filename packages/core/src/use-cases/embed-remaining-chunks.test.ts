@@ -16,15 +16,15 @@ function fakeLibrary(count: number, embedded: string[] = [], orphans: string[] =
     position: i,
   }));
   const vectors = new Map<string, number[]>([...embedded, ...orphans].map((id) => [id, [1, 0]]));
-  const pagesRead: { offset: number; limit: number }[] = [];
+  const pagesRead: { afterPosition: number; limit: number }[] = [];
   const embedCalls: string[][] = [];
   const records = {
     getLibrary: async () => ({ id: LIBRARY, embeddingModel: 'fake', embeddingDimensions: 2 }),
     setEmbeddingModel: async () => undefined,
     countChunks: async () => chunks.length,
-    listChunks: async (_id: string, page: { offset: number; limit: number }) => {
+    listChunks: async (_id: string, page: { afterPosition: number; limit: number }) => {
       pagesRead.push(page);
-      return chunks.slice(page.offset, page.offset + page.limit);
+      return chunks.filter((c) => c.position > page.afterPosition).slice(0, page.limit);
     },
   } as unknown as RecordStore;
   const index = {
@@ -84,9 +84,9 @@ describe('embedRemainingChunks (POST /api/embed { all: true })', () => {
     expect(embeddedSections).toEqual([0, 2, 3, 6, 7, 8, 9]);
     // Never more than a page of chunks read at once.
     expect(lib.pagesRead).toEqual([
-      { offset: 0, limit: 4 },
-      { offset: 4, limit: 4 },
-      { offset: 8, limit: 4 },
+      { afterPosition: -1, limit: 4 },
+      { afterPosition: 3, limit: 4 },
+      { afterPosition: 7, limit: 4 },
     ]);
     expect(reports[0]).toEqual({ phase: 'embed', set: { done: 0, total: 7 } });
     expect(progressOf(reports).at(-1)).toEqual({ done: 7, total: 7 });

@@ -1,6 +1,7 @@
 import type { EmbedResponse } from '../api/schemas';
 import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
+import { chunkPages } from './chunk-pages';
 import { embedChunks } from './embed-chunks';
 
 /** Chunks read and looked up in the vector index at a time: a few hundred chunks' text in memory, never a library's. */
@@ -21,10 +22,8 @@ export async function embedRemainingChunks(
   let left = Math.max(0, total - (await deps.vectors.count(libraryId)));
   await ctx.reportProgress({ phase: 'embed', set: { done: 0, total: left } });
   let processed = 0;
-  for (let offset = 0; ; offset += pageSize) {
+  for await (const page of chunkPages(deps.records, libraryId, { pageSize })) {
     ctx.signal.throwIfAborted();
-    const page = await deps.records.listChunks(libraryId, { offset, limit: pageSize });
-    if (page.length === 0) break;
     const embedded = await deps.vectors.fetch(
       libraryId,
       page.map((chunk) => chunk.id),
@@ -36,7 +35,6 @@ export async function embedRemainingChunks(
       await ctx.reportProgress({ set: { total: left } });
     }
     processed += await embedChunks(deps, libraryId, missing, ctx);
-    if (page.length < pageSize) break;
   }
   return { libraryId, processed, total, offset: 0, nextOffset: null, done: true };
 }

@@ -54,7 +54,11 @@ export async function indexAndBackUp(
   };
   const index = { key: 'index', name: 'index-ingestion', payload } as const;
   if (replace) return { finishing: { stage: 'indexing-replacement' }, wait: [index] };
-  const backup = { key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } } as const;
+  const backup = {
+    key: 'backup',
+    name: 'write-backup',
+    payload: { libraryId, ingestionId, ...(dropChunkIds?.length ? { removedChunkIds: dropChunkIds } : {}) },
+  } as const;
   return { finishing: { stage: 'indexing-and-backing-up' }, wait: [index, backup] };
 }
 
@@ -87,7 +91,7 @@ export async function continueIndexAndBackUp(
   const { libraryId, ingestionId } = ingestion;
   return {
     finishing: { stage: 'backing-up', vectorized },
-    wait: [{ key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId } }],
+    wait: [{ key: 'backup', name: 'write-backup', payload: { libraryId, ingestionId, replace: true } }],
   };
 }
 

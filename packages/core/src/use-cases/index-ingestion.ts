@@ -2,6 +2,7 @@ import type { StoredChunk } from '../domain/types';
 import type { JobPayload, JobResult } from '../jobs/registry';
 import type { JobContext } from '../jobs/workflow';
 import type { Embedder, RecordStore, VectorIndex } from '../ports';
+import { chunkPages } from './chunk-pages';
 import { embedChunks } from './embed-chunks';
 
 type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedder };
@@ -9,26 +10,14 @@ type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedde
 /** Chunks read (and embedded) at a time: an ingestion of a whole site is never held in memory at once. */
 const CHUNKS_PER_READ = 500;
 
-/** The ingestion's chunks in library order, a page at a time. */
-async function* chunksOfIngestion(records: RecordStore, libraryId: string, ingestionId: string) {
-  for (let afterPosition: number | undefined; ;) {
-    const page = await records.listChunksOfIngestion(libraryId, ingestionId, {
-      ...(afterPosition === undefined ? {} : { afterPosition }),
-      limit: CHUNKS_PER_READ,
-    });
-    if (page.length > 0) yield page;
-    if (page.length < CHUNKS_PER_READ) return;
-    afterPosition = page.at(-1)!.position;
-  }
-}
-
 /** Worker side of an ingestion: no vector may survive for a chunk that was replaced or changed. */
 export async function indexIngestion(
   deps: IndexDeps,
   job: JobPayload<'index-ingestion'>,
   ctx?: JobContext,
 ): Promise<JobResult<'index-ingestion'>> {
-  const pages = () => chunksOfIngestion(deps.records, job.libraryId, job.ingestionId);
+  const pages = () =>
+    chunkPages(deps.records, job.libraryId, { ingestionId: job.ingestionId, pageSize: CHUNKS_PER_READ });
   if (job.dropChunkIds?.length) await deps.vectors.deleteChunks(job.libraryId, job.dropChunkIds);
   if (job.replace) {
     await deps.vectors.deleteLibrary(job.libraryId);

@@ -3,12 +3,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Library, StoredChunk } from '../domain/types';
 import type { JobPayload, JobResult } from '../jobs/registry';
 import type { BackupBody, BackupStorage, RecordStore } from '../ports';
+import { readBackup } from './read-backup';
 import { BACKUP_FORMAT, BACKUP_PAGE_SIZE, writeBackup } from './write-backup';
 
 const NOW = new Date('2026-03-04T05:06:07.089Z');
 
-/** writeBackup as it was before it streamed: the reference for the snapshot's text. */
-async function writeBackupInMemory(
+/** A snapshot written in memory, as writeBackup wrote it before it streamed: the reference for the streamed text. */
+async function writeSnapshotInMemory(
   deps: { records: RecordStore; backups: BackupStorage; now?: () => Date },
   job: JobPayload<'write-backup'>,
 ): Promise<JobResult<'write-backup'>> {
@@ -17,14 +18,13 @@ async function writeBackupInMemory(
   const chunks = [];
   for (let offset = 0; ; offset += 1_000) {
     const page = await deps.records.listChunks(job.libraryId, { offset, limit: 1_000 });
-    chunks.push(...page.map(({ position: _position, bpeTokens: _bpeTokens, ...chunk }) => chunk));
+    chunks.push(...page.map(({ bpeTokens: _bpeTokens, ...chunk }) => chunk));
     if (page.length < 1_000) break;
   }
   const createdAt = (deps.now ?? (() => new Date()))().toISOString();
-  const snapshot = { format: BACKUP_FORMAT, createdAt, ingestionId: job.ingestionId, library };
-  const existing = (await deps.backups.list(job.libraryId)).find((n) => n.endsWith(`-${job.ingestionId}.json.gz`));
-  const name = existing ?? `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
-  await deps.backups.put(job.libraryId, name, gzipSync(JSON.stringify({ ...snapshot, chunks })));
+  const head = { format: BACKUP_FORMAT, kind: 'snapshot', createdAt, ingestionId: job.ingestionId, library };
+  const name = `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
+  await deps.backups.put(job.libraryId, name, gzipSync(JSON.stringify({ ...head, chunks })));
   return { written: true, name, chunks: chunks.length };
 }
 
@@ -55,13 +55,27 @@ function makeChunks(count: number, filler: () => string = () => 'x'.repeat(40)):
   }));
 }
 
-/** A RecordStore that knows one library, and notes every page asked of it. */
-function fakeRecords(chunks: StoredChunk[], pages: { offset: number; limit: number }[] = []): RecordStore {
+type Page = { offset?: number; afterPosition?: number; limit: number; ingestionId?: string };
+
+/**
+ * A RecordStore that knows one library, and notes every page asked of it. `writtenBy` says which ingestion last wrote
+ * each chunk (every chunk is the first ingestion's unless it says otherwise).
+ */
+function fakeRecords(chunks: StoredChunk[], pages: Page[] = [], writtenBy: Record<string, string> = {}): RecordStore {
+  const after = (list: StoredChunk[], page: Page) =>
+    page.afterPosition === undefined
+      ? list.slice(page.offset, page.offset! + page.limit)
+      : list.filter((c) => c.position > page.afterPosition!).slice(0, page.limit);
   return {
     getLibrary: async (id: string) => (id === library.id ? { ...library, chunkCount: chunks.length } : null),
-    listChunks: async (id: string, page: { offset: number; limit: number }) => {
+    listChunks: async (id: string, page: Page) => {
       pages.push(page);
-      return id === library.id ? chunks.slice(page.offset, page.offset + page.limit) : [];
+      return id === library.id ? after(chunks, page) : [];
+    },
+    listChunksOfIngestion: async (id: string, ingestionId: string, page: Page) => {
+      pages.push({ ...page, ingestionId });
+      const written = chunks.filter((c) => (writtenBy[c.id] ?? 'ing-1') === ingestionId);
+      return id === library.id ? after(written, page) : [];
     },
   } as unknown as RecordStore;
 }
@@ -117,14 +131,14 @@ describe('writeBackup', () => {
     const streamed = new MemoryBackupStorage();
     const inMemory = new MemoryBackupStorage();
     const result = await writeBackup({ records, backups: streamed, now: () => NOW }, job);
-    const expected = await writeBackupInMemory({ records, backups: inMemory, now: () => NOW }, job);
+    const expected = await writeSnapshotInMemory({ records, backups: inMemory, now: () => NOW }, job);
 
     expect(result).toEqual(expected);
     expect(result).toEqual({ written: true, name: '2026-03-04T05-06-07-089Z-ing-1.json.gz', chunks: count });
     const text = gunzipSync(await streamed.read(library.id, result.name!)).toString('utf8');
     expect(text).toBe(gunzipSync(await inMemory.read(library.id, expected.name!)).toString('utf8'));
     const snapshot = JSON.parse(text) as { chunks: unknown[] };
-    expect(Object.keys(snapshot)).toEqual(['format', 'createdAt', 'ingestionId', 'library', 'chunks']);
+    expect(Object.keys(snapshot)).toEqual(['format', 'kind', 'createdAt', 'ingestionId', 'library', 'chunks']);
     expect(snapshot.chunks).toHaveLength(count);
   });
 
@@ -152,7 +166,7 @@ describe('writeBackup', () => {
   });
 
   it('reads the next page only as storage takes the gzipped text, never the whole library first', async () => {
-    const pages: { offset: number; limit: number }[] = [];
+    const pages: Page[] = [];
     // Random contents, so each page gzips to far more than the streams between it and storage buffer.
     const records = fakeRecords(makeChunks(10 * BACKUP_PAGE_SIZE, randomText), pages);
     const backups = new MemoryBackupStorage();
@@ -176,7 +190,9 @@ describe('writeBackup', () => {
     const records = fakeRecords(makeChunks(3 * BACKUP_PAGE_SIZE));
     const listChunks = records.listChunks.bind(records);
     records.listChunks = async (id, page) => {
-      if (page.offset >= 2 * BACKUP_PAGE_SIZE) throw new Error('record store went away');
+      if ('afterPosition' in page && page.afterPosition >= 2 * BACKUP_PAGE_SIZE - 1) {
+        throw new Error('record store went away');
+      }
       return listChunks(id, page);
     };
     const backups = new MemoryBackupStorage();
@@ -185,7 +201,7 @@ describe('writeBackup', () => {
   });
 
   it('fails, and stops reading the library, when storage refuses the body before reading it', async () => {
-    const pages: { offset: number; limit: number }[] = [];
+    const pages: Page[] = [];
     const backups = new MemoryBackupStorage();
     backups.put = async () => {
       throw new Error('bucket not found');
@@ -193,5 +209,88 @@ describe('writeBackup', () => {
     const records = fakeRecords(makeChunks(5 * BACKUP_PAGE_SIZE), pages);
     await expect(writeBackup({ records, backups, now: () => NOW }, job)).rejects.toThrow('bucket not found');
     expect(pages.length).toBeLessThanOrEqual(2);
+  });
+
+  it('writes an increment of what an ingestion wrote and removed once the library has a snapshot', async () => {
+    const backups = new MemoryBackupStorage();
+    const chunks = makeChunks(5);
+    const writtenBy = { c3: 'ing-2', c4: 'ing-2' };
+    const first = await writeBackup({ records: fakeRecords(chunks, [], writtenBy), backups, now: () => NOW }, job);
+    const pages: Page[] = [];
+    const later = () => new Date(NOW.getTime() + 1_000);
+    const second = await writeBackup(
+      { records: fakeRecords(chunks, pages, writtenBy), backups, now: later },
+      { libraryId: library.id, ingestionId: 'ing-2', removedChunkIds: ['gone-1'] },
+    );
+
+    expect(first).toMatchObject({ name: '2026-03-04T05-06-07-089Z-ing-1.json.gz', chunks: 5 });
+    expect(second).toEqual({ written: true, name: '2026-03-04T05-06-08-089Z-ing-2.increment.json.gz', chunks: 2 });
+    // Only the ingestion's chunks were read, never the library.
+    expect(pages.every((page) => page.ingestionId === 'ing-2')).toBe(true);
+    const increment = JSON.parse(gunzipSync(await backups.read(library.id, second.name!)).toString('utf8'));
+    expect(increment).toMatchObject({ kind: 'increment', ingestionId: 'ing-2', removedChunkIds: ['gone-1'] });
+    expect(increment.chunks.map((c: StoredChunk) => [c.id, c.position])).toEqual([
+      ['c3', 3],
+      ['c4', 4],
+    ]);
+  });
+
+  it('writes a snapshot for a replacement even when the library has one', async () => {
+    const backups = new MemoryBackupStorage();
+    await writeBackup({ records: fakeRecords(makeChunks(3)), backups, now: () => NOW }, job);
+    const replaced = await writeBackup(
+      { records: fakeRecords(makeChunks(4)), backups, now: () => new Date(NOW.getTime() + 1) },
+      { libraryId: library.id, ingestionId: 'ing-2', replace: true },
+    );
+    expect(replaced).toMatchObject({ name: expect.stringMatching(/-ing-2\.json\.gz$/), chunks: 4 });
+  });
+});
+
+describe('readBackup', () => {
+  const put = (backups: MemoryBackupStorage, name: string, object: object) =>
+    backups.put(library.id, name, gzipSync(JSON.stringify(object)));
+  const head = { createdAt: NOW.toISOString(), library };
+  const chunk = (id: string, position?: number) => ({
+    id,
+    content: `text of ${id}`,
+    tokenCount: 3,
+    ...(position === undefined ? {} : { position }),
+  });
+
+  it('applies the increments after the latest snapshot in order: resent chunks keep their place, removed ids go', async () => {
+    const backups = new MemoryBackupStorage();
+    // An older snapshot of the first format (no kind, no positions), then the chain that counts.
+    await put(backups, '1-a.json.gz', {
+      format: 'docshelf-backup/v1',
+      ingestionId: 'a',
+      ...head,
+      chunks: [chunk('old')],
+    });
+    await put(backups, '2-b.json.gz', {
+      format: BACKUP_FORMAT,
+      kind: 'snapshot',
+      ingestionId: 'b',
+      ...head,
+      chunks: [chunk('x', 0), chunk('y', 1), chunk('z', 2)],
+    });
+    await put(backups, '3-c.increment.json.gz', {
+      format: BACKUP_FORMAT,
+      kind: 'increment',
+      ingestionId: 'c',
+      ...head,
+      removedChunkIds: ['y'],
+      chunks: [{ ...chunk('z', 2), content: 'z again' }, chunk('w', 3)],
+    });
+
+    const restored = await readBackup(backups, library.id);
+    expect(restored?.objects).toEqual(['2-b.json.gz', '3-c.increment.json.gz']);
+    expect(restored?.chunks).toEqual([chunk('x'), { ...chunk('z'), content: 'z again' }, chunk('w')]);
+  });
+
+  it('answers null without a snapshot, and refuses an object that is not a backup', async () => {
+    const backups = new MemoryBackupStorage();
+    expect(await readBackup(backups, library.id)).toBeNull();
+    await put(backups, '1-a.json.gz', { format: BACKUP_FORMAT, ...head, chunks: [{ id: 1, content: null }] });
+    await expect(readBackup(backups, library.id)).rejects.toThrow();
   });
 });

@@ -3,14 +3,24 @@ import { createGzip } from 'node:zlib';
 import type { StoredChunk } from '../domain/types';
 import type { JobPayload, JobResult } from '../jobs/registry';
 import type { BackupStorage, RecordStore } from '../ports';
+import { chunkPages } from './chunk-pages';
 
 /** Chunks read and serialized at a time: about the most of a library a backup holds in memory. */
 export const BACKUP_PAGE_SIZE = 1_000;
-export const BACKUP_FORMAT = 'docshelf-backup/v1';
+export const BACKUP_FORMAT = 'docshelf-backup/v2';
+
+/** What a backup object holds: the whole library, or what one ingestion changed in it. */
+export type BackupKind = 'snapshot' | 'increment';
+
+/** Object names: `<time>-<ingestion id>.json.gz` for a snapshot, `….increment.json.gz` for an increment. */
+export const INCREMENT_SUFFIX = '.increment.json.gz';
+export const isIncrementName = (name: string) => name.endsWith(INCREMENT_SUFFIX);
 
 /**
- * A snapshot holds everything needed to restore the library without fetching anything again. It is gzipped while
- * storage reads it, one page of chunks at a time, so a library of any size fits in memory.
+ * Backs up what an ingestion changed. A replacement, or a library with no snapshot yet, gets a snapshot of every
+ * chunk; any other ingestion an increment: the chunks it wrote and the ids it removed. The latest snapshot and the
+ * increments after it restore the library (`readBackup`), and a write costs what the ingestion wrote, not what the
+ * library holds. Objects are gzipped while storage reads them, one page of chunks at a time.
  */
 export async function writeBackup(
   deps: { records: RecordStore; backups: BackupStorage; now?: () => Date },
@@ -19,15 +29,31 @@ export async function writeBackup(
   const library = await deps.records.getLibrary(job.libraryId);
   if (!library) return { written: false, chunks: 0 };
   const createdAt = (deps.now ?? (() => new Date()))().toISOString();
-  // A retried job overwrites its own snapshot instead of adding a second one.
-  const existing = (await deps.backups.list(job.libraryId)).find((n) => n.endsWith(`-${job.ingestionId}.json.gz`));
-  const name = existing ?? `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}.json.gz`;
+  const names = await deps.backups.list(job.libraryId);
+  // A retried job overwrites its own object instead of adding a second one (of the same kind: the snapshots before
+  // it are the same as at its first attempt, since only a library's deletion removes one).
+  const existing = names.find((n) => n.includes(`-${job.ingestionId}.`));
+  const hasSnapshot = names.some((n) => n !== existing && !isIncrementName(n));
+  const kind: BackupKind = job.replace || !hasSnapshot ? 'snapshot' : 'increment';
+  const suffix = kind === 'snapshot' ? '.json.gz' : INCREMENT_SUFFIX;
+  const name = existing ?? `${createdAt.replace(/[:.]/g, '-')}-${job.ingestionId}${suffix}`;
 
   const counted = { chunks: 0 };
-  const head = { format: BACKUP_FORMAT, createdAt, ingestionId: job.ingestionId, library };
+  const head = {
+    format: BACKUP_FORMAT,
+    kind,
+    createdAt,
+    ingestionId: job.ingestionId,
+    library,
+    ...(kind === 'increment' ? { removedChunkIds: job.removedChunkIds ?? [] } : {}),
+  };
+  const pages = chunkPages(deps.records, job.libraryId, {
+    pageSize: BACKUP_PAGE_SIZE,
+    ...(kind === 'increment' ? { ingestionId: job.ingestionId } : {}),
+  });
   const body = createGzip();
   const [produced, stored] = await Promise.allSettled([
-    pipeline(snapshotJson(deps.records, job.libraryId, head, counted), body),
+    pipeline(backupJson(pages, head, counted), body),
     // A storage that fails before reading the body to its end would leave the producer waiting on it for ever.
     deps.backups.put(job.libraryId, name, body).catch((error: unknown) => {
       body.destroy();
@@ -39,25 +65,22 @@ export async function writeBackup(
   return { written: true, name, chunks: counted.chunks };
 }
 
-/** The text of `JSON.stringify({ ...head, chunks })`, made one page of the library's chunks at a time. */
-async function* snapshotJson(
-  records: RecordStore,
-  libraryId: string,
+/** The text of `JSON.stringify({ ...head, chunks })`, made one page of chunks at a time. */
+async function* backupJson(
+  pages: AsyncIterable<StoredChunk[]>,
   head: object,
   counted: { chunks: number },
 ): AsyncGenerator<string> {
   // Everything up to the chunks array's closing `]}`, as JSON.stringify writes it.
   yield JSON.stringify({ ...head, chunks: [] }).slice(0, -2);
-  for (let offset = 0; ; offset += BACKUP_PAGE_SIZE) {
-    const page = await records.listChunks(libraryId, { offset, limit: BACKUP_PAGE_SIZE });
-    if (page.length > 0) yield (offset > 0 ? ',' : '') + page.map(serializeChunk).join(',');
+  for await (const page of pages) {
+    yield (counted.chunks > 0 ? ',' : '') + page.map(serializeChunk).join(',');
     counted.chunks += page.length;
-    if (page.length < BACKUP_PAGE_SIZE) break;
   }
   yield ']}';
 }
 
-/** A chunk as a backup keeps it: as stored, without the store's own ordering and token bookkeeping. */
-function serializeChunk({ position: _position, bpeTokens: _bpeTokens, ...chunk }: StoredChunk): string {
+/** A chunk as a backup keeps it: as stored, with its place in the library, without the token bookkeeping. */
+function serializeChunk({ bpeTokens: _bpeTokens, ...chunk }: StoredChunk): string {
   return JSON.stringify(chunk);
 }
