@@ -127,6 +127,24 @@ describe('LocalLsiEmbedder', () => {
     }
   });
 
+  it('learns a library bigger than its sample from chunks spread evenly over it', async () => {
+    // 40 chunks, a sample of at most 10: every 4th chunk in library order.
+    const texts = Array.from({ length: 40 }, (_, i) => `${LIBRARY[i % LIBRARY.length]} Part ${i} of the guide.`);
+    const { store, cleanup } = await libraryStore(texts);
+    try {
+      const embedder = new LocalLsiEmbedder({ states: store, records: store, learnSampleMax: 10 }, 16);
+      await embedder.embed([texts[0]!], { libraryId: 'acme/fs', kind: 'document' });
+      const sampled = texts.filter((_, i) => i % 4 === 0).map(lsiTerms);
+      const expected = LsiModel.idOf(fitLsi(sampled, { dimensions: 10 }).serialize());
+      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBe(expected);
+      // ...not the space of the whole library.
+      const whole = LsiModel.idOf(fitLsi(texts.map(lsiTerms), { dimensions: 10 }).serialize());
+      expect(expected).not.toBe(whole);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('learns the same space from the same chunks, so processes learning at once agree', async () => {
     const documents = LIBRARY.map(lsiTerms);
     const a = fitLsi(documents, { dimensions: 16 }).serialize();

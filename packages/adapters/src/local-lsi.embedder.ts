@@ -15,6 +15,13 @@ import { LocalEmbedder } from './local.embedder';
 const LEXICAL_SHARE = 0.4;
 /** Chunks read per page while learning a library. */
 const READ_PAGE = 1_000;
+/**
+ * The most chunks a library's space is learned from: a bigger library is learned from chunks spread evenly over it
+ * (every k-th in library order) and the rest placed in that space like any later chunk. The learning's time and
+ * memory grow with the chunks it reads, so this bounds both (a few seconds and a few hundred MB); the space of a
+ * library's typical terms hardly changes past it.
+ */
+export const LEARN_SAMPLE_MAX = 20_000;
 /** Libraries whose models stay in memory; a model is read again when it is needed after that. */
 const CACHED_MODELS = 8;
 
@@ -22,14 +29,16 @@ export interface LocalLsiEmbedderDeps {
   /** Where what was learned from each library is kept (the record store). */
   states: EmbedderStateStore;
   /** The library's chunks, read when it is first learned. */
-  records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion'>;
+  records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
+  /** The most chunks a library is learned from (LEARN_SAMPLE_MAX unless said). */
+  learnSampleMax?: number;
 }
 
 /**
  * Offline Embedder with meaning of its own: latent semantic indexing learned from each library's own text, beside
  * the hashed words, word pairs and trigrams of `local-hash-v1`. The first time a library's chunks are embedded it
- * learns the library's term space from all of its chunks (randomized SVD of the tf-idf matrix) and stores it with
- * the library's records; every later chunk and every question is placed in that space, so "remove a folder" comes
+ * learns the library's term space from its chunks (randomized SVD of the tf-idf matrix; at most LEARN_SAMPLE_MAX
+ * of them) and stores it with the library's records; every later chunk and every question is placed in that space, so "remove a folder" comes
  * close to a chunk about `rmdir` that says "delete a directory". The stored space is dropped with the library's
  * vectors (replace, delete), and learned again from what the library then holds.
  */
@@ -109,8 +118,15 @@ export class LocalLsiEmbedder implements Embedder {
 
   private async learn(libraryId: string): Promise<{ id: string; model: LsiModel }> {
     const documents: string[][] = [];
+    const sample = this.deps.learnSampleMax ?? LEARN_SAMPLE_MAX;
+    const every = Math.max(1, Math.ceil((await this.deps.records.countChunks(libraryId)) / sample));
+    let index = 0;
     for await (const page of chunkPages(this.deps.records, libraryId, { pageSize: READ_PAGE })) {
-      documents.push(...page.map((chunk) => lsiTerms(embeddingTextOf(chunk))));
+      for (const chunk of page) {
+        if (index++ % every === 0 && documents.length < sample) {
+          documents.push(lsiTerms(embeddingTextOf(chunk)));
+        }
+      }
     }
     const data = fitLsi(documents, { dimensions: this.latentDimensions }).serialize();
     const stored = await this.deps.states.putEmbedderState(libraryId, this.model, { id: LsiModel.idOf(data), data });
