@@ -14,6 +14,7 @@ import { benchRecrawl } from './recrawl.bench';
 import { benchExtract } from './extract.bench';
 import { benchExtractQuality } from './extract-quality.bench';
 import { benchSite } from './site.bench';
+import { benchBigLibrary } from './big-library.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
   ' ',
@@ -39,8 +40,8 @@ const row = (name: string, ms: number, baselineName: string, baselineMs: number)
   );
 
 /**
- * `npm run bench` runs every section but `site` (whole sites: about half an hour at full size, so only when named);
- * `npm run bench -- cold-start jobs` runs the named ones.
+ * `npm run bench` runs every section but `site` and `big-library` (about half an hour each at full size, so only when
+ * named); `npm run bench -- cold-start jobs` runs the named ones.
  */
 const only = process.argv.slice(2);
 const wanted = (section: string) => only.length === 0 || only.includes(section);
@@ -62,6 +63,8 @@ async function main() {
   if (wanted('extract-quality')) benchExtractQuality();
   // Whole sites: 10,000 pages of rust-doc and all of PostgreSQL's manual, a worker killed, a cancel, two workers.
   if (named('site')) await benchSite();
+  // Big libraries: 10,000 to 200,000 chunks ingested, embedded and searched (tens of minutes, so only when named).
+  if (named('big-library')) await benchBigLibrary();
 }
 
 async function benchIngestAndSearch() {

@@ -16,7 +16,7 @@ const VOCABULARY = 20_000;
 const QUESTIONS = 200;
 
 /** A deterministic pseudo-random source, so every run searches the same text with the same questions. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -27,10 +27,10 @@ function random(seed: number): () => number {
 }
 
 /** Words drawn with Zipf frequencies over a 20,000-word vocabulary, as words of real text are. */
-const wordOf = (rank: number) => `w${rank.toString(36)}${'aeiou'[rank % 5]}${rank % 7 === 0 ? 'Sync' : ''}`;
-const FREQUENT = new Set(Array.from({ length: 50 }, (_, rank) => wordOf(rank)));
+export const wordOf = (rank: number) => `w${rank.toString(36)}${'aeiou'[rank % 5]}${rank % 7 === 0 ? 'Sync' : ''}`;
+export const FREQUENT = new Set(Array.from({ length: 50 }, (_, rank) => wordOf(rank)));
 
-function zipfWords(next: () => number): () => string {
+export function zipfWords(next: () => number): () => string {
   const weights = Array.from({ length: VOCABULARY }, (_, rank) => 1 / (rank + 1));
   const total = weights.reduce((a, b) => a + b, 0);
   const cumulative: number[] = [];
@@ -54,7 +54,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** A search variant: synchronous or not, its answer is awaited. */
-type Variant = (q: string) => unknown;
+export type Variant = (q: string) => unknown;
 
 /** Questions each variant runs in one turn: enough that SQLite's page cache no longer holds the previous variant's pages. */
 const TURN = 10;
@@ -63,7 +63,7 @@ const TURN = 10;
  * p50 and p99 of each variant over the questions (after 20 warm-up questions). The variants take turns: each runs
  * the next ten questions, then the next variant the same ten, the order of the variants rotating from turn to turn.
  */
-async function latencies<K extends string>(
+export async function latencies<K extends string>(
   questions: string[],
   variants: Record<K, Variant>,
 ): Promise<Record<K, { p50: number; p99: number }>> {
@@ -88,6 +88,27 @@ async function latencies<K extends string>(
   return figures;
 }
 
+/**
+ * Questions of 4–8 words from the text's vocabulary, without its 50 most frequent words: a question's stop words are
+ * dropped before it is searched, and what is left is rarer than the average word of the text.
+ */
+export function makeQuestions(next: () => number, draw: () => string, count: number): string[] {
+  return Array.from({ length: count }, () => {
+    const words: string[] = [];
+    while (words.length < 4 + Math.floor(next() * 5)) {
+      const word = draw();
+      if (!FREQUENT.has(word)) words.push(word);
+    }
+    return words.join(' ');
+  });
+}
+
+/** The FTS5 query of a question's terms, any of them (what the keyword side asks of the index). */
+export const matchOf = (q: string) =>
+  queryTerms(q)
+    .map((t) => `"${t}"`)
+    .join(' OR ');
+
 export async function benchSearch(h: Harness, auth: Record<string, string>): Promise<void> {
   const next = random(42);
   const draw = zipfWords(next);
@@ -109,26 +130,13 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
     await embedChunks(h.adapters, LIBRARY, stored);
     embedSeconds = (Date.now() - fitStarted) / 1000;
   }
-  // Questions of 4–8 words from the same vocabulary, without its 50 most frequent words: a question's stop words are
-  // dropped before it is searched, and what is left is rarer than the average word of the text.
-  const questions = Array.from({ length: QUESTIONS }, () => {
-    const words: string[] = [];
-    while (words.length < 4 + Math.floor(next() * 5)) {
-      const word = draw();
-      if (!FREQUENT.has(word)) words.push(word);
-    }
-    return words.join(' ');
-  });
+  const questions = makeQuestions(next, draw, QUESTIONS);
 
   // The bare query: BM25 over the FTS5 table alone, same terms, top 10, no library filter, no join, no text.
   const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
   const bare = db.prepare(
     'SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10',
   );
-  const matchOf = (q: string) =>
-    queryTerms(q)
-      .map((t) => `"${t}"`)
-      .join(' OR ');
   const { bareTimes, useCase, keywordOnly, http } = await latencies(questions, {
     bareTimes: (q) => bare.all(matchOf(q)),
     useCase: (q) => searchDocs(h.adapters, { query: q, libraryIds: [LIBRARY], limit: 10 }),

@@ -145,6 +145,21 @@ describe('LocalLsiEmbedder', () => {
     }
   });
 
+  it('learns off the event loop, which keeps turning while a library is learned', async () => {
+    const { store, cleanup } = await libraryStore();
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 1);
+    try {
+      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 16);
+      await embedder.embed([LIBRARY[0]!], { libraryId: 'acme/fs', kind: 'document' });
+      // Reading the chunks from SQLite never yields to timers; only waiting for the learning thread does.
+      expect(turns).toBeGreaterThan(0);
+    } finally {
+      clearInterval(ticking);
+      await cleanup();
+    }
+  });
+
   it('learns the same space from the same chunks, so processes learning at once agree', async () => {
     const documents = LIBRARY.map(lsiTerms);
     const a = fitLsi(documents, { dimensions: 16 }).serialize();

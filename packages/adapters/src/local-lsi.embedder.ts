@@ -6,7 +6,7 @@ import {
   type EmbedScope,
   type RecordStore,
 } from '@docshelf/core';
-import { fitLsi } from './local-lsi/fit-lsi';
+import { fitLsiInThread } from './local-lsi/learn-in-thread';
 import { LsiModel } from './local-lsi/lsi-model';
 import { lsiTerms } from './local-lsi/lsi-terms';
 import { LocalEmbedder } from './local.embedder';
@@ -128,7 +128,7 @@ export class LocalLsiEmbedder implements Embedder {
         }
       }
     }
-    const data = fitLsi(documents, { dimensions: this.latentDimensions }).serialize();
+    const data = await fitLsiInThread(documents, { dimensions: this.latentDimensions });
     const stored = await this.deps.states.putEmbedderState(libraryId, this.model, { id: LsiModel.idOf(data), data });
     return this.remember(libraryId, stored.id, LsiModel.deserialize(stored.data));
   }

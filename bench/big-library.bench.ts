@@ -1,0 +1,120 @@
+/**
+ * Big libraries (`npm run bench -- big-library`): a library ingested through POST /api/ingest in requests of 5,000
+ * chunks, with the time of each 10,000 (the first 10,000 are the baseline of the rest); its embedding with the default
+ * embedder (learning and peak memory apart); and search latency at each size against the bare FTS5 BM25 query over the
+ * same data in the same run. Each size is a service of its own, so the bare query sees only that library.
+ * `BIG_LIBRARY_SIZES` (default `10000,100000,200000`) and `BIG_LIBRARY_WORDS` (words a chunk, default 200) resize it.
+ */
+import path from 'node:path';
+import { openSqliteDatabase } from '@docshelf/adapters';
+import { searchDocs } from '@docshelf/core';
+import request from 'supertest';
+import { startHarness, type Harness } from '../test/support/harness';
+import { latencies, makeQuestions, matchOf, random, zipfWords } from './search.bench';
+
+const REQUEST_CHUNKS = 5_000;
+const WINDOW = 10_000;
+const QUESTIONS = 200;
+
+const sizes = (process.env.BIG_LIBRARY_SIZES ?? '10000,100000,200000').split(',').map(Number);
+const WORDS = Number(process.env.BIG_LIBRARY_WORDS ?? 200);
+
+const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+/** The process's peak resident memory so far, from the kernel (it never goes down). */
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+
+/** Ingests `size` chunks in requests of 5,000; answers the seconds each 10,000 took. */
+async function ingest(h: Harness, auth: Record<string, string>, libraryId: string, size: number, draw: () => string) {
+  const windows: number[] = [];
+  let windowStarted = process.hrtime.bigint();
+  for (let sent = 0; sent < size; sent += REQUEST_CHUNKS) {
+    const chunks = Array.from({ length: Math.min(REQUEST_CHUNKS, size - sent) }, (_, i) => ({
+      id: `c${sent + i}`,
+      title: `Page ${Math.floor((sent + i) / 20)} › Section ${(sent + i) % 20} ${draw()} ${draw()}`,
+      content: Array.from({ length: WORDS }, draw).join(' '),
+      url: `https://docs.bench/page-${Math.floor((sent + i) / 20)}`,
+    }));
+    await request(h.app)
+      .post('/api/ingest')
+      .set(auth)
+      .send({ libraryId, name: 'Big library', chunks, skipEmbeddings: true })
+      .expect(200);
+    if ((sent + REQUEST_CHUNKS) % WINDOW === 0 || sent + REQUEST_CHUNKS >= size) {
+      windows.push(seconds(windowStarted));
+      windowStarted = process.hrtime.bigint();
+    }
+  }
+  return windows;
+}
+
+async function benchSize(size: number): Promise<string> {
+  const h = await startHarness({ JOB_WAIT_TIMEOUT_MS: String(60 * 60_000) });
+  try {
+    const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
+    const libraryId = `big/library-${size}`;
+    const next = random(size);
+    const draw = zipfWords(next);
+
+    const ingestStarted = process.hrtime.bigint();
+    const windows = await ingest(h, auth, libraryId, size, draw);
+    const ingestSeconds = seconds(ingestStarted);
+    if (windows.length > 1) {
+      console.log(`\ningesting ${size.toLocaleString('en')} chunks x ${WORDS} words, requests of 5,000 (s a 10,000):`);
+      console.log(`  ${windows.map((s) => s.toFixed(1)).join(' ')}`);
+      console.log(
+        `  first ${windows[0]!.toFixed(1)} s, last ${windows.at(-1)!.toFixed(1)} s: last/first ${(windows.at(-1)! / windows[0]!).toFixed(2)} ` +
+          `(target <= 1.5); all ${ingestSeconds.toFixed(0)} s; process peak RSS ${mb(peakRss())} MB`,
+      );
+    }
+
+    // Learning apart: the first document embedding learns the library's space.
+    const [first] = await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1 });
+    const rssBefore = peakRss();
+    const learnStarted = process.hrtime.bigint();
+    await h.adapters.embedder.embed([first!.content], { libraryId, kind: 'document' });
+    const learnSeconds = seconds(learnStarted);
+    const embedStarted = process.hrtime.bigint();
+    await request(h.app).post('/api/embed').set(auth).send({ libraryId, all: true }).expect(200);
+    const embedSeconds = seconds(embedStarted);
+    const embedPeak = peakRss();
+
+    const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
+    const bare = db.prepare(
+      'SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10',
+    );
+    const questions = makeQuestions(next, draw, QUESTIONS);
+    const t = await latencies(questions, {
+      bare: (q) => bare.all(matchOf(q)),
+      keyword: (q) => searchDocs(h.adapters, { query: q, libraryIds: [libraryId], limit: 10, mode: 'keyword' }),
+      hybrid: (q) => searchDocs(h.adapters, { query: q, libraryIds: [libraryId], limit: 10 }),
+    });
+    db.close();
+    const ms = (x: number) => x.toFixed(1).padStart(7);
+    return (
+      `| ${size.toLocaleString('en').padStart(7)} | ${ms(t.bare.p50)} / ${ms(t.bare.p99)} | ${ms(t.keyword.p50)} / ${ms(t.keyword.p99)} ` +
+      `| ${ms(t.hybrid.p50)} / ${ms(t.hybrid.p99)} | ${(t.hybrid.p50 / t.bare.p50).toFixed(2)}x | ${learnSeconds.toFixed(1)} s ` +
+      `| ${embedSeconds.toFixed(0)} s | ${mb(rssBefore)} → ${mb(embedPeak)} MB |`
+    );
+  } finally {
+    await h.close();
+  }
+}
+
+export async function benchBigLibrary(): Promise<void> {
+  const rows: string[] = [];
+  for (const size of sizes) {
+    rows.push(await benchSize(size));
+    console.log(rows.at(-1));
+  }
+  console.log(
+    `\nsearch over libraries of ${WORDS}-word chunks (Zipf over 20,000 words), ${QUESTIONS} questions, p50 / p99 in ms;` +
+      ' the vector side is the exact in-memory scan; embedding with the default embedder (learning apart), process peak RSS before and after',
+  );
+  console.log(
+    '|  chunks | bare FTS5 p50 / p99 | keyword p50 / p99 | hybrid p50 / p99 | hybrid/bare | learn | embed | peak RSS |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
