@@ -206,6 +206,20 @@ describe('extractPage around articles', () => {
     expect(markdown).not.toContain('34 responses');
   });
 
+  it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {
+    const html =
+      '<body><div id="page"><header id="header" class="site-header"><p>Example Blog, a blog about examples and their uses</p>' +
+      '<nav><a href="/">Home</a></nav></header><div id="content"><main><article><h1>Open thread</h1>' +
+      paragraph('The article.') +
+      '</article></main><aside class="widget-area"><p>' +
+      'Sign up for our newsletter to get every post of the blog in your inbox each week. '.repeat(3) +
+      '</p></aside></div></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The article.');
+    expect(markdown).not.toContain('Example Blog');
+    expect(markdown).not.toContain('newsletter');
+  });
+
   it("puts back the page's headline when the content root left it out", () => {
     const html =
       '<head><title>The long story | Example News</title></head><body><header><a href="/">Example News</a></header>' +
