@@ -247,6 +247,18 @@ describe('extractPage never drops a page with text silently', () => {
     expect(page.lostContent).toBeUndefined();
   });
 
+  it('drops a comment thread from the second try too, when the article is short', () => {
+    const comment = (i: number) =>
+      `<li class="comment"><div class="comment-body"><p>Reader ${i} asks a long question about the charity, its reports and its plans for next year.</p></div></li>`;
+    const html =
+      '<body><main><article><h1>Open thread</h1><p>Ask us anything below, in the comments section.</p></article>' +
+      `<div id="comments" class="comments-area"><ol class="comment-list">${Array.from({ length: 12 }, (_, i) => comment(i)).join('')}</ol></div>` +
+      '</main></body>';
+    const page = extract(html);
+    expect(page.markdown).toContain('Ask us anything below');
+    expect(page.markdown).not.toContain('Reader 3 asks');
+  });
+
   it('reports a page whose body has text that no rule can call content', () => {
     const html =
       '<body><main><h1>Playground</h1><textarea>' +
