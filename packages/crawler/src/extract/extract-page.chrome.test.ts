@@ -247,6 +247,22 @@ describe('extractPage never drops a page with text silently', () => {
     expect(page.lostContent).toBeUndefined();
   });
 
+  it("tries the body's prose block when the one <article> is a teaser in a related box", () => {
+    const html =
+      '<body><div class="story"><h1>The plague story</h1><div class="box"><div class="see-also">' +
+      '<article><h3><a href="/other">Another story</a></h3><div class="excerpt">A teaser of the other story.</div></article></div></div>' +
+      paragraph('The first paragraph of the plague story.') +
+      paragraph('The second paragraph, with commas, here, and there.') +
+      paragraph('The third paragraph.') +
+      '</div><div class="sidebar-widgets"><p>' +
+      'Our newsletter brings every story of the week to your inbox, free. '.repeat(3) +
+      '</p></div></body>';
+    const page = extract(html);
+    expect(page.markdown).toContain('The third paragraph.');
+    expect(page.markdown).not.toContain('newsletter');
+    expect(page.lostContent).toBeUndefined();
+  });
+
   it('drops a comment thread from the second try too, when the article is short', () => {
     const comment = (i: number) =>
       `<li class="comment"><div class="comment-body"><p>Reader ${i} asks a long question about the charity, its reports and its plans for next year.</p></div></li>`;
