@@ -104,6 +104,15 @@ const LEDE_PROSE_SHARE = 0.6;
  */
 const DISCUSSION_WORDS = new Set(['comment', 'comments', 'disqus', 'discussion', 'replies']);
 const DISCUSSION_FACTOR = 1 / 3;
+/** Blocks judged as link lists inside the content (removeLinkLists). */
+const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
+/** Link text over this share of a block's text makes it a link list. */
+const LINK_LIST_DENSITY = 0.5;
+/** No block holding this share of the content's text is removed as a link list. */
+const PAGE_SHARE = 0.5;
+/** A link list holds this many links at least: a lone link between paragraphs ("Read more: …") is the article's. */
+const LINK_LIST_MIN_LINKS = 2;
+const SUBHEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** A block's own starting score, by what it is (Readability's). */
 function tagScore(tag: string): number {
@@ -412,7 +421,33 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);
   prune($, newRoot, new Set(kept), headline, best, measures);
+  removeLinkLists(newRoot, measures);
   return $(newRoot);
+}
+
+/**
+ * Removes from the content the blocks that are lists of links, named or not: teaser lists ("More stories", "Top
+ * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning). The
+ * heading over such a list goes with it. Only blocks holding less than half the content's text are judged.
+ */
+function removeLinkLists(newRoot: Element, measures: Measures): void {
+  const rootChars = (measures.amounts.get(newRoot) ?? NO_TEXT).chars;
+  const doomed: Element[] = [];
+  const stack: Element[] = [newRoot];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      const amount = measures.amounts.get(child) ?? NO_TEXT;
+      if (amount.chars === 0) continue;
+      if (LINK_LIST_TAGS.has(child.name) && amount.chars < rootChars * PAGE_SHARE && isLinkList(amount, child)) {
+        doomed.push(child);
+        const heading = headingBefore(child);
+        if (heading) doomed.push(heading);
+      } else stack.push(child);
+    }
+  }
+  removeNodes(doomed);
 }
 
 /**
@@ -487,4 +522,30 @@ function commonAncestor(elements: Element[], top: Element): Element {
     while (!ancestors.has(common) && common !== top) common = parentElement(common) ?? top;
   }
   return common;
+}
+
+/** Mostly link text, in several links. */
+function isLinkList(amount: TextAmount, element: Element): boolean {
+  return linkDensity(amount) >= LINK_LIST_DENSITY && countLinks(element) >= LINK_LIST_MIN_LINKS;
+}
+
+function countLinks(element: Element): number {
+  let count = 0;
+  const stack: AnyNode[] = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (node.name === 'a' && node.attribs.href !== undefined) count += 1;
+    else stack.push(...node.children);
+  }
+  return count;
+}
+
+/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
+function headingBefore(element: Element): Element | null {
+  for (let node = element.prev; node; node = node.prev) {
+    if (isTextNode(node) && !/\S/.test(node.data)) continue;
+    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
+  }
+  return null;
 }

@@ -206,6 +206,24 @@ describe('extractPage around articles', () => {
     expect(markdown).not.toContain('34 responses');
   });
 
+  it('drops unnamed teaser lists after the article, with their headings, and keeps a lone link among paragraphs', () => {
+    const teaser = (i: number) =>
+      `<li><a href="/video/${i}"><img src="/t${i}.jpg" alt="">Video ${i}</a><h2><a href="/video/${i}">Teaser headline number ${i} of the day</a></h2></li>`;
+    const html =
+      '<body><div class="container"><div class="element"><h1>Story</h1>' +
+      paragraph('The first paragraph.') +
+      '<div><ul><li><h3><a href="/other">One other story, told between paragraphs</a></h3></li></ul></div>' +
+      paragraph('The second paragraph, with commas, as prose has them, here and there.') +
+      paragraph('The third paragraph.') +
+      `<h3>Top Video</h3><div><ul>${[1, 2, 3].map(teaser).join('')}</ul></div>` +
+      '</div></div><div class="bottom"><p>Copyright Example News</p></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The third paragraph.');
+    expect(markdown).toContain('One other story, told between paragraphs');
+    expect(markdown).not.toContain('Teaser headline number 2');
+    expect(markdown).not.toContain('Top Video');
+  });
+
   it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {
     const html =
       '<body><div id="page"><header id="header" class="site-header"><p>Example Blog, a blog about examples and their uses</p>' +
