@@ -166,6 +166,8 @@ interface Measures {
   prose: Map<Element, number>;
   /** Elements inside (or being) a region named for readers' comments. */
   discussion: Set<Element>;
+  /** Elements inside (or being) a chrome landmark or a dialog (UNSCORED_TAGS, UNSCORED_ROLES): their prose scores nothing. */
+  unscored: Set<Element>;
   /**
    * The outermost regions whose prose is not the page's: landmarks of chrome (`footer`, `nav`, `aside` and their
    * roles), elements named as chrome or as readers' comments. A footer's legal text or a comment is prose, but the
@@ -184,13 +186,19 @@ function measureBlocks(top: Element): Measures {
   const elements: Element[] = [];
   const order = new Map<Element, number>();
   const discussion = new Set<Element>();
+  const unscored = new Set<Element>();
   const asides: Element[] = [];
   let holdsCode = false;
-  const stack: { node: AnyNode; block: Element; inLink: boolean; inDiscussion: boolean; inAside: boolean }[] = [
-    { node: top, block: top, inLink: false, inDiscussion: false, inAside: false },
-  ];
+  const stack: {
+    node: AnyNode;
+    block: Element;
+    inLink: boolean;
+    inDiscussion: boolean;
+    inAside: boolean;
+    inUnscored: boolean;
+  }[] = [{ node: top, block: top, inLink: false, inDiscussion: false, inAside: false, inUnscored: false }];
   while (stack.length > 0) {
-    const { node, block, inLink, inDiscussion, inAside } = stack.pop()!;
+    const { node, block, inLink, inDiscussion, inAside, inUnscored } = stack.pop()!;
     if (isTextNode(node)) {
       const amount = amounts.get(node);
       if (!amount || amount.chars === 0) continue;
@@ -209,6 +217,8 @@ function measureBlocks(top: Element): Measures {
     if (isBlock) blocks.push(node);
     const inDiscussionHere = inDiscussion || hasDiscussionName(node);
     if (inDiscussionHere) discussion.add(node);
+    const inUnscoredHere = inUnscored || (node !== top && isUnscoredRegion(node));
+    if (inUnscoredHere) unscored.add(node);
     const isAside = !inAside && node !== top && (inDiscussionHere || isChromeRegion(node));
     if (isAside) asides.push(node);
     const inLinkHere = inLink || (node.name === 'a' && node.attribs.href !== undefined);
@@ -219,6 +229,7 @@ function measureBlocks(top: Element): Measures {
         inLink: inLinkHere,
         inDiscussion: inDiscussionHere,
         inAside: inAside || isAside,
+        inUnscored: inUnscoredHere,
       });
   }
   const prose = new Map<Element, number>();
@@ -236,11 +247,23 @@ function measureBlocks(top: Element): Measures {
     const parent = parentElement(element);
     if (amount && parent && element !== top) prose.set(parent, (prose.get(parent) ?? 0) + amount);
   }
-  return { amounts, own, blocks, order, prose, discussion, asides, holdsCode };
+  return { amounts, own, blocks, order, prose, discussion, unscored, asides, holdsCode };
 }
 
 const CHROME_REGION_TAGS = new Set(['footer', 'nav', 'aside']);
 const CHROME_REGION_ROLES = new Set(['navigation', 'contentinfo', 'complementary']);
+
+/**
+ * Chrome landmarks and dialogs, by tag or role. A page whose only prose is its footer's copyright line or a search
+ * dialog's help (a 404 page: "Page not found" is under a paragraph's length) must not take that for its content.
+ */
+const UNSCORED_TAGS = new Set(['footer', 'nav', 'aside', 'dialog']);
+const UNSCORED_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search']);
+
+function isUnscoredRegion(element: Element): boolean {
+  const { role } = element.attribs;
+  return UNSCORED_TAGS.has(element.name) || (role !== undefined && UNSCORED_ROLES.has(role));
+}
 
 function isChromeRegion(element: Element): boolean {
   if (CHROME_REGION_TAGS.has(element.name)) return true;
@@ -282,8 +305,9 @@ function scoreBlocks(top: Element, measures: Measures): Map<Element, number> {
   };
   for (const block of measures.blocks) {
     const text = measures.own.get(block);
-    // Readers' comments are not the page's prose: they raise no block's score.
-    if (!text || text.chars < MIN_PARAGRAPH_CHARS || measures.discussion.has(block)) continue;
+    // Readers' comments, a footer's legal lines and a dialog's help are not the page's prose: they raise no block's score.
+    if (!text || text.chars < MIN_PARAGRAPH_CHARS || measures.discussion.has(block) || measures.unscored.has(block))
+      continue;
     let first: Element | null;
     if (PARAGRAPH_TAGS.has(block.name)) first = block === top ? null : parentElement(block);
     else if (CONTAINER_TAGS.has(block.name)) first = block;
