@@ -78,6 +78,17 @@ describe('selectContentBlock', () => {
     expect(selectContentBlock($, body)).toBe(body);
   });
 
+  it("does not take a footer's or a dialog's prose for the content of a page with none (a 404 page)", () => {
+    const $ = load(`<html><body><div class="navbar"><a href="/">Docs</a></div>
+      <div class="container"><h1>404</h1><p><strong>Page not found</strong></p></div>
+      <footer><p>Copyright © 2014 A. Writer, maintained by the documentation team.</p></footer>
+      <div class="modal" role="dialog"><p>From here you can search these documents. Enter your search terms below.</p></div>
+      </body></html>`);
+    const body = $('body') as never;
+    expect(selectContentBlock($, body)).toBe(body);
+    expect($('body').text()).toContain('Page not found');
+  });
+
   it('keeps siblings of the block that are prose too', () => {
     const { text } = contentOf(`<html><body><div class="main">
       <div class="part">${prose('first', 5)}</div>

@@ -104,6 +104,15 @@ const LEDE_PROSE_SHARE = 0.6;
  */
 const DISCUSSION_WORDS = new Set(['comment', 'comments', 'disqus', 'discussion', 'replies']);
 const DISCUSSION_FACTOR = 1 / 3;
+/** Blocks judged as link lists inside the content (removeLinkLists). */
+const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
+/** Link text over this share of a block's text makes it a link list. */
+const LINK_LIST_DENSITY = 0.5;
+/** No block holding this share of the content's text is removed as a link list. */
+const PAGE_SHARE = 0.5;
+/** A link list holds this many links at least: a lone link between paragraphs ("Read more: …") is the article's. */
+const LINK_LIST_MIN_LINKS = 2;
+const SUBHEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** A block's own starting score, by what it is (Readability's). */
 function tagScore(tag: string): number {
@@ -157,6 +166,8 @@ interface Measures {
   prose: Map<Element, number>;
   /** Elements inside (or being) a region named for readers' comments. */
   discussion: Set<Element>;
+  /** Elements inside (or being) a chrome landmark or a dialog (UNSCORED_TAGS, UNSCORED_ROLES): their prose scores nothing. */
+  unscored: Set<Element>;
   /**
    * The outermost regions whose prose is not the page's: landmarks of chrome (`footer`, `nav`, `aside` and their
    * roles), elements named as chrome or as readers' comments. A footer's legal text or a comment is prose, but the
@@ -175,13 +186,19 @@ function measureBlocks(top: Element): Measures {
   const elements: Element[] = [];
   const order = new Map<Element, number>();
   const discussion = new Set<Element>();
+  const unscored = new Set<Element>();
   const asides: Element[] = [];
   let holdsCode = false;
-  const stack: { node: AnyNode; block: Element; inLink: boolean; inDiscussion: boolean; inAside: boolean }[] = [
-    { node: top, block: top, inLink: false, inDiscussion: false, inAside: false },
-  ];
+  const stack: {
+    node: AnyNode;
+    block: Element;
+    inLink: boolean;
+    inDiscussion: boolean;
+    inAside: boolean;
+    inUnscored: boolean;
+  }[] = [{ node: top, block: top, inLink: false, inDiscussion: false, inAside: false, inUnscored: false }];
   while (stack.length > 0) {
-    const { node, block, inLink, inDiscussion, inAside } = stack.pop()!;
+    const { node, block, inLink, inDiscussion, inAside, inUnscored } = stack.pop()!;
     if (isTextNode(node)) {
       const amount = amounts.get(node);
       if (!amount || amount.chars === 0) continue;
@@ -200,6 +217,8 @@ function measureBlocks(top: Element): Measures {
     if (isBlock) blocks.push(node);
     const inDiscussionHere = inDiscussion || hasDiscussionName(node);
     if (inDiscussionHere) discussion.add(node);
+    const inUnscoredHere = inUnscored || (node !== top && isUnscoredRegion(node));
+    if (inUnscoredHere) unscored.add(node);
     const isAside = !inAside && node !== top && (inDiscussionHere || isChromeRegion(node));
     if (isAside) asides.push(node);
     const inLinkHere = inLink || (node.name === 'a' && node.attribs.href !== undefined);
@@ -210,6 +229,7 @@ function measureBlocks(top: Element): Measures {
         inLink: inLinkHere,
         inDiscussion: inDiscussionHere,
         inAside: inAside || isAside,
+        inUnscored: inUnscoredHere,
       });
   }
   const prose = new Map<Element, number>();
@@ -227,11 +247,23 @@ function measureBlocks(top: Element): Measures {
     const parent = parentElement(element);
     if (amount && parent && element !== top) prose.set(parent, (prose.get(parent) ?? 0) + amount);
   }
-  return { amounts, own, blocks, order, prose, discussion, asides, holdsCode };
+  return { amounts, own, blocks, order, prose, discussion, unscored, asides, holdsCode };
 }
 
 const CHROME_REGION_TAGS = new Set(['footer', 'nav', 'aside']);
 const CHROME_REGION_ROLES = new Set(['navigation', 'contentinfo', 'complementary']);
+
+/**
+ * Chrome landmarks and dialogs, by tag or role. A page whose only prose is its footer's copyright line or a search
+ * dialog's help (a 404 page: "Page not found" is under a paragraph's length) must not take that for its content.
+ */
+const UNSCORED_TAGS = new Set(['footer', 'nav', 'aside', 'dialog']);
+const UNSCORED_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search']);
+
+function isUnscoredRegion(element: Element): boolean {
+  const { role } = element.attribs;
+  return UNSCORED_TAGS.has(element.name) || (role !== undefined && UNSCORED_ROLES.has(role));
+}
 
 function isChromeRegion(element: Element): boolean {
   if (CHROME_REGION_TAGS.has(element.name)) return true;
@@ -273,8 +305,9 @@ function scoreBlocks(top: Element, measures: Measures): Map<Element, number> {
   };
   for (const block of measures.blocks) {
     const text = measures.own.get(block);
-    // Readers' comments are not the page's prose: they raise no block's score.
-    if (!text || text.chars < MIN_PARAGRAPH_CHARS || measures.discussion.has(block)) continue;
+    // Readers' comments, a footer's legal lines and a dialog's help are not the page's prose: they raise no block's score.
+    if (!text || text.chars < MIN_PARAGRAPH_CHARS || measures.discussion.has(block) || measures.unscored.has(block))
+      continue;
     let first: Element | null;
     if (PARAGRAPH_TAGS.has(block.name)) first = block === top ? null : parentElement(block);
     else if (CONTAINER_TAGS.has(block.name)) first = block;
@@ -412,7 +445,33 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);
   prune($, newRoot, new Set(kept), headline, best, measures);
+  removeLinkLists(newRoot, measures);
   return $(newRoot);
+}
+
+/**
+ * Removes from the content the blocks that are lists of links, named or not: teaser lists ("More stories", "Top
+ * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning). The
+ * heading over such a list goes with it. Only blocks holding less than half the content's text are judged.
+ */
+function removeLinkLists(newRoot: Element, measures: Measures): void {
+  const rootChars = (measures.amounts.get(newRoot) ?? NO_TEXT).chars;
+  const doomed: Element[] = [];
+  const stack: Element[] = [newRoot];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      const amount = measures.amounts.get(child) ?? NO_TEXT;
+      if (amount.chars === 0) continue;
+      if (LINK_LIST_TAGS.has(child.name) && amount.chars < rootChars * PAGE_SHARE && isLinkList(amount, child)) {
+        doomed.push(child);
+        const heading = headingBefore(child);
+        if (heading) doomed.push(heading);
+      } else stack.push(child);
+    }
+  }
+  removeNodes(doomed);
 }
 
 /**
@@ -487,4 +546,30 @@ function commonAncestor(elements: Element[], top: Element): Element {
     while (!ancestors.has(common) && common !== top) common = parentElement(common) ?? top;
   }
   return common;
+}
+
+/** Mostly link text, in several links. */
+function isLinkList(amount: TextAmount, element: Element): boolean {
+  return linkDensity(amount) >= LINK_LIST_DENSITY && countLinks(element) >= LINK_LIST_MIN_LINKS;
+}
+
+function countLinks(element: Element): number {
+  let count = 0;
+  const stack: AnyNode[] = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (node.name === 'a' && node.attribs.href !== undefined) count += 1;
+    else stack.push(...node.children);
+  }
+  return count;
+}
+
+/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
+function headingBefore(element: Element): Element | null {
+  for (let node = element.prev; node; node = node.prev) {
+    if (isTextNode(node) && !/\S/.test(node.data)) continue;
+    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
+  }
+  return null;
 }

@@ -54,12 +54,16 @@ function selectAll($: CheerioAPI, index: DocumentIndex, selector: string): Eleme
 }
 
 /**
- * Asciidoc keeps the page title and the man page NAME line in `#header`, a sibling of `#content`;
- * their common parent is the root so both survive (chrome removal keeps a header holding an h1).
+ * Asciidoc keeps the page title and the man page NAME line in `div#header`, a sibling of `div#content`;
+ * their common parent is the root so both survive (chrome removal keeps a header holding an h1). Both are `<div>`s:
+ * a `<header id="header">` beside a `#content` is a site's banner over its page (a WordPress theme), and their
+ * parent would be the whole page.
  */
+const ASCIIDOC_CONTENT = 'div#header ~ div#content';
+
 function selectAsciidocRoot($: CheerioAPI, index: DocumentIndex): Cheerio<Element> | null {
-  if (!mayMatch('#header ~ #content', index.names)) return null;
-  const content = $('#header ~ #content').first();
+  if (!mayMatch(ASCIIDOC_CONTENT, index.names)) return null;
+  const content = $(ASCIIDOC_CONTENT).first();
   if (content.length === 0 || index.ids.has('apicontent')) return null;
   const parent = content.parent();
   return parent.length > 0 && parent[0] && isTag(parent[0]) ? parent : null;

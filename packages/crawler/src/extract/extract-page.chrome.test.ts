@@ -206,6 +206,38 @@ describe('extractPage around articles', () => {
     expect(markdown).not.toContain('34 responses');
   });
 
+  it('drops unnamed teaser lists after the article, with their headings, and keeps a lone link among paragraphs', () => {
+    const teaser = (i: number) =>
+      `<li><a href="/video/${i}"><img src="/t${i}.jpg" alt="">Video ${i}</a><h2><a href="/video/${i}">Teaser headline number ${i} of the day</a></h2></li>`;
+    const html =
+      '<body><div class="container"><div class="element"><h1>Story</h1>' +
+      paragraph('The first paragraph.') +
+      '<div><ul><li><h3><a href="/other">One other story, told between paragraphs</a></h3></li></ul></div>' +
+      paragraph('The second paragraph, with commas, as prose has them, here and there.') +
+      paragraph('The third paragraph.') +
+      `<h3>Top Video</h3><div><ul>${[1, 2, 3].map(teaser).join('')}</ul></div>` +
+      '</div></div><div class="bottom"><p>Copyright Example News</p></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The third paragraph.');
+    expect(markdown).toContain('One other story, told between paragraphs');
+    expect(markdown).not.toContain('Teaser headline number 2');
+    expect(markdown).not.toContain('Top Video');
+  });
+
+  it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {
+    const html =
+      '<body><div id="page"><header id="header" class="site-header"><p>Example Blog, a blog about examples and their uses</p>' +
+      '<nav><a href="/">Home</a></nav></header><div id="content"><main><article><h1>Open thread</h1>' +
+      paragraph('The article.') +
+      '</article></main><aside class="widget-area"><p>' +
+      'Sign up for our newsletter to get every post of the blog in your inbox each week. '.repeat(3) +
+      '</p></aside></div></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The article.');
+    expect(markdown).not.toContain('Example Blog');
+    expect(markdown).not.toContain('newsletter');
+  });
+
   it("puts back the page's headline when the content root left it out", () => {
     const html =
       '<head><title>The long story | Example News</title></head><body><header><a href="/">Example News</a></header>' +
@@ -231,6 +263,34 @@ describe('extractPage never drops a page with text silently', () => {
     const page = extract(html);
     expect(page.markdown).toContain('Its text is still its content.');
     expect(page.lostContent).toBeUndefined();
+  });
+
+  it("tries the body's prose block when the one <article> is a teaser in a related box", () => {
+    const html =
+      '<body><div class="story"><h1>The plague story</h1><div class="box"><div class="see-also">' +
+      '<article><h3><a href="/other">Another story</a></h3><div class="excerpt">A teaser of the other story.</div></article></div></div>' +
+      paragraph('The first paragraph of the plague story.') +
+      paragraph('The second paragraph, with commas, here, and there.') +
+      paragraph('The third paragraph.') +
+      '</div><div class="sidebar-widgets"><p>' +
+      'Our newsletter brings every story of the week to your inbox, free. '.repeat(3) +
+      '</p></div></body>';
+    const page = extract(html);
+    expect(page.markdown).toContain('The third paragraph.');
+    expect(page.markdown).not.toContain('newsletter');
+    expect(page.lostContent).toBeUndefined();
+  });
+
+  it('drops a comment thread from the second try too, when the article is short', () => {
+    const comment = (i: number) =>
+      `<li class="comment"><div class="comment-body"><p>Reader ${i} asks a long question about the charity, its reports and its plans for next year.</p></div></li>`;
+    const html =
+      '<body><main><article><h1>Open thread</h1><p>Ask us anything below, in the comments section.</p></article>' +
+      `<div id="comments" class="comments-area"><ol class="comment-list">${Array.from({ length: 12 }, (_, i) => comment(i)).join('')}</ol></div>` +
+      '</main></body>';
+    const page = extract(html);
+    expect(page.markdown).toContain('Ask us anything below');
+    expect(page.markdown).not.toContain('Reader 3 asks');
   });
 
   it('reports a page whose body has text that no rule can call content', () => {

@@ -148,3 +148,16 @@ describeWithDir(PYTHON_DIR, "extractPage on Python's manual", () => {
     );
   });
 });
+
+// MkDocs' own manual (mkdocs theme): its 404 page's only text is under a paragraph's length, beside a footer.
+const MKDOCS_DIR = join(DOCS_DIR, 'mkdocs/html');
+
+describeWithDir(MKDOCS_DIR, "extractPage on MkDocs' manual", () => {
+  it('keeps the 404 page\'s "Page not found", without its footer or search dialog', () => {
+    const { markdown } = extract(MKDOCS_DIR, '404.html', 'https://www.mkdocs.org/');
+    expect(markdown).toContain('# 404');
+    expect(markdown).toContain('Page not found');
+    expect(markdown).not.toContain('Copyright');
+    expect(markdown).not.toContain('search these documents');
+  });
+});

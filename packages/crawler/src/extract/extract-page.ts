@@ -1,6 +1,7 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
+import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
@@ -37,15 +38,27 @@ const THIN_SHARE = 0.15;
  */
 const THIN_MAX_CHARS = 500;
 
+/**
+ * How a try finds the content: from the content root (content-root.ts); from the body's own prose block, when the
+ * root the first try chose held next to nothing (a teaser's `<article>` in a related-stories box); or from the whole
+ * body with looser rules (loose in RemoveChromeOptions).
+ */
+type Try = 'root' | 'body' | 'loose';
+
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
 export function extractPage(page: string, pageUrl: string): ExtractedPage {
   const html = limitNesting(page);
-  const first = extractOnce(load(html), pageUrl, false);
+  const first = extractOnce(load(html), pageUrl, 'root');
   if (!first.thin) return first.page;
-  // The first try kept next to nothing of a page with text: the whole body, believing names only for link lists.
-  const second = extractOnce(load(html), pageUrl, true);
-  const best = second.contentChars > first.contentChars ? second : first;
-  if (!best.thin) return best.page;
+  let best = first;
+  // The first try kept next to nothing of a page with text. A landmark root may be the wrong one: the body's prose
+  // block next, then the whole body, believing names only for link lists.
+  const tries: Try[] = first.page.landmark ? ['body', 'loose'] : ['loose'];
+  for (const next of tries) {
+    const attempt = extractOnce(load(html), pageUrl, next);
+    if (attempt.contentChars > best.contentChars) best = attempt;
+    if (!best.thin) return best.page;
+  }
   const words = Math.round(first.bodyProseChars / 6);
   return { ...best.page, lostContent: `no content found in a page whose body holds about ${words} words of text` };
 }
@@ -59,7 +72,8 @@ interface Attempt {
   thin: boolean;
 }
 
-function extractOnce($: CheerioAPI, pageUrl: string, loose: boolean): Attempt {
+function extractOnce($: CheerioAPI, pageUrl: string, how: Try): Attempt {
+  const loose = how === 'loose';
   let index = indexDocument($);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
   const baseUrl = resolveDocumentBase(index, pageUrl);
@@ -68,7 +82,7 @@ function extractOnce($: CheerioAPI, pageUrl: string, loose: boolean): Attempt {
   if (applyAsciidocFootnotes($, index)) index = indexDocument($);
   const body = index.tags.get('body')?.[0];
   const amounts = body ? measureTextAmounts(body) : new Map<AnyNode, TextAmount>();
-  const root = loose && body ? $(body) : selectContentRoot($, index);
+  const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   normalizeCodeBlocks($, root);

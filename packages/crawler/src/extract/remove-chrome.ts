@@ -209,8 +209,10 @@ function isChromeElement(judge: Judge, element: Element, byName: boolean): boole
     ? tag === 'div' && !isArticleHeader($, $(element))
     : hasChromeName(id, className);
   if (!named) return false;
+  // A comment thread is told by repetition, not by its name alone: the looser second try removes it too.
+  if (isCommentThread(judge, element)) return true;
   if (judge.loose) return isEmptyOrLinkList(judge, element) && shareOf(judge, element) < NAMED_CHROME_MAX_SHARE;
-  return looksLikeChrome(judge, element) || isCommentThread(judge, element);
+  return looksLikeChrome(judge, element);
 }
 
 /**
