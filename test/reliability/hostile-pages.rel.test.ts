@@ -8,6 +8,7 @@ import { recordFigure } from './support/figures';
 
 const NESTED = 100_000;
 const EMPTY_LINKS = 100_000;
+const RENDERED_EMPTY_LINKS = 80_000;
 const SITEMAP_URLS = 150_000;
 const html = (title: string, body: string) =>
   `<!DOCTYPE html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${'Text of the page. '.repeat(10)}</p>${body}</main></body></html>`;
@@ -43,6 +44,8 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
           return send('text/html', html('Nested', `${'<div>'.repeat(NESTED)}NESTEDTEXT${'</div>'.repeat(NESTED)}`));
         if (path === '/empty-links')
           return send('text/html', html('Empty links', '<a href="/x"></a>'.repeat(EMPTY_LINKS)));
+        if (path === '/rendered-empty-links')
+          return send('text/html', html('Rendered empty links', '<a href="/x"></a>'.repeat(RENDERED_EMPTY_LINKS)));
         if (path === '/long-link')
           return send('text/html', html('Long link', `<a href="/${'y'.repeat(5_000)}">long</a><a href="/ok">ok</a>`));
         if (path === '/ok' || path.startsWith('/s/')) return send('text/html', html('Ordinary', '<p>ORDINARYPAGE</p>'));
@@ -120,6 +123,28 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.pagesCrawled).toBe(1);
+  });
+
+  it(`renders and extracts a page of ${RENDERED_EMPTY_LINKS.toLocaleString('en')} empty links in Chromium`, async () => {
+    const res = await crawlMeasured('80,000 empty links, browser (1.3 MB)', {
+      libraryId: 'hostile/rendered-empty',
+      renderer: 'browser',
+      urls: [`${site.origin}/rendered-empty-links`],
+      maxPages: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pagesCrawled: 1, errors: [] });
+  });
+
+  it(`extracts the same page with the renderer chosen per page (auto)`, async () => {
+    const res = await crawlMeasured('80,000 empty links, auto (1.3 MB)', {
+      libraryId: 'hostile/auto-empty',
+      renderer: 'auto',
+      urls: [`${site.origin}/rendered-empty-links`],
+      maxPages: 1,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pagesCrawled: 1, errors: [] });
   });
 
   it('skips an over-long link and crawls on', async () => {
