@@ -177,4 +177,13 @@ describe('chunkMarkdown', () => {
       expect(part.content).toMatch(/\.$/);
     }
   });
+
+  it('fills chunks from a page of nothing but short sections, not one section a chunk', () => {
+    const sections = 30_000;
+    const markdown = Array.from({ length: sections }, (_, i) => `## Part ${i}\n\nword${i}`).join('\n\n');
+    const chunks = chunkMarkdown(markdown, options);
+    // About 500 words (150 sections of three) a chunk, not one section each.
+    expect(chunks.length).toBeLessThan(sections / 100);
+    expect(chunks.map((chunk) => chunk.content).join('\n')).toContain(`word${sections - 1}`);
+  });
 });

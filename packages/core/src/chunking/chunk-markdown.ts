@@ -38,11 +38,15 @@ export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions): 
     maxWords: Math.max(1, targetWords - overlapWords),
     maxCodeWords: targetWords * 2,
   });
+  // Words from each unit to the end: what is left is read, not summed again, at every chunk (a page of 300,000 short
+  // sections made that quadratic, minutes of a worker's event loop).
+  const wordsFrom = new Array<number>(units.length + 1).fill(0);
+  for (let i = units.length - 1; i >= 0; i--) wordsFrom[i] = wordsFrom[i + 1]! + units[i]!.words;
   const chunks: ChunkInput[] = [];
   let overlap: ChunkOverlap | null = null;
   let start = 0;
   while (start < units.length) {
-    const end = selectChunkEnd(units, start, overlap?.words ?? 0, targetWords, overlapWords);
+    const end = selectChunkEnd(units, start, wordsFrom[start]!, overlap?.words ?? 0, targetWords, overlapWords);
     const body = units.slice(start, end);
     const content = joinOverlap(overlap, body);
     chunks.push({
@@ -59,17 +63,18 @@ export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions): 
 }
 
 /**
- * Index after the last unit of the chunk starting at `start`. Chunk sizes are balanced over the rest
- * of the page, so a page of 1.2 targets gives two even chunks rather than a full one and a scrap.
+ * Index after the last unit of the chunk starting at `start` (`remaining` words from there to the end). Chunk sizes
+ * are balanced over the rest of the page, so a page of 1.2 targets gives two even chunks rather than a full one and a
+ * scrap.
  */
 function selectChunkEnd(
   units: ChunkUnit[],
   start: number,
+  remaining: number,
   overlap: number,
   target: number,
   overlapWords: number,
 ): number {
-  const remaining = units.slice(start).reduce((sum, unit) => sum + unit.words, 0);
   if (remaining + overlap <= target * FINAL_CHUNK_SLACK) return units.length;
   const capacity = Math.max(1, target - overlap);
   const chunksLeft = 1 + Math.ceil(Math.max(0, remaining - capacity) / Math.max(1, target - overlapWords));
@@ -77,6 +82,11 @@ function selectChunkEnd(
 
   let bestEnd = start + 1;
   let bestDistance = Infinity;
+  // Where the chunk would end were short section leads not passed over: used when the chunk would otherwise hold one
+  // short section alone, every later end being another (a page of nothing but short sections), so chunks still fill
+  // up instead of holding one section each.
+  let anyEnd = start + 1;
+  let anyDistance = Infinity;
   let sectionEnd: number | null = null;
   let sectionDistance = Infinity;
   let words = 0;
@@ -84,6 +94,7 @@ function selectChunkEnd(
     words += units[end - 1]!.words;
     if (words > capacity && end > start + 1) break;
     const last = units[end - 1]!;
+    if (Math.abs(words - goal) < anyDistance) [anyEnd, anyDistance] = [end, Math.abs(words - goal)];
     if (last.startsSection && last.words < MIN_SECTION_LEAD_WORDS && end > start + 1 && end < units.length) continue;
     const distance = Math.abs(words - goal);
     if (distance < bestDistance) [bestEnd, bestDistance] = [end, distance];
@@ -92,7 +103,9 @@ function selectChunkEnd(
       [sectionEnd, sectionDistance] = [end, distance];
     }
   }
-  return sectionEnd ?? bestEnd;
+  const first = units[start]!;
+  const alone = bestEnd === start + 1 && first.startsSection && first.words < MIN_SECTION_LEAD_WORDS;
+  return sectionEnd ?? (alone ? anyEnd : bestEnd);
 }
 
 /** Renders body units after the overlap; a re-opened code overlap merges into the code piece it precedes. */

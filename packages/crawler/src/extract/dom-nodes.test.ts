@@ -1,5 +1,5 @@
 import { load } from 'cheerio';
-import { removeNodes, replaceNodes } from './dom-nodes';
+import { pushAll, removeNodes, replaceNodes } from './dom-nodes';
 
 describe('replacing and removing nodes in one pass per parent', () => {
   it('removes many siblings and keeps the others linked in order', () => {
@@ -35,5 +35,16 @@ describe('replacing and removing nodes in one pass per parent', () => {
     );
     expect($('body').html()).toBe('<h2>Title <code>x</code></h2><p><span>A cat</span></p>');
     expect($('h2 code')[0]!.parent).toBe($('h2')[0]);
+  });
+});
+
+describe('pushAll', () => {
+  it('appends more items than a spread call can pass', () => {
+    const many = Array.from({ length: 1_000_000 }, (_, i) => i);
+    expect(() => [0].push(...many)).toThrow(RangeError);
+    const target = [-1];
+    pushAll(target, many);
+    expect(target).toHaveLength(1_000_001);
+    expect(target[1_000_000]).toBe(999_999);
   });
 });

@@ -11,6 +11,14 @@ export const isTextNode = (node: AnyNode): node is Text => typeOf(node) === 'tex
 export const isCommentNode = (node: AnyNode): node is Comment => typeOf(node) === 'comment';
 
 /**
+ * Appends `items` to `target` one by one. `target.push(...items)` passes every item as an argument on the stack, and a
+ * page's flat body (600,000 links under one element) passes more than the stack holds: a RangeError.
+ */
+export function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
+/**
  * The element children of `parent` named in `names`, in order: what `children('td, th')` gives, without compiling a
  * selector on every call (tables and code blocks ask for their rows and cells hundreds of times a page).
  */

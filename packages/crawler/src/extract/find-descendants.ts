@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { compile, selectAll } from 'css-select';
 import { hasChildren, type AnyNode, type Element } from 'domhandler';
-import { isElementNode } from './dom-nodes';
+import { isElementNode, pushAll } from './dom-nodes';
 
 // One compound selector or a list of them ("a", "h1, h2", "td.code", "a[class]", ".linenos, [data-line-number]").
 const COMPOUND_LIST =
@@ -25,7 +25,7 @@ export function findDescendants(
   const found: Element[] = [];
   for (const element of scopes) {
     if (query) collectMatches(element, query, found);
-    else found.push(...selectAll<AnyNode, Element>(selector, element));
+    else pushAll(found, selectAll<AnyNode, Element>(selector, element));
   }
   return $(scopes.length > 1 ? [...new Set(found)] : found);
 }

@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
 import { mayMatch } from './document-index';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { isElementNode, isTextNode, pushAll, removeNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 import { FRAMEWORK_CHROME } from './frameworks';
 import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
@@ -165,7 +165,7 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
     const childrenByName = byName && !NO_NAMES_UNDER.has(node.name);
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, byName: childrenByName });
   }
-  doomed.push(...findFeedbackBlocks(judge, top));
+  pushAll(doomed, findFeedbackBlocks(judge, top));
   removeNodes(doomed);
   removeLinkBlocks($, root, (link) => PREV_NEXT_TEXT.test(link.text()) || hasPaginationRel(link));
   removeLinkBlocks($, root, (link) => {
@@ -264,7 +264,7 @@ function holdsStructure(element: Element): boolean {
     const node = stack.pop()!;
     if (!isElementNode(node)) continue;
     if (STRUCTURE_TAGS.has(node.name)) return true;
-    stack.push(...node.children);
+    pushAll(stack, node.children);
   }
   return false;
 }
@@ -310,7 +310,7 @@ function findFeedbackBlocks(judge: Judge, top: Element): Element[] {
         block = parent;
       }
       if (block) found.push(block);
-    } else if (isElementNode(node) && !NEVER_CONTENT_TAGS.has(node.name)) stack.push(...node.children);
+    } else if (isElementNode(node) && !NEVER_CONTENT_TAGS.has(node.name)) pushAll(stack, node.children);
   }
   return found;
 }
