@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { chunkMarkdown } from '../../chunking/chunk-markdown';
+import { chunkMarkdownInTurns } from '../../chunking/chunk-markdown';
 import {
   DEFAULT_REPETITION_RULE,
-  dropRepeatedLines,
+  dropRepeatedLinesInTurns,
   findRepeatedKeysInPasses,
-  repeatableKeysOf,
+  repeatableKeysInTurns,
   type RepetitionRule,
 } from '../../crawl/repeated-blocks';
 import type { ChunkInput, LibraryInput, StoredChunk } from '../../domain/types';
@@ -215,15 +215,16 @@ async function buildBatch(
       else batch.keptChunks += take(before.chunkIds.map((id) => ({ id, content: '' }))).length;
       continue;
     }
-    const markdown = dropRepeatedLines(page.page, repeated);
-    const chunks = take(chunkMarkdown(markdown, { pageUrl: finalUrl, pageTitle: title }));
+    // In turns of the event loop: a page's Markdown may be megabytes, and the worker's other jobs and locks wait.
+    const markdown = await dropRepeatedLinesInTurns(page.page, repeated);
+    const chunks = take(await chunkMarkdownInTurns(markdown, { pageUrl: finalUrl, pageTitle: title }));
     batch.chunks.push(...chunks);
     if (validators)
       batch.crawledPages.push({
         url,
         ...validators,
         chunkIds: chunks.map((c) => c.id),
-        lineKeys: page.page.lineKeys ?? repeatableKeysOf(page.page),
+        lineKeys: page.page.lineKeys ?? (await repeatableKeysInTurns(page.page)),
         links,
       });
     if (before && !replace) {
@@ -254,12 +255,9 @@ async function findRepeatedLines(
       );
       // Pages staged without their keys (by an older worker): counted from their text.
       const keyless = pages.filter((outline) => !outline.unchanged && !outline.lineKeys).map((outline) => outline.url);
-      const counted = new Map(
-        (await deps.records.getStagedPages(job.crawlId, keyless)).map((page) => [
-          page.url,
-          page.page ? repeatableKeysOf(page.page) : [],
-        ]),
-      );
+      const counted = new Map<string, string[]>();
+      for (const page of await deps.records.getStagedPages(job.crawlId, keyless))
+        counted.set(page.url, page.page ? await repeatableKeysInTurns(page.page) : []);
       for (const outline of pages) {
         yield outline.unchanged ? (known.get(outline.url) ?? []) : (outline.lineKeys ?? counted.get(outline.url) ?? []);
       }
