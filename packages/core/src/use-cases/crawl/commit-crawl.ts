@@ -17,6 +17,11 @@ import { readStagedOutlines } from './staged-outlines';
 
 /** Pages read, chunked and written per transaction of a commit: a few MB of text at a time. */
 const PAGES_PER_WRITE = 100;
+/**
+ * Chunks written per transaction at most: a transaction holds the event loop (indexing a chunk for search takes about
+ * a millisecond), and one page of 300,000 short sections gives 2,000 chunks.
+ */
+const CHUNKS_PER_WRITE = 250;
 
 type CrawlJob = JobPayload<'crawl-site'>;
 
@@ -95,16 +100,24 @@ export async function commitCrawl(
   let committed = 0;
   let started = false;
   let waiting: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number } | null = null;
+  let firstWrite = true;
   const write = async (batch: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number }) => {
-    await deps.records.commitIngestion({
-      library,
-      ownerId: job.ownerId,
-      chunks: batch.chunks,
-      replace: replace && committed === 0,
-      ingestionId: job.crawlId,
-      now,
-      crawledPages: batch.crawledPages,
-    });
+    // A batch of many chunks in parts, a turn of the event loop between them; its pages' records go with the last
+    // part, once their chunks are in. A part written before a crash is rewritten by the step's retry (an upsert).
+    for (let start = 0; start === 0 || start < batch.chunks.length; start += CHUNKS_PER_WRITE) {
+      if (start > 0) await yieldToEventLoop();
+      const last = start + CHUNKS_PER_WRITE >= batch.chunks.length;
+      await deps.records.commitIngestion({
+        library,
+        ownerId: job.ownerId,
+        chunks: batch.chunks.slice(start, start + CHUNKS_PER_WRITE),
+        replace: replace && firstWrite,
+        ingestionId: job.crawlId,
+        now,
+        crawledPages: last ? batch.crawledPages : [],
+      });
+      firstWrite = false;
+    }
     committed += batch.pages;
     await ctx.reportProgress({ set: { done: committed } });
   };
