@@ -11,6 +11,7 @@ const EMPTY_LINKS = 100_000;
 const RENDERED_EMPTY_LINKS = 80_000;
 const SITEMAP_URLS = 150_000;
 const MANY_LINKS = 600_000;
+const SHORT_SECTIONS = 300_000;
 /** The many-links page's links: four base-36 digits each, relative, so 600,000 of them fill 9.7 MB. */
 const manyLinkId = (i: number) => i.toString(36).padStart(4, '0');
 const html = (title: string, body: string) =>
@@ -71,6 +72,13 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
     built.set('/rendered-empty-links', [
       'text/html',
       Buffer.from(html('Rendered empty links', '<a href="/x"></a>'.repeat(RENDERED_EMPTY_LINKS))),
+    ]);
+    // Markdown, taken as the page's content as it is: chunking is what this page stresses.
+    built.set('/short-sections.md', [
+      'text/markdown',
+      Buffer.from(
+        `# Short sections\n\n${Array.from({ length: SHORT_SECTIONS }, (_, i) => `## Part ${i}\n\nw${i}`).join('\n\n')}`,
+      ),
     ]);
     built.set('/many/links', [
       'text/html',
@@ -205,6 +213,17 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
     const chunks = await h.adapters.records.listChunks('hostile/many-links', { offset: 0, limit: 100 });
     expect(chunks.map((chunk) => chunk.title)).toEqual(expect.arrayContaining(['Many', 'Linked']));
   });
+
+  it(`chunks a Markdown page of ${SHORT_SECTIONS.toLocaleString('en')} short sections`, async () => {
+    const res = await crawlMeasured('300,000 short sections (7.3 MB)', {
+      libraryId: 'hostile/short-sections',
+      urls: [`${site.origin}/short-sections.md`],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pagesCrawled: 1, errors: [] });
+    const chunks = await h.adapters.records.listChunks('hostile/short-sections', { offset: 0, limit: 5_000 });
+    expect(chunks.map((chunk) => chunk.content).join('\n')).toContain(`w${SHORT_SECTIONS - 1}`);
+  }, 120_000);
 
   it(`admits a sitemap of ${SITEMAP_URLS.toLocaleString('en')} URLs in bounded Redis calls`, async () => {
     const res = await crawlMeasured('sitemap of 150,000 URLs (6 MB)', {

@@ -2,8 +2,9 @@ import type { ChunkInput } from '../domain/types';
 import { estimateTokens } from '../domain/tokens';
 import { computeChunkId } from './chunk-id';
 import { selectOverlap, type ChunkOverlap } from './chunk-overlap';
-import { buildChunkUnits, type ChunkUnit } from './chunk-units';
-import { parseMarkdownBlocks } from './markdown-blocks';
+import { runAtOnce, runInTurns, type Steps } from '../crawl/next-turn';
+import { buildChunkUnitsInSteps, type ChunkUnit } from './chunk-units';
+import { parseMarkdownBlocksInSteps } from './markdown-blocks';
 
 export { countWords } from './count-words';
 
@@ -32,9 +33,21 @@ const TITLE_SEPARATOR = ' › ';
  * inside fenced code unless a code block is over twice the target.
  */
 export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions): ChunkInput[] {
+  return runAtOnce(chunkMarkdownInSteps(markdown, options));
+}
+
+/**
+ * chunkMarkdown in turns of the event loop, none much over 20 ms: the Markdown of a crawled page may be megabytes (a
+ * page of 300,000 short sections held a worker's event loop 2 s at once). The chunks are chunkMarkdown's.
+ */
+export function chunkMarkdownInTurns(markdown: string, options: ChunkMarkdownOptions): Promise<ChunkInput[]> {
+  return runInTurns(chunkMarkdownInSteps(markdown, options));
+}
+
+function* chunkMarkdownInSteps(markdown: string, options: ChunkMarkdownOptions): Steps<ChunkInput[]> {
   const targetWords = options.targetWords ?? DEFAULT_TARGET_WORDS;
   const overlapWords = Math.min(options.overlapWords ?? DEFAULT_OVERLAP_WORDS, Math.floor(targetWords / 2));
-  const units = buildChunkUnits(parseMarkdownBlocks(markdown), {
+  const units = yield* buildChunkUnitsInSteps(yield* parseMarkdownBlocksInSteps(markdown), {
     maxWords: Math.max(1, targetWords - overlapWords),
     maxCodeWords: targetWords * 2,
   });
@@ -46,6 +59,7 @@ export function chunkMarkdown(markdown: string, options: ChunkMarkdownOptions): 
   let overlap: ChunkOverlap | null = null;
   let start = 0;
   while (start < units.length) {
+    if (start > 0) yield;
     const end = selectChunkEnd(units, start, wordsFrom[start]!, overlap?.words ?? 0, targetWords, overlapWords);
     const body = units.slice(start, end);
     const content = joinOverlap(overlap, body);

@@ -1,5 +1,6 @@
 import { countWords } from './count-words';
-import type { MarkdownBlock } from './markdown-blocks';
+import { runAtOnce, type Steps } from '../crawl/next-turn';
+import { STEP_ITEMS, type MarkdownBlock } from './markdown-blocks';
 
 /** The smallest piece the packer places: a block, or part of a block too long for one chunk. */
 export interface ChunkUnit {
@@ -30,12 +31,19 @@ type Segment = { text: string; gap: string };
  * at line boundaries, re-opening the fence in each piece.
  */
 export function buildChunkUnits(blocks: MarkdownBlock[], limits: UnitLimits): ChunkUnit[] {
+  return runAtOnce(buildChunkUnitsInSteps(blocks, limits));
+}
+
+/** buildChunkUnits, yielding every STEP_ITEMS blocks. */
+export function* buildChunkUnitsInSteps(blocks: MarkdownBlock[], limits: UnitLimits): Steps<ChunkUnit[]> {
   const units: ChunkUnit[] = [];
   let pendingHeadings: Extract<MarkdownBlock, { kind: 'heading' }>[] = [];
   const open: { level: number; title: string }[] = [];
   let heading: string[] = [];
 
-  for (const block of blocks) {
+  for (let index = 0; index < blocks.length; index += 1) {
+    if (index > 0 && index % STEP_ITEMS === 0) yield;
+    const block = blocks[index]!;
     if (block.kind === 'heading') {
       pendingHeadings.push(block);
       while (open.length > 0 && open.at(-1)!.level >= block.level) open.pop();

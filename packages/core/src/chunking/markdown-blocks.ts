@@ -4,6 +4,11 @@ export type MarkdownBlock =
   | { kind: 'code'; text: string; gap: string; fence: string; language: string; indent: string }
   | { kind: 'prose'; text: string; gap: string };
 
+import { runAtOnce, type Steps } from '../crawl/next-turn';
+
+/** Lines or blocks between two points where long work over a page may give the event loop a turn. */
+export const STEP_ITEMS = 2_048;
+
 const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)/;
 const ATX_HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*(?:\s#+)?\s*$/;
 
@@ -12,6 +17,11 @@ const ATX_HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*(?:\s#+)?\s*$/;
  * block in the source ("\n" or "\n\n"), so blocks can be joined back without re-flowing lists.
  */
 export function parseMarkdownBlocks(markdown: string): MarkdownBlock[] {
+  return runAtOnce(parseMarkdownBlocksInSteps(markdown));
+}
+
+/** parseMarkdownBlocks, yielding every STEP_ITEMS lines (a page's Markdown may be megabytes). */
+export function* parseMarkdownBlocksInSteps(markdown: string): Steps<MarkdownBlock[]> {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const blocks: MarkdownBlock[] = [];
   let prose: string[] = [];
@@ -29,7 +39,12 @@ export function parseMarkdownBlocks(markdown: string): MarkdownBlock[] {
   };
   const nextGap = (): string => (blocks.length === 0 && prose.length === 0 ? '' : blankSeen ? '\n\n' : '\n');
 
+  let stepAt = 0;
   for (let index = 0; index < lines.length; index += 1) {
+    if (index - stepAt >= STEP_ITEMS) {
+      stepAt = index;
+      yield;
+    }
     const line = lines[index]!;
     const fence = FENCE_OPEN.exec(line);
     if (fence) {

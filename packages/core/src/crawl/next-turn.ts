@@ -13,3 +13,29 @@ export async function mapInTurns<T, U>(items: T[], map: (item: T) => U[], slice 
   }
   return out;
 }
+
+/**
+ * Work written as a generator that yields now and then (every few thousand lines or blocks) and returns its result:
+ * run at once, or in turns of the event loop.
+ */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs `steps` to its result without a break. */
+export function runAtOnce<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs `steps` to its result, giving the event loop a turn whenever a slice has run `sliceMs` or more. */
+export async function runInTurns<T>(steps: Steps<T>, sliceMs = 20): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart < sliceMs) continue;
+    await nextTurn();
+    sliceStart = performance.now();
+  }
+}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { parseMarkdownBlocks, type MarkdownBlock } from '../chunking/markdown-blocks';
+import { parseMarkdownBlocksInSteps, STEP_ITEMS, type MarkdownBlock } from '../chunking/markdown-blocks';
+import { runAtOnce, runInTurns, type Steps } from './next-turn';
 
 /**
  * Boilerplate by repetition. A text line that stands on most pages of one crawl (a tagline, a "last modified" footer,
@@ -56,7 +57,22 @@ const codeKey = (text: string) => lineKey(`\u0000code ${text}`);
 
 /** The keys of the page's lines that repetition may drop, once per occurrence. */
 export function repeatableKeysOf(page: PageText): string[] {
-  return parseMarkdownBlocks(page.markdown).flatMap((block) => keysOfBlock(block, page.landmark));
+  return runAtOnce(repeatableKeysInSteps(page));
+}
+
+/** repeatableKeysOf in turns of the event loop: a page's Markdown may be megabytes. */
+export function repeatableKeysInTurns(page: PageText): Promise<string[]> {
+  return runInTurns(repeatableKeysInSteps(page));
+}
+
+function* repeatableKeysInSteps(page: PageText): Steps<string[]> {
+  const blocks = yield* parseMarkdownBlocksInSteps(page.markdown);
+  const keys: string[] = [];
+  for (let index = 0; index < blocks.length; index += 1) {
+    if (index > 0 && index % STEP_ITEMS === 0) yield;
+    for (const key of keysOfBlock(blocks[index]!, page.landmark)) keys.push(key);
+  }
+  return keys;
 }
 
 function keysOfBlock(block: MarkdownBlock, landmark: boolean): string[] {
@@ -138,9 +154,21 @@ export async function findRepeatedKeysInPasses(
 
 /** The page's markdown without its repeated lines; a block left empty goes with its separator. */
 export function dropRepeatedLines(page: PageText, repeated: ReadonlySet<string>): string {
+  return runAtOnce(dropRepeatedLinesInSteps(page, repeated));
+}
+
+/** dropRepeatedLines in turns of the event loop. */
+export function dropRepeatedLinesInTurns(page: PageText, repeated: ReadonlySet<string>): Promise<string> {
+  return runInTurns(dropRepeatedLinesInSteps(page, repeated));
+}
+
+function* dropRepeatedLinesInSteps(page: PageText, repeated: ReadonlySet<string>): Steps<string> {
   if (repeated.size === 0) return page.markdown;
+  const blocks = yield* parseMarkdownBlocksInSteps(page.markdown);
   let out = '';
-  for (const block of parseMarkdownBlocks(page.markdown)) {
+  for (let index = 0; index < blocks.length; index += 1) {
+    if (index > 0 && index % STEP_ITEMS === 0) yield;
+    const block = blocks[index]!;
     const text = keptText(block, page.landmark, repeated);
     if (text === '') continue;
     out += (out === '' ? '' : block.gap || '\n\n') + text;

@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { chunkMarkdown } from '../../chunking/chunk-markdown';
+import { chunkMarkdownInTurns } from '../../chunking/chunk-markdown';
 import {
   DEFAULT_REPETITION_RULE,
-  dropRepeatedLines,
+  dropRepeatedLinesInTurns,
   findRepeatedKeysInPasses,
-  repeatableKeysOf,
+  repeatableKeysInTurns,
   type RepetitionRule,
 } from '../../crawl/repeated-blocks';
 import type { ChunkInput, LibraryInput, StoredChunk } from '../../domain/types';
@@ -17,6 +17,11 @@ import { readStagedOutlines } from './staged-outlines';
 
 /** Pages read, chunked and written per transaction of a commit: a few MB of text at a time. */
 const PAGES_PER_WRITE = 100;
+/**
+ * Chunks written per transaction at most: a transaction holds the event loop (indexing a chunk for search takes about
+ * a millisecond), and one page of 300,000 short sections gives 2,000 chunks.
+ */
+const CHUNKS_PER_WRITE = 250;
 
 type CrawlJob = JobPayload<'crawl-site'>;
 
@@ -95,16 +100,24 @@ export async function commitCrawl(
   let committed = 0;
   let started = false;
   let waiting: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number } | null = null;
+  let firstWrite = true;
   const write = async (batch: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number }) => {
-    await deps.records.commitIngestion({
-      library,
-      ownerId: job.ownerId,
-      chunks: batch.chunks,
-      replace: replace && committed === 0,
-      ingestionId: job.crawlId,
-      now,
-      crawledPages: batch.crawledPages,
-    });
+    // A batch of many chunks in parts, a turn of the event loop between them; its pages' records go with the last
+    // part, once their chunks are in. A part written before a crash is rewritten by the step's retry (an upsert).
+    for (let start = 0; start === 0 || start < batch.chunks.length; start += CHUNKS_PER_WRITE) {
+      if (start > 0) await yieldToEventLoop();
+      const last = start + CHUNKS_PER_WRITE >= batch.chunks.length;
+      await deps.records.commitIngestion({
+        library,
+        ownerId: job.ownerId,
+        chunks: batch.chunks.slice(start, start + CHUNKS_PER_WRITE),
+        replace: replace && firstWrite,
+        ingestionId: job.crawlId,
+        now,
+        crawledPages: last ? batch.crawledPages : [],
+      });
+      firstWrite = false;
+    }
     committed += batch.pages;
     await ctx.reportProgress({ set: { done: committed } });
   };
@@ -215,15 +228,16 @@ async function buildBatch(
       else batch.keptChunks += take(before.chunkIds.map((id) => ({ id, content: '' }))).length;
       continue;
     }
-    const markdown = dropRepeatedLines(page.page, repeated);
-    const chunks = take(chunkMarkdown(markdown, { pageUrl: finalUrl, pageTitle: title }));
+    // In turns of the event loop: a page's Markdown may be megabytes, and the worker's other jobs and locks wait.
+    const markdown = await dropRepeatedLinesInTurns(page.page, repeated);
+    const chunks = take(await chunkMarkdownInTurns(markdown, { pageUrl: finalUrl, pageTitle: title }));
     batch.chunks.push(...chunks);
     if (validators)
       batch.crawledPages.push({
         url,
         ...validators,
         chunkIds: chunks.map((c) => c.id),
-        lineKeys: page.page.lineKeys ?? repeatableKeysOf(page.page),
+        lineKeys: page.page.lineKeys ?? (await repeatableKeysInTurns(page.page)),
         links,
       });
     if (before && !replace) {
@@ -254,12 +268,9 @@ async function findRepeatedLines(
       );
       // Pages staged without their keys (by an older worker): counted from their text.
       const keyless = pages.filter((outline) => !outline.unchanged && !outline.lineKeys).map((outline) => outline.url);
-      const counted = new Map(
-        (await deps.records.getStagedPages(job.crawlId, keyless)).map((page) => [
-          page.url,
-          page.page ? repeatableKeysOf(page.page) : [],
-        ]),
-      );
+      const counted = new Map<string, string[]>();
+      for (const page of await deps.records.getStagedPages(job.crawlId, keyless))
+        counted.set(page.url, page.page ? await repeatableKeysInTurns(page.page) : []);
       for (const outline of pages) {
         yield outline.unchanged ? (known.get(outline.url) ?? []) : (outline.lineKeys ?? counted.get(outline.url) ?? []);
       }

@@ -1,6 +1,6 @@
 import type { CrawlFrontier } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
-import { repeatableKeysOf } from '../../crawl/repeated-blocks';
+import { repeatableKeysInTurns } from '../../crawl/repeated-blocks';
 import { boundLinks } from '../../crawl/link-bounds';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
@@ -75,7 +75,7 @@ export async function crawlPage(
     // One bad link is one note: over-long links and those beyond the page's bound are skipped, the page goes on.
     const bounded = boundLinks(page.links);
     const landmark = page.landmark ?? false;
-    const lineKeys = repeatableKeysOf({ markdown: page.markdown, landmark });
+    const lineKeys = await repeatableKeysInTurns({ markdown: page.markdown, landmark });
     const content = {
       finalUrl: page.url,
       title: page.title,

@@ -51,7 +51,7 @@ export function ingestUrlWorkflow(deps: {
           retryable: false,
         });
       }
-      const chunks = llmsTxt ? chunkLlmsTxtPage(page) : chunkLoadedPage(page);
+      const chunks = llmsTxt ? chunkLlmsTxtPage(page) : await chunkLoadedPage(page);
       // A page whose text gave no content is refused with the reason, not stored as its title alone.
       if (chunks.length === 0 || page.lostContent) {
         const why = page.lostContent ? ` (${page.lostContent})` : '';
