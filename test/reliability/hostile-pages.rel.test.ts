@@ -202,13 +202,13 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
       maxPages: 6,
     });
     expect(res.status).toBe(200);
-    expect(res.body.pagesCrawled).toBe(6);
     // The page is cut to its first 10,000 links or, on a machine too busy to extract it within the page's time
-    // limit, fails alone: either way the crawl goes on and its errors name the page.
+    // limit, fails alone: either way the crawl goes on to the seed's other four pages and its errors name the page.
     const cut = `${site.origin}/many/links: 590,000 links beyond the first 10,000 skipped`;
     const timedOut = `${site.origin}/many/links: extracting ${site.origin}/many/links took longer than`;
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0] === cut || res.body.errors[0].startsWith(timedOut)).toBe(true);
+    expect(res.body.pagesCrawled).toBe(res.body.errors[0] === cut ? 6 : 5);
     console.log(`600,000 links: ${res.body.errors[0]}`);
     const chunks = await h.adapters.records.listChunks('hostile/many-links', { offset: 0, limit: 100 });
     expect(chunks.map((chunk) => chunk.title)).toEqual(expect.arrayContaining(['Many', 'Linked']));
