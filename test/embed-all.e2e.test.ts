@@ -2,7 +2,7 @@ import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
 import { serveFixtures, type FixtureServer } from './support/fixture-server';
 import { makeChunks, startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { openEventStream, type SseEvent } from './support/sse';
 
 /** Pages of the generated site crawled: one chunk a topic page and a few for the index, past the 500-chunk limit. */
 const CRAWL_PAGES = 520;
@@ -207,13 +207,55 @@ describe('embedding every chunk without a client loop', () => {
   });
 
   it('with Prefer: respond-async, the job reports phase "embed" with done rising to the chunks left', async () => {
-    await ingestUnembedded('embed/async', 600);
-    await embed({ libraryId: 'embed/async', limit: 100 }).expect(200);
+    // A service of its own whose embed queue is served only once the event stream is open: a job that ended before
+    // it was followed would send its final event alone, however fast the machine.
+    const held = await startHarness({ WORKER_QUEUES: 'backup,delete,ingest,callbacks' });
+    try {
+      const heldAuth = { Authorization: `Bearer ${await held.createKey('admin')}` };
+      const heldEmbed = (body: object) => request(held.app).post('/api/embed').set(heldAuth).send(body);
+      // Indexing an ingestion runs on the embed queue too: served until the job to follow is submitted.
+      const stopFirst = held.startWorker(['embed']);
+      await request(held.app)
+        .post('/api/ingest')
+        .set(heldAuth)
+        .send({
+          libraryId: 'embed/async',
+          name: 'embed/async',
+          chunks: makeChunks(600, { words: 20 }),
+          skipEmbeddings: true,
+        })
+        .expect(200);
+      await heldEmbed({ libraryId: 'embed/async', limit: 100 }).expect(200);
+      await stopFirst();
 
-    const accepted = await embed({ libraryId: 'embed/async', all: true }).set('Prefer', 'respond-async').expect(202);
-    const { jobId } = accepted.body;
-    const stream = await openEventStream(`${baseUrl}/api/jobs/${jobId}/events`, auth);
-    const events = await stream.ended;
+      const accepted = await heldEmbed({ libraryId: 'embed/async', all: true })
+        .set('Prefer', 'respond-async')
+        .expect(202);
+      const { jobId } = accepted.body;
+      const stream = await openEventStream(`${await held.baseUrl()}/api/jobs/${jobId}/events`, heldAuth);
+      await stream.next((e) => e.event === 'progress');
+      // A job of 500 chunks can end between two reads of its record: its embedding waits until the stream has shown
+      // the phase, so there is a progress to see, however fast the machine.
+      const shown = stream.next((e) => e.event === 'progress' && e.data.phase === 'embed');
+      const embedder = held.adapters.embedder;
+      const embedTexts = embedder.embed.bind(embedder);
+      embedder.embed = async (texts, scope) => (await shown, embedTexts(texts, scope));
+      const stopSecond = held.startWorker(['embed']);
+      const events = await stream.ended;
+      await stopSecond();
+      await expectEmbedEvents(held, heldAuth, jobId, events);
+    } finally {
+      await held.close();
+    }
+  });
+
+  /** What the async embed-all job of 'embed/async' (600 chunks, 100 embedded before) said as it ran, and its record. */
+  const expectEmbedEvents = async (
+    service: Harness,
+    serviceAuth: Record<string, string>,
+    jobId: string,
+    events: SseEvent[],
+  ) => {
     const result = { libraryId: 'embed/async', processed: 500, total: 600, offset: 0, nextOffset: null, done: true };
     expect(events[events.length - 1]).toEqual({ event: 'completed', data: result });
 
@@ -225,10 +267,10 @@ describe('embedding every chunk without a client loop', () => {
     expect(done).toEqual([...done].sort((a, b) => a - b));
     expect(progress.every((p) => ['queued', 'embed'].includes(p.phase))).toBe(true);
 
-    const job = (await request(h.app).get(`/api/jobs/${jobId}`).set(auth).expect(200)).body;
+    const job = (await request(service.app).get(`/api/jobs/${jobId}`).set(serviceAuth).expect(200)).body;
     expect(job).toMatchObject({ type: 'embed', state: 'completed', progress: { done: 500, total: 500 }, result });
-    expect(await vectorsOf('embed/async')).toBe(600);
-  });
+    expect(await service.adapters.vectors.count('embed/async')).toBe(600);
+  };
 
   it('a cancelled all: true job stops between batches; the next call embeds only what is left', async () => {
     await ingestUnembedded('embed/cancel', 3_000);
