@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
 import { findChromium } from './find-chromium';
@@ -15,12 +16,21 @@ describeWithChromium('the settle tracker a rendered page runs', () => {
   let site: FixtureServer;
   let browser: Browser;
   let page: Page;
-  let release: () => void = () => undefined;
+  // Held requests in the order they reached the server: the page counts a request before it leaves, so a test may
+  // release it before the server has it, and must wait for it.
+  const heldResponses: ServerResponse[] = [];
+  let heldArrived: (() => void) | null = null;
+  const release = async () => {
+    while (heldResponses.length === 0) await new Promise<void>((resolve) => (heldArrived = resolve));
+    heldResponses.shift()!.writeHead(200, { 'content-type': 'text/plain' }).end('late');
+  };
 
   beforeAll(async () => {
     site = await startFixtureServer('127.0.0.1', (request, response) => {
       if (request.url === '/held') {
-        release = () => response.writeHead(200, { 'content-type': 'text/plain' }).end('late');
+        heldResponses.push(response);
+        heldArrived?.();
+        heldArrived = null;
         return;
       }
       const type = request.url === '/' ? 'text/html' : 'text/plain';
@@ -43,7 +53,7 @@ describeWithChromium('the settle tracker a rendered page runs', () => {
       (globalThis as any).held = fetch('/held');
     });
     expect(await pendingIn(page)).toBe(1);
-    release();
+    await release();
     await page.evaluate(() => (globalThis as any).held);
     expect(await pendingIn(page)).toBe(0);
   });
@@ -57,7 +67,7 @@ describeWithChromium('the settle tracker a rendered page runs', () => {
       xhr.send();
     }`);
     expect(await pendingIn(page)).toBe(1);
-    release();
+    await release();
     await page.evaluate(() => (globalThis as any).ended);
     expect(await pendingIn(page)).toBe(0);
 
