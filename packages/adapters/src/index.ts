@@ -5,4 +5,5 @@ export { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite
 export { FsBackupStorage } from './fs.backup-storage';
 export { LocalEmbedder } from './local.embedder';
 export { buildAdapters, type Adapters } from './build-adapters';
-export { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
+export { SqliteFtsKeywordIndex, type SqliteFtsKeywordIndexOptions } from './sqlite-fts.keyword-index';
+export type { PrunedPlan } from './sqlite-fts.pruned-search';
