@@ -62,7 +62,10 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const vectors =
     choice.vectors.kind === 'pinecone'
       ? new (loadPinecone().PineconeVectorIndex)({ ...choice.vectors, dimensions: embedder.dimensions })
-      : new SqliteVecVectorIndex(sqlite(), embedder.dimensions, { cacheBytes: config.embedding.vectorCacheBytes });
+      : new SqliteVecVectorIndex(sqlite(), embedder.dimensions, {
+          cacheBytes: config.embedding.vectorCacheBytes,
+          graphMinVectors: config.embedding.graphMinVectors,
+        });
   const backups =
     choice.backups.kind === 'gcs'
       ? new (loadGcs().GcsBackupStorage)(choice.backups)

@@ -132,6 +132,30 @@ describe('SqliteVecVectorIndex on a file', () => {
     await index.close();
   });
 
+  it('keeps a library searched lately in memory rather than loading another in its place', async () => {
+    // Room for one library of 100 vectors, not two: searched in turns, they must not be loaded in turns.
+    const options = { ownsDatabase: true, cacheBytes: 20_000, loadAfterQueries: 1 };
+    const index = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, options);
+    const vectors = (shift: number) =>
+      Array.from({ length: 100 }, (_, i) => ({ chunkId: `c${i}`, values: [1, i + shift, 0, 0] }));
+    await index.upsert('first', vectors(0));
+    await index.upsert('second', vectors(1));
+    expect(await index.warm('first')).toBe('matrix');
+    expect(await index.warm('second')).toBe('sql');
+    for (let q = 0; q < 3; q++) {
+      expect((await index.query('first', [1, 0, 0, 0], 1))[0]!.chunkId).toBe('c0');
+      expect((await index.query('second', [1, 1, 0, 0], 1))[0]!.chunkId).toBe('c0');
+    }
+    expect(await index.warm('first')).toBe('matrix');
+    await index.close();
+
+    // Once the first has not been searched for busyMs, it makes room.
+    const idle = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ...options, busyMs: 0 });
+    expect(await idle.warm('first')).toBe('matrix');
+    expect(await idle.warm('second')).toBe('matrix');
+    await idle.close();
+  });
+
   it('shares one Database with another index instance', async () => {
     const db = openSqliteDatabase(file);
     const first = new SqliteVecVectorIndex(db, 4);

@@ -1,12 +1,23 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import type { VectorIndex, VectorMatch, VectorRecord } from '@docshelf/core';
+import { runInThread } from './run-in-thread';
 import type { Database } from './sqlite.database';
 import { statement } from './sqlite.statements';
+import { graphBytes, VectorGraph } from './vector-graph';
+import type { GraphBuildRequest, GraphBuilt } from './vector-graph.thread';
 import { VectorMatrix } from './vector-matrix';
 
 /** sqlite-vec refuses KNN queries with k above this. */
 const MAX_K = 4096;
 const DIMENSIONS_KEY = 'vector_dimensions';
 const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
+const DEFAULT_GRAPH_MIN_VECTORS = 30_000;
+
+/** How a library's queries are answered: from its graph or matrix in memory, or in SQL. */
+export type VectorSearchPath = 'graph' | 'matrix' | 'sql';
 
 export interface SqliteVecVectorIndexOptions {
   /** When true close() closes the Database; leave false when the record store shares it. */
@@ -18,7 +29,20 @@ export interface SqliteVecVectorIndexOptions {
    * 2: the second). While a library is being embedded its version changes with every batch, and is not loaded.
    */
   loadAfterQueries?: number;
+  /**
+   * A library of at least this many vectors is held as an approximate graph (HNSW) instead of the exact matrix, built
+   * in a thread while its queries run in SQL (default 30,000; 0: never).
+   */
+  graphMinVectors?: number;
+  /**
+   * A library searched within this many milliseconds is not let go to make room for another (default 60,000): when
+   * the libraries searched together do not all fit, the others are searched in SQL rather than loaded in turn.
+   */
+  busyMs?: number;
 }
+
+/** A library's vectors in memory: the exact matrix, or the graph of a big library; when it was last searched. */
+type Held = { version: number; searcher: VectorMatrix | VectorGraph; usedAt: number };
 
 /**
  * VectorIndex in a sqlite-vec `vec0` table partitioned by library id, so a KNN query only scans that library.
@@ -32,8 +56,14 @@ export class SqliteVecVectorIndex implements VectorIndex {
   private readonly ownsDatabase: boolean;
   private readonly cacheBytes: number;
   /** Libraries in memory, least recently searched first. */
-  private readonly matrices = new Map<string, { version: number; matrix: VectorMatrix }>();
+  private readonly held = new Map<string, Held>();
   private readonly loadAfterQueries: number;
+  private readonly graphMinVectors: number;
+  private readonly busyMs: number;
+  /** Graphs being built, by library, with the vector version they were asked for. */
+  private readonly building = new Map<string, { version: number; done: Promise<VectorSearchPath> }>();
+  private readonly threads = new Set<Worker>();
+  private closed = false;
   /** The version each library had when last queried, and how many queries in a row found it. */
   private readonly seenVersions = new Map<string, { version: number; queries: number }>();
 
@@ -48,6 +78,9 @@ export class SqliteVecVectorIndex implements VectorIndex {
     this.ownsDatabase = options.ownsDatabase ?? false;
     this.cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
     this.loadAfterQueries = options.loadAfterQueries ?? 2;
+    // A graph is built by a thread reading the same file: an in-memory database has none to share.
+    this.graphMinVectors = db.memory ? 0 : (options.graphMinVectors ?? DEFAULT_GRAPH_MIN_VECTORS);
+    this.busyMs = options.busyMs ?? 60_000;
     this.ensureTable();
   }
 
@@ -96,8 +129,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
     const blob = this.encodeVector(vector, 'query vector');
     const k = Math.min(Math.floor(topK), MAX_K);
     if (!(k >= 1)) return [];
-    const matrix = this.matrixOf(libraryId, true);
-    if (matrix) return matrix.nearest(vector, k);
+    const searcher = this.searcherOf(libraryId, true);
+    if (searcher) return searcher.nearest(vector, k);
     const rows = this.db
       .prepare(
         `WITH knn AS (
@@ -114,8 +147,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
   async fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>> {
     if (chunkIds.length === 0) return new Map();
     // Read from memory when the library is there, but never loaded for this: a search's query loads it.
-    const matrix = this.matrixOf(libraryId, false);
-    if (matrix) return matrix.vectorsOf(chunkIds);
+    const searcher = this.searcherOf(libraryId, false);
+    if (searcher instanceof VectorMatrix) return searcher.vectorsOf(chunkIds);
     const rows = this.db
       .prepare(
         `SELECT vector_keys.chunk_id AS chunkId, vec_chunks.embedding AS embedding
@@ -162,54 +195,142 @@ export class SqliteVecVectorIndex implements VectorIndex {
   }
 
   async close(): Promise<void> {
-    this.matrices.clear();
+    this.closed = true;
+    this.held.clear();
+    await Promise.all([...this.threads].map((thread) => thread.terminate()));
     if (this.ownsDatabase && this.db.open) this.db.close();
   }
 
   /**
-   * The library's vectors in memory when they are there and current, or (`load`) loaded now when enough queries in a
-   * row found the same version (see loadAfterQueries). Null when the caller should read SQL.
+   * Puts the library's vectors in memory now, without waiting for repeated queries, and answers once they are there
+   * (a big library's graph is built first): how its queries will be answered. For benchmarks, tests and warm-up.
    */
-  private matrixOf(libraryId: string, load: boolean): VectorMatrix | null {
+  async warm(libraryId: string): Promise<VectorSearchPath> {
+    if (this.cacheBytes <= 0) return 'sql';
+    const version = this.versionOf(libraryId);
+    const held = this.held.get(libraryId);
+    if (held?.version === version) return held.searcher instanceof VectorGraph ? 'graph' : 'matrix';
+    return this.load(libraryId, version);
+  }
+
+  /**
+   * The library's vectors in memory when they are there and current, or (`load`) loaded now when enough queries in a
+   * row found the same version (see loadAfterQueries). Null when the caller should read SQL, as it does while a big
+   * library's graph is being built.
+   */
+  private searcherOf(libraryId: string, load: boolean): VectorMatrix | VectorGraph | null {
     if (this.cacheBytes <= 0) return null;
     const version = this.versionOf(libraryId);
-    const cached = this.matrices.get(libraryId);
+    const cached = this.held.get(libraryId);
     if (cached?.version === version) {
-      this.matrices.delete(libraryId);
-      this.matrices.set(libraryId, cached);
-      return cached.matrix;
+      this.held.delete(libraryId);
+      this.held.set(libraryId, { ...cached, usedAt: Date.now() });
+      return cached.searcher;
     }
     if (!load) return null;
-    this.matrices.delete(libraryId);
+    this.held.delete(libraryId);
     const seen = this.seenVersions.get(libraryId);
     const queries = seen?.version === version ? seen.queries + 1 : 1;
     this.seenVersions.set(libraryId, { version, queries });
     if (queries < this.loadAfterQueries) return null;
+    void this.load(libraryId, version);
+    return this.held.get(libraryId)?.searcher ?? null;
+  }
+
+  /** Loads the library's matrix, or starts building its graph; a library too big for the budget stays in SQL. */
+  private load(libraryId: string, version: number): Promise<VectorSearchPath> {
+    const running = this.building.get(libraryId);
+    if (running?.version === version) return running.done;
+    const count = statement(this.db, 'SELECT COUNT(*) FROM vector_keys WHERE library_id = ?')
+      .pluck()
+      .get(libraryId) as number;
+    const graph = this.graphMinVectors > 0 && count >= this.graphMinVectors;
+    // Four bytes per value: a library that cannot fit is not read at all.
+    const bytes = graph ? graphBytes(count, this.dimensions) : count * this.dimensions * 4;
+    if (bytes > this.cacheBytes) return Promise.resolve(this.tooLarge(libraryId, version));
+    if (!this.roomFor(libraryId, bytes)) return Promise.resolve('sql');
+    if (graph) return this.buildGraph(libraryId, version);
     const loaded = this.loadMatrix(libraryId);
-    if (!loaded || loaded.matrix.bytes > this.cacheBytes) {
-      // Too large for the budget: not read again until its vectors change.
-      this.seenVersions.set(libraryId, { version, queries: -Infinity });
-      return null;
-    }
-    let held = loaded.matrix.bytes;
-    for (const entry of this.matrices.values()) held += entry.matrix.bytes;
-    for (const [id, entry] of this.matrices) {
+    if (!loaded || loaded.searcher.bytes > this.cacheBytes) return Promise.resolve(this.tooLarge(libraryId, version));
+    return Promise.resolve(this.place(libraryId, loaded) ? 'matrix' : 'sql');
+  }
+
+  /** Whether `bytes` fit beside the libraries searched lately (the others may be let go). */
+  private roomFor(libraryId: string, bytes: number): boolean {
+    const busySince = Date.now() - this.busyMs;
+    let kept = bytes;
+    for (const [id, other] of this.held) if (id !== libraryId && other.usedAt > busySince) kept += other.searcher.bytes;
+    return kept <= this.cacheBytes;
+  }
+
+  /** Not read again until its vectors change. */
+  private tooLarge(libraryId: string, version: number): VectorSearchPath {
+    this.seenVersions.set(libraryId, { version, queries: -Infinity });
+    return 'sql';
+  }
+
+  /**
+   * Holds `entry`, letting the least recently searched libraries go until everything held fits the budget, but none
+   * searched lately: false (nothing held) when it does not fit beside those.
+   */
+  private place(libraryId: string, entry: Omit<Held, 'usedAt'>): boolean {
+    if (!this.roomFor(libraryId, entry.searcher.bytes)) return false;
+    this.held.delete(libraryId);
+    let held = entry.searcher.bytes;
+    for (const other of this.held.values()) held += other.searcher.bytes;
+    const busySince = Date.now() - this.busyMs;
+    for (const [id, other] of this.held) {
       if (held <= this.cacheBytes) break;
-      this.matrices.delete(id);
-      held -= entry.matrix.bytes;
+      if (other.usedAt > busySince) continue;
+      this.held.delete(id);
+      held -= other.searcher.bytes;
     }
-    this.matrices.set(libraryId, loaded);
-    return loaded.matrix;
+    this.held.set(libraryId, { ...entry, usedAt: Date.now() });
+    return true;
+  }
+
+  /**
+   * Builds the library's graph in a thread that reads the vectors on a connection of its own, so the event loop goes
+   * on serving (about a minute for 200,000 vectors). A graph whose library changed meanwhile is dropped: the next
+   * queries that find the library unchanged build it again.
+   */
+  private buildGraph(libraryId: string, version: number): Promise<VectorSearchPath> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-graph-'));
+    const request: GraphBuildRequest = {
+      file: this.db.name,
+      libraryId,
+      dimensions: this.dimensions,
+      // Half the machine: the build must not starve the process's own requests.
+      threads: Math.max(1, Math.floor(os.availableParallelism() / 2)),
+      out: path.join(dir, 'graph.usearch'),
+    };
+    const done = runInThread<GraphBuilt>(path.join(__dirname, 'vector-graph.thread'), request, 'vector graph', (t) => {
+      this.threads.add(t);
+      t.once('exit', () => this.threads.delete(t));
+    })
+      .then((built): VectorSearchPath => {
+        if (this.closed || built.version !== this.versionOf(libraryId)) return 'sql';
+        const graph = VectorGraph.load(request.out, built.chunkIds, this.dimensions);
+        if (graph.bytes > this.cacheBytes) return this.tooLarge(libraryId, built.version);
+        return this.place(libraryId, { version: built.version, searcher: graph }) ? 'graph' : 'sql';
+      })
+      // A graph that could not be built leaves the library in SQL until its vectors change.
+      .catch(() => this.tooLarge(libraryId, version))
+      .finally(() => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        if (this.building.get(libraryId)?.done === done) this.building.delete(libraryId);
+      });
+    this.building.set(libraryId, { version, done });
+    return done;
   }
 
   /** The library's vectors and their version, read in one transaction so the two agree. */
-  private loadMatrix(libraryId: string): { version: number; matrix: VectorMatrix } | null {
+  private loadMatrix(libraryId: string): Omit<Held, 'usedAt'> | null {
     return this.db.transaction(() => {
       const version = this.versionOf(libraryId);
       const count = (
         this.db.prepare('SELECT COUNT(*) AS n FROM vector_keys WHERE library_id = ?').get(libraryId) as { n: number }
       ).n;
-      // Four bytes per value: a library that cannot fit is not read at all.
       if (count * this.dimensions * 4 > this.cacheBytes) return null;
       const rows = this.db
         .prepare(
@@ -217,7 +338,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
            FROM vector_keys JOIN vec_chunks ON vec_chunks.rowid = vector_keys.rowid WHERE vector_keys.library_id = ?`,
         )
         .all(libraryId) as { chunkId: string; embedding: Buffer }[];
-      return { version, matrix: VectorMatrix.fromRows(rows, this.dimensions) };
+      return { version, searcher: VectorMatrix.fromRows(rows, this.dimensions) };
     })();
   }
 

@@ -135,6 +135,8 @@ const envSchema = z.object({
     .default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
+  /** A library of at least this many vectors is searched through an approximate graph (HNSW); 0: never. */
+  VECTOR_GRAPH_MIN_CHUNKS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
   METRICS_TOKEN: z.preprocess(
@@ -275,8 +277,15 @@ export const configSchema = envSchema.transform((e, ctx) => {
     },
     /** Sizes a request may have beyond BODY_LIMIT. */
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
-    /** vectorCacheBytes: memory each process may give searched libraries' vectors (0 = none). */
-    embedding: { dimensions: e.EMBEDDING_DIMENSIONS, vectorCacheBytes: e.VECTOR_CACHE_MB * 2 ** 20 },
+    /**
+     * vectorCacheBytes: memory each process may give searched libraries' vectors (0 = none); graphMinVectors: the
+     * size from which a library is searched through an approximate graph (0 = never).
+     */
+    embedding: {
+      dimensions: e.EMBEDDING_DIMENSIONS,
+      vectorCacheBytes: e.VECTOR_CACHE_MB * 2 ** 20,
+      graphMinVectors: e.VECTOR_GRAPH_MIN_CHUNKS,
+    },
     /** Which engine serves each port, with that engine's settings; embedded ones by default. */
     adapters: readProductionAdapters(e, ctx),
     logLevel: e.LOG_LEVEL,
