@@ -2,16 +2,18 @@
  * Big libraries (`npm run bench -- big-library`): a library ingested through POST /api/ingest in requests of 5,000
  * chunks, with the time of each 10,000 (the first 10,000 are the baseline of the rest); its embedding with the default
  * embedder (learning and peak memory apart); and search latency at each size against the bare FTS5 BM25 query over the
- * same data in the same run. Each size is a service of its own, so the bare query sees only that library.
+ * same data in the same run; the vector side alone against the exact scan, with the graph's recall. Each size is a
+ * service of its own, so the bare query sees only that library. The text is about topics (see topicalWords).
  * `BIG_LIBRARY_SIZES` (default `10000,100000,200000`) and `BIG_LIBRARY_WORDS` (words a chunk, default 200) resize it.
  */
 import path from 'node:path';
-import { openSqliteDatabase, SqliteFtsKeywordIndex, type PrunedPlan } from '@docshelf/adapters';
-import { queryTerms } from '@docshelf/core';
-import { searchDocs } from '@docshelf/core';
+import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteVecVectorIndex, type PrunedPlan } from '@docshelf/adapters';
+import { queryTerms, searchDocs } from '@docshelf/core';
 import request from 'supertest';
 import { startHarness, type Harness } from '../test/support/harness';
-import { latencies, makeQuestions, matchOf, random, zipfWords } from './search.bench';
+import { latencies, matchOf, random, topicalQuestions, topicalWords } from './search.bench';
+
+type Text = ReturnType<typeof topicalWords>;
 
 const REQUEST_CHUNKS = 5_000;
 const WINDOW = 10_000;
@@ -39,16 +41,20 @@ async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ value: T; pea
 }
 
 /** Ingests `size` chunks in requests of 5,000; answers the seconds each 10,000 took. */
-async function ingest(h: Harness, auth: Record<string, string>, libraryId: string, size: number, draw: () => string) {
+async function ingest(h: Harness, auth: Record<string, string>, libraryId: string, size: number, text: Text) {
   const windows: number[] = [];
   let windowStarted = process.hrtime.bigint();
   for (let sent = 0; sent < size; sent += REQUEST_CHUNKS) {
-    const chunks = Array.from({ length: Math.min(REQUEST_CHUNKS, size - sent) }, (_, i) => ({
-      id: `c${sent + i}`,
-      title: `Page ${Math.floor((sent + i) / 20)} › Section ${(sent + i) % 20} ${draw()} ${draw()}`,
-      content: Array.from({ length: WORDS }, draw).join(' '),
-      url: `https://docs.bench/page-${Math.floor((sent + i) / 20)}`,
-    }));
+    const chunks = Array.from({ length: Math.min(REQUEST_CHUNKS, size - sent) }, (_, i) => {
+      const page = Math.floor((sent + i) / 20);
+      const draw = () => text.draw(page % text.topics);
+      return {
+        id: `c${sent + i}`,
+        title: `Page ${page} › Section ${(sent + i) % 20} ${draw()} ${draw()}`,
+        content: Array.from({ length: WORDS }, draw).join(' '),
+        url: `https://docs.bench/page-${page}`,
+      };
+    });
     await request(h.app)
       .post('/api/ingest')
       .set(auth)
@@ -68,10 +74,11 @@ async function benchSize(size: number): Promise<string> {
     const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
     const libraryId = `big/library-${size}`;
     const next = random(size);
-    const draw = zipfWords(next);
+    // Pages of 20 chunks, each page about one of size / 200 topics (ten pages a topic).
+    const text = topicalWords(next, Math.max(10, size / 200));
 
     const ingestStarted = process.hrtime.bigint();
-    const windows = await ingest(h, auth, libraryId, size, draw);
+    const windows = await ingest(h, auth, libraryId, size, text);
     const ingestSeconds = seconds(ingestStarted);
     if (windows.length > 1) {
       console.log(`\ningesting ${size.toLocaleString('en')} chunks x ${WORDS} words, requests of 5,000 (s a 10,000):`);
@@ -97,27 +104,55 @@ async function benchSize(size: number): Promise<string> {
     const embedSeconds = seconds(embedStarted);
     const embedPeak = Math.max(learning.peak, embedding.peak);
 
+    // The service's vectors in memory before the questions: a library past VECTOR_GRAPH_MIN_CHUNKS as its graph.
+    const vectors = h.adapters.vectors as SqliteVecVectorIndex;
+    const warmStarted = process.hrtime.bigint();
+    const searchPath = await vectors.warm(libraryId);
+    const warmSeconds = seconds(warmStarted);
+
     const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
     const bare = db.prepare(
       'SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10',
     );
-    const questions = makeQuestions(next, draw, QUESTIONS);
+    const questions = topicalQuestions(next, text, QUESTIONS);
+    // The vector side alone: the service's index against the exact scan of the same vectors, same question vectors.
+    const exact = new SqliteVecVectorIndex(db, h.adapters.embedder.dimensions, {
+      graphMinVectors: 0,
+      cacheBytes: 2 ** 31,
+    });
+    await exact.warm(libraryId);
+    const questionVectors = new Map<string, number[]>();
+    for (const q of questions) {
+      const [vector] = await h.adapters.embedder.embed([q], { libraryId, kind: 'query' });
+      questionVectors.set(q, vector!);
+    }
+    let found = 0;
+    for (const vector of questionVectors.values()) {
+      const truth = new Set((await exact.query(libraryId, vector, 40)).map((m) => m.chunkId));
+      found += (await vectors.query(libraryId, vector, 40)).filter((m) => truth.has(m.chunkId)).length;
+    }
+    const recall = found / (40 * questionVectors.size);
     // The keyword index alone on the benchmark's own connection, top 40 as the search use case asks of it.
     const plans: PrunedPlan[] = [];
     const index = new SqliteFtsKeywordIndex(db, { onPlan: (plan) => plans.push(plan) });
     const t = await latencies(questions, {
       bare: (q) => bare.all(matchOf(q)),
       index: (q) => index.search({ terms: queryTerms(q), libraryIds: [libraryId], limit: 40 }),
+      vectors: (q) => vectors.query(libraryId, questionVectors.get(q)!, 40),
+      exact: (q) => exact.query(libraryId, questionVectors.get(q)!, 40),
       keyword: (q) => searchDocs(h.adapters, { query: q, libraryIds: [libraryId], limit: 10, mode: 'keyword' }),
       hybrid: (q) => searchDocs(h.adapters, { query: q, libraryIds: [libraryId], limit: 10 }),
     });
+    await exact.close();
     db.close();
     const ms = (x: number) => x.toFixed(1).padStart(7);
     const scored = plans.map((plan) => plan.scored).sort((a, b) => a - b);
     const pruned = plans.filter((plan) => plan.pruned).length / plans.length;
     return (
       `| ${size.toLocaleString('en').padStart(7)} | ${ms(t.bare.p50)} / ${ms(t.bare.p99)} | ${ms(t.index.p50)} / ${ms(t.index.p99)} ` +
-      `| ${(pruned * 100).toFixed(0)}%, ${scored[Math.floor(scored.length / 2)]!.toLocaleString('en')} | ${ms(t.keyword.p50)} / ${ms(t.keyword.p99)} ` +
+      `| ${(pruned * 100).toFixed(0)}%, ${scored[Math.floor(scored.length / 2)]!.toLocaleString('en')} ` +
+      `| ${ms(t.exact.p50)} / ${ms(t.exact.p99)} | ${searchPath} ${warmSeconds.toFixed(1)} s: ${ms(t.vectors.p50)} / ${ms(t.vectors.p99)}, recall ${recall.toFixed(3)} ` +
+      `| ${ms(t.keyword.p50)} / ${ms(t.keyword.p99)} ` +
       `| ${ms(t.hybrid.p50)} / ${ms(t.hybrid.p99)} | ${(t.hybrid.p50 / t.bare.p50).toFixed(2)}x | ${learnSeconds.toFixed(1)} s ` +
       `| ${embedSeconds.toFixed(0)} s | ${mb(rssBefore)} → ${mb(embedPeak)} MB |`
     );
@@ -133,14 +168,16 @@ export async function benchBigLibrary(): Promise<void> {
     console.log(rows.at(-1));
   }
   console.log(
-    `\nsearch over libraries of ${WORDS}-word chunks (Zipf over 20,000 words), ${QUESTIONS} questions, p50 / p99 in ms;` +
+    `\nsearch over libraries of ${WORDS}-word chunks (pages of 20 chunks about one of size / 200 topics: 30% of words from 40 of the topic's own, the rest Zipf over 20,000 words; questions half topic words), ${QUESTIONS} questions, p50 / p99 in ms;` +
       ' the keyword index alone (top 40, pruned: the share of questions answered without the full query, and the median' +
-      ' chunks it scored); the vector side is the exact in-memory scan; embedding with the default embedder (learning apart);' +
+      " chunks it scored); the vector side alone, top 40: the exact in-memory scan, and the service's index (a library" +
+      ' past VECTOR_GRAPH_MIN_CHUNKS as an HNSW graph, its build time, its recall of the exact top 40);' +
+      ' embedding with the default embedder (learning apart);' +
       ' RSS of the whole process (API, worker, learning thread) before embedding and its peak while embedding',
   );
   console.log(
-    '|  chunks | bare FTS5 p50 / p99 | keyword index p50 / p99 | pruned, chunks scored p50 | keyword search p50 / p99 | hybrid p50 / p99 | hybrid/bare | learn | embed | RSS → peak |',
+    '|  chunks | bare FTS5 p50 / p99 | keyword index p50 / p99 | pruned, chunks scored p50 | exact vector scan p50 / p99 | vector index: path, load, p50 / p99, recall@40 | keyword search p50 / p99 | hybrid p50 / p99 | hybrid/bare | learn | embed | RSS → peak |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 }

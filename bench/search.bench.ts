@@ -49,6 +49,35 @@ export function zipfWords(next: () => number): () => string {
   };
 }
 
+/**
+ * Text about topics, as documentation is: each topic has 40 words of its own (drawn from the rarer half of the
+ * vocabulary), and a chunk of a topic takes 30% of its words from them, the rest by Zipf over the whole vocabulary.
+ * Without topics every chunk is as near any question as any other (nearest neighbours are noise, which no vector
+ * index can find faster than by reading everything); with them, chunks of a topic are neighbours, as in real docs.
+ */
+export function topicalWords(next: () => number, topics: number) {
+  const any = zipfWords(next);
+  const words = Array.from({ length: topics }, () =>
+    Array.from({ length: 40 }, () => wordOf(VOCABULARY / 2 + Math.floor((next() * VOCABULARY) / 2))),
+  );
+  const own = (topic: number) => words[topic]![Math.floor(next() * 40)]!;
+  return { topics, own, any, draw: (topic: number) => (next() < 0.3 ? own(topic) : any()) };
+}
+
+/** Questions of 4–8 words about one topic each: half the topic's own words, half other words of the text. */
+export function topicalQuestions(next: () => number, text: ReturnType<typeof topicalWords>, count: number): string[] {
+  return Array.from({ length: count }, () => {
+    const topic = Math.floor(next() * text.topics);
+    const words: string[] = [];
+    const length = 4 + Math.floor(next() * 5);
+    while (words.length < length) {
+      const word = words.length % 2 === 0 ? text.own(topic) : text.any();
+      if (!FREQUENT.has(word)) words.push(word);
+    }
+    return words.join(' ');
+  });
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
