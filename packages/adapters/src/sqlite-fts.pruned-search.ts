@@ -68,6 +68,7 @@ export class PrunedKeywordSearch {
   search(scope: PrunedScope, phrases: string[], limit: number, plan?: (p: PrunedPlan) => void): RankedRow[] | null {
     const rows = this.totalRows();
     const unique = [...new Set(phrases)];
+    this.forgetCountsAfterWrites();
     const terms = unique.map((phrase) => ({ phrase, documents: this.documents(scope.counted(phrase)) }));
     const matching = terms.filter((term) => term.documents > 0).sort((a, b) => a.documents - b.documents);
     if (matching.length === 0) {
@@ -149,17 +150,21 @@ export class PrunedKeywordSearch {
 
   /** How many rows of the whole index match `match`, kept until the next write to the database. */
   private documents(match: string): number {
-    const stamp = this.writeStamp();
-    if (stamp !== this.countsStamp || this.counts.size >= MAX_CACHED_COUNTS) {
-      this.counts = new Map();
-      this.countsStamp = stamp;
-    }
     let documents = this.counts.get(match);
     if (documents === undefined) {
       documents = (statement(this.db, COUNT).pluck().get(match) as number) ?? 0;
       this.counts.set(match, documents);
     }
     return documents;
+  }
+
+  /** Empties the counts when the database was written since they were taken (or when they have grown too many). */
+  private forgetCountsAfterWrites(): void {
+    const stamp = this.writeStamp();
+    if (stamp !== this.countsStamp || this.counts.size >= MAX_CACHED_COUNTS) {
+      this.counts = new Map();
+      this.countsStamp = stamp;
+    }
   }
 
   /** Changes whenever this connection or another has written since (other connections through data_version). */
