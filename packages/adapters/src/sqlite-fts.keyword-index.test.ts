@@ -3,7 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { describeKeywordIndexContract } from './contracts/keyword-index.contract';
 import { migrateSchema, openSqliteDatabase } from './sqlite.database';
-import { registerSearchFunctions } from './sqlite-fts.functions';
+import { libraryKey, registerSearchFunctions } from './sqlite-fts.functions';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteRecordStore } from './sqlite.record-store';
 import { announceContractTarget } from './testing/announce-target';
@@ -145,6 +145,47 @@ describe('SqliteFtsKeywordIndex', () => {
       expect(
         (await keywords.search({ terms: ['readfilesync'], libraryIds: null, limit: 5 })).map((h) => h.chunkId),
       ).toEqual(['sync']);
+    } finally {
+      db.close();
+      removeDir();
+    }
+  });
+
+  it('matches numbers in the text only, never a library marker, in one library, several or all', async () => {
+    const { dir, removeDir } = createTempDir();
+    const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));
+    try {
+      const records = new SqliteRecordStore(db);
+      const marker = libraryKey('acme/b');
+      for (const [library, chunks] of [
+        ['acme/a', [{ id: 'a0', content: `error 404 and the number ${marker} quoted in text` }]],
+        [
+          'acme/b',
+          [
+            { id: 'b0', content: 'error 404 when a page is missing' },
+            { id: 'b1', content: 'no numbers here' },
+          ],
+        ],
+      ] as const) {
+        await records.commitIngestion({
+          library: { id: library, name: library, sourceType: 'html' },
+          ownerId: 'o',
+          chunks: [...chunks],
+          replace: false,
+          ingestionId: 'i',
+          now: new Date(),
+        });
+      }
+      const keywords = new SqliteFtsKeywordIndex(db);
+      const found = async (terms: string[], libraryIds: string[] | null) =>
+        (await keywords.search({ terms, libraryIds, limit: 10 })).map((h) => h.chunkId).sort();
+      for (const scope of [null, ['acme/a', 'acme/b']]) {
+        expect(await found([marker], scope)).toEqual(['a0']);
+        expect(await found(['404'], scope)).toEqual(['a0', 'b0']);
+        expect(await found([marker, 'missing'], scope)).toEqual(['a0', 'b0']);
+      }
+      expect(await found([marker], ['acme/b'])).toEqual([]);
+      expect(await found(['404'], ['acme/b'])).toEqual(['b0']);
     } finally {
       db.close();
       removeDir();

@@ -19,7 +19,7 @@ const K1 = 1.2;
 /** FTS5 clamps an idf at or below zero (a term in most rows) to this. */
 const MIN_IDF = 1e-6;
 /** The essential terms start as those whose postings together are at most this share of the rows (at least one). */
-const ESSENTIAL_SHARE = 0.1;
+const ESSENTIAL_SHARE = 0.02;
 /** Past this share of the rows in essential postings pruning saves little: the full query runs. */
 const GIVE_UP_SHARE = 0.5;
 /** Document counts kept between writes; the cache is emptied when it grows past this many terms. */
@@ -28,8 +28,6 @@ const MAX_CACHED_COUNTS = 20_000;
 export interface PrunedScope {
   /** Builds the MATCH expression of chunks holding any of `phrases` (quoted), within the searched libraries. */
   anyOf(phrases: string[]): string;
-  /** Builds the MATCH expression of chunks holding any of `essential` and none of `others`. */
-  onlyOf(essential: string[], others: string[]): string;
   /** Builds the MATCH expression of chunks holding any of `essential` and any of `others`. */
   bothOf(essential: string[], others: string[]): string;
   /** The MATCH expression whose matches bm25() counts as a phrase's documents (the phrase with its column filter). */
@@ -119,11 +117,14 @@ export class PrunedKeywordSearch {
     return null;
   }
 
-  /** Exact BM25 of every chunk holding an essential term (its frequent terms' shares included). */
+  /**
+   * Exact BM25 of every chunk holding an essential term, its frequent terms' shares included: the rare terms' shares
+   * of every such chunk, then the whole score of those that also hold a frequent term. (bm25() counts the documents of
+   * each of its query's phrases on every run, so the frequent terms, whose counts cost the most, are in one query only.)
+   */
   private scoreEssential(scope: PrunedScope, rare: string[], frequent: string[]): RankedRow[] {
     const scores = new Map<number, number>();
-    const alone = frequent.length > 0 ? scope.onlyOf(rare, frequent) : scope.anyOf(rare);
-    for (const [rowid, score] of this.scored(scope, alone)) scores.set(rowid, score);
+    for (const [rowid, score] of this.scored(scope, scope.anyOf(rare))) scores.set(rowid, score);
     if (frequent.length > 0) {
       for (const [rowid, score] of this.scored(scope, scope.bothOf(rare, frequent))) scores.set(rowid, score);
     }
