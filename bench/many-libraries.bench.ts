@@ -4,14 +4,14 @@
  * through `POST /api/embed { all: true }` with `MANY_LIBRARIES_EMBEDDER` (default `local-hash`: the local embedder
  * that needs no learning, so fifty libraries embed in minutes); then questions searched across every library at once
  * and in one library at a time, keyword-only and hybrid, against the bare FTS5 query over the whole table.
- * `MANY_LIBRARIES_DATA_DIR` keeps the data in that folder, and a later run finding it there written and embedded only
+ * `VECTOR_CACHE_MB` is the service's (default 256). `MANY_LIBRARIES_DATA_DIR` keeps the data in that folder, and a later run finding it there written and embedded only
  * searches (building it takes about 20 minutes).
  */
 import path from 'node:path';
-import { openSqliteDatabase } from '@docshelf/adapters';
+import { openSqliteDatabase, SqliteVecVectorIndex, type Database } from '@docshelf/adapters';
 import { searchDocs } from '@docshelf/core';
 import request from 'supertest';
-import { startHarness } from '../test/support/harness';
+import { startHarness, type Harness } from '../test/support/harness';
 import { latencies, matchOf, random, topicalQuestions, topicalWords } from './search.bench';
 
 const TOTAL = Number(process.env.MANY_LIBRARIES_CHUNKS ?? 1_000_000);
@@ -29,6 +29,7 @@ export async function benchManyLibraries(): Promise<void> {
     JOB_WAIT_TIMEOUT_MS: String(60 * 60_000),
     EMBEDDER,
     ...(KEPT_DIR ? { DATA_DIR: KEPT_DIR } : {}),
+    ...(process.env.VECTOR_CACHE_MB ? { VECTOR_CACHE_MB: process.env.VECTOR_CACHE_MB } : {}),
   });
   try {
     const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
@@ -71,6 +72,18 @@ export async function benchManyLibraries(): Promise<void> {
             `embedded with ${EMBEDDER} in ${embedSeconds.toFixed(0)} s`,
     );
 
+    // Every library's vectors in memory before the questions, as searches would leave them: matrices while they fit
+    // VECTOR_CACHE_MB, then graphs (built now, or found built by an earlier run on the same data).
+    const vectors = h.adapters.vectors as SqliteVecVectorIndex;
+    const warmStarted = process.hrtime.bigint();
+    for (const libraryId of ids) await vectors.warm(libraryId);
+    const warmSeconds = seconds(warmStarted);
+    // Asked again, at once: how each library is held when all are searched together.
+    const paths: Record<string, number> = {};
+    for (const searchPath of await Promise.all(ids.map((id) => vectors.warm(id)))) {
+      paths[searchPath] = (paths[searchPath] ?? 0) + 1;
+    }
+
     const db = openSqliteDatabase(path.join(h.config.dataDir, 'docshelf.sqlite'));
     const bare = db.prepare(
       'SELECT rowid, bm25(chunk_search) AS score FROM chunk_search WHERE chunk_search MATCH ? ORDER BY score LIMIT 10',
@@ -78,11 +91,13 @@ export async function benchManyLibraries(): Promise<void> {
     // Questions from a source of their own (the same topics, drawn afresh), alike whether this run wrote the text.
     const asked = random(TOTAL + LIBRARIES);
     const questions = topicalQuestions(asked, topicalWords(asked, text.topics), QUESTIONS);
+    const recall = await recallOverAll(h, db, ids, questions);
     let turn = 0;
     const oneLibrary = () => [ids[turn++ % ids.length]!];
     const t = await latencies(questions, {
       bare: (q) => bare.all(matchOf(q)),
       keywordAll: (q) => searchDocs(h.adapters, { query: q, libraryIds: [], limit: 10, mode: 'keyword' }),
+      vectorAll: (q) => searchDocs(h.adapters, { query: q, libraryIds: [], limit: 10, mode: 'vector' }),
       hybridAll: (q) => searchDocs(h.adapters, { query: q, libraryIds: [], limit: 10 }),
       keywordOne: (q) => searchDocs(h.adapters, { query: q, libraryIds: oneLibrary(), limit: 10, mode: 'keyword' }),
       hybridOne: (q) => searchDocs(h.adapters, { query: q, libraryIds: oneLibrary(), limit: 10 }),
@@ -92,15 +107,53 @@ export async function benchManyLibraries(): Promise<void> {
     console.log(
       `${QUESTIONS} questions, p50 / p99 in ms (VECTOR_CACHE_MB ${h.config.embedding.vectorCacheBytes / 2 ** 20})`,
     );
+    const held = Object.entries(paths)
+      .map(([searchPath, count]) => `${count} ${searchPath}`)
+      .join(', ');
     console.log(
-      '| chunks | libraries | bare FTS5, whole table | keyword, all | hybrid, all | keyword, one | hybrid, one |',
+      '| chunks | libraries | bare FTS5, whole table | keyword, all | vector, all | hybrid, all | keyword, one | hybrid, one | vectors held (warm-up) | recall@40, all |',
     );
-    console.log('|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     console.log(
       `| ${(perLibrary * LIBRARIES).toLocaleString('en')} | ${LIBRARIES} | ${ms(t.bare)} | ${ms(t.keywordAll)} ` +
-        `| ${ms(t.hybridAll)} | ${ms(t.keywordOne)} | ${ms(t.hybridOne)} |`,
+        `| ${ms(t.vectorAll)} | ${ms(t.hybridAll)} | ${ms(t.keywordOne)} | ${ms(t.hybridOne)} ` +
+        `| ${held} (${warmSeconds.toFixed(0)} s) | ${recall.toFixed(3)} |`,
     );
   } finally {
     await h.close();
   }
+}
+
+/**
+ * The share of the exact top 40 over every library (each library's exact scan, merged by score) that the service's
+ * vector index finds for the same question vectors: its matrices are exact, its graphs approximate.
+ */
+async function recallOverAll(h: Harness, db: Database, ids: string[], questions: string[]): Promise<number> {
+  const exact = new SqliteVecVectorIndex(db, h.adapters.embedder.dimensions, {
+    graphMinVectors: 0,
+    cacheBytes: 2 ** 32,
+  });
+  const top = (lists: { chunkId: string; score: number }[][]) =>
+    lists
+      .flatMap((list, l) => list.map((m) => ({ key: `${ids[l]}\u0000${m.chunkId}`, score: m.score })))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 40)
+      .map((m) => m.key);
+  let found = 0;
+  let wanted = 0;
+  try {
+    for (const question of questions.slice(0, 40)) {
+      // Each library's question vector: a learning embedder places a question by each library's own model.
+      const vectors = await Promise.all(
+        ids.map(async (id) => (await h.adapters.embedder.embed([question], { libraryId: id, kind: 'query' }))[0]!),
+      );
+      const truth = top(await Promise.all(ids.map((id, l) => exact.query(id, vectors[l]!, 40))));
+      const served = new Set(top(await Promise.all(ids.map((id, l) => h.adapters.vectors.query(id, vectors[l]!, 40)))));
+      found += truth.filter((key) => served.has(key)).length;
+      wanted += truth.length;
+    }
+  } finally {
+    await exact.close();
+  }
+  return found / wanted;
 }

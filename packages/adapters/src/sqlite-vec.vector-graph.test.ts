@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 import { openSqliteDatabase, type Database } from './sqlite.database';
@@ -76,7 +77,30 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
     }
   });
 
+  it('keeps the graph beside the database, where another index on the file finds it without building it', async () => {
+    const graphs = path.join(dir, 'vector-graphs');
+    const built = () =>
+      fs
+        .readdirSync(graphs)
+        .map((name) => `${name} ${fs.statSync(path.join(graphs, name)).mtimeMs}`)
+        .sort();
+    const before = built();
+    expect(before.filter((file) => file.includes('.usearch '))).toHaveLength(1);
+    const reopened = new SqliteVecVectorIndex(openSqliteDatabase(path.join(dir, 'docshelf.sqlite')), DIMENSIONS, {
+      graphMinVectors: 1_000,
+      ownsDatabase: true,
+    });
+    try {
+      expect(await reopened.warm(LIBRARY)).toBe('graph');
+      expect((await reopened.query(LIBRARY, vectors[321]!, 1))[0]).toMatchObject({ chunkId: 'c321' });
+      expect(built()).toEqual(before);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   it('answers from SQL while the graph is built and after a write makes it stale', async () => {
+    fs.rmSync(path.join(dir, 'vector-graphs'), { recursive: true, force: true });
     const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000, loadAfterQueries: 1 });
     const exact = new SqliteVecVectorIndex(db, DIMENSIONS, { cacheBytes: 0 });
     try {
@@ -97,8 +121,8 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
     }
   });
 
-  it('keeps a graph larger than its memory budget out of memory and answers from SQL', async () => {
-    const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000, cacheBytes: 100_000 });
+  it('answers from SQL when even a mapped graph\'s node table does not fit the memory budget', async () => {
+    const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000, cacheBytes: 10_000 });
     try {
       expect(await index.warm(LIBRARY)).toBe('sql');
       expect((await index.query(LIBRARY, vectors[42]!, 1))[0]).toMatchObject({ chunkId: 'c42' });
@@ -107,7 +131,26 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
     }
   });
 
+  it("removes a library's graphs with the library", async () => {
+    const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000 });
+    try {
+      await index.upsert(
+        'big/doomed',
+        vectors.slice(0, 1_200).map((values, i) => ({ chunkId: `d${i}`, values })),
+      );
+      const files = () => fs.readdirSync(path.join(dir, 'vector-graphs')).length;
+      const others = files();
+      expect(await index.warm('big/doomed')).toBe('graph');
+      expect(files()).toBe(others + 1);
+      await index.deleteLibrary('big/doomed');
+      expect(files()).toBe(others);
+    } finally {
+      await index.close();
+    }
+  });
+
   it('ends a build in progress when it closes', async () => {
+    fs.rmSync(path.join(dir, 'vector-graphs'), { recursive: true, force: true });
     const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000 });
     const building = index.warm(LIBRARY);
     await index.close();

@@ -134,7 +134,7 @@ describe('SqliteVecVectorIndex on a file', () => {
 
   it('keeps a library searched lately in memory rather than loading another in its place', async () => {
     // Room for one library of 100 vectors, not two: searched in turns, they must not be loaded in turns.
-    const options = { ownsDatabase: true, cacheBytes: 20_000, loadAfterQueries: 1 };
+    const options = { ownsDatabase: true, cacheBytes: 20_000, loadAfterQueries: 1, graphMinVectors: 0 };
     const index = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, options);
     const vectors = (shift: number) =>
       Array.from({ length: 100 }, (_, i) => ({ chunkId: `c${i}`, values: [1, i + shift, 0, 0] }));
@@ -154,6 +154,14 @@ describe('SqliteVecVectorIndex on a file', () => {
     expect(await idle.warm('first')).toBe('matrix');
     expect(await idle.warm('second')).toBe('matrix');
     await idle.close();
+
+    // With graphs, the library that does not fit is searched through its graph, which costs only its ids.
+    const graphs = new SqliteVecVectorIndex(openSqliteDatabase(file), 4, { ...options, graphMinVectors: 1_000 });
+    expect(await graphs.warm('first')).toBe('matrix');
+    expect(await graphs.warm('second')).toBe('graph');
+    expect((await graphs.query('second', [1, 1, 0, 0], 1))[0]!.chunkId).toBe('c0');
+    expect(await graphs.warm('first')).toBe('matrix');
+    await graphs.close();
   });
 
   it('shares one Database with another index instance', async () => {

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -6,13 +6,15 @@ import type { VectorIndex, VectorMatch, VectorRecord } from '@docshelf/core';
 import { runInThread } from './run-in-thread';
 import type { Database } from './sqlite.database';
 import { statement } from './sqlite.statements';
-import { graphBytes, VectorGraph } from './vector-graph';
+import { GRAPH_NODE_BYTES, VectorGraph, VectorGraphFiles, type GraphMatch } from './vector-graph';
 import type { GraphBuildRequest, GraphBuilt } from './vector-graph.thread';
 import { VectorMatrix } from './vector-matrix';
 
 /** sqlite-vec refuses KNN queries with k above this. */
 const MAX_K = 4096;
 const DIMENSIONS_KEY = 'vector_dimensions';
+/** Names this database's graph files, so a graph folder outliving its database is never read for another. */
+const GRAPHS_KEY = 'vector_graphs_id';
 const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
 const DEFAULT_GRAPH_MIN_VECTORS = 30_000;
 
@@ -30,8 +32,10 @@ export interface SqliteVecVectorIndexOptions {
    */
   loadAfterQueries?: number;
   /**
-   * A library of at least this many vectors is held as an approximate graph (HNSW) instead of the exact matrix, built
-   * in a thread while its queries run in SQL (default 30,000; 0: never).
+   * A library of at least this many vectors is searched through an approximate graph (HNSW) instead of the exact
+   * matrix, and so is a smaller one whose matrix does not fit the memory left (default 30,000; 0: never a graph).
+   * A graph is built in a thread while the library's queries run in SQL, kept as a file beside the database (see
+   * VectorGraph) and mapped from it, so it costs the budget only its chunk ids.
    */
   graphMinVectors?: number;
   /**
@@ -60,8 +64,12 @@ export class SqliteVecVectorIndex implements VectorIndex {
   private readonly loadAfterQueries: number;
   private readonly graphMinVectors: number;
   private readonly busyMs: number;
-  /** Graphs being built, by library, with the vector version they were asked for. */
+  /** Graphs being built or waiting their turn, by library, with the vector version they were asked for. */
   private readonly building = new Map<string, { version: number; done: Promise<VectorSearchPath> }>();
+  /** One build at a time: each holds a library's vectors and takes half the machine's cores. */
+  private buildQueue: Promise<unknown> = Promise.resolve();
+  /** Where graphs are kept; null when there are none (an in-memory database, or graphs turned off). */
+  private readonly graphs: VectorGraphFiles | null;
   private readonly threads = new Set<Worker>();
   private closed = false;
   /** The version each library had when last queried, and how many queries in a row found it. */
@@ -82,6 +90,10 @@ export class SqliteVecVectorIndex implements VectorIndex {
     this.graphMinVectors = db.memory ? 0 : (options.graphMinVectors ?? DEFAULT_GRAPH_MIN_VECTORS);
     this.busyMs = options.busyMs ?? 60_000;
     this.ensureTable();
+    this.graphs =
+      this.graphMinVectors > 0
+        ? new VectorGraphFiles(path.join(path.dirname(db.name), 'vector-graphs'), this.graphsId())
+        : null;
   }
 
   async upsert(libraryId: string, records: VectorRecord[]): Promise<void> {
@@ -116,6 +128,7 @@ export class SqliteVecVectorIndex implements VectorIndex {
 
   async deleteLibrary(libraryId: string): Promise<void> {
     this.deleteKeys(libraryId, 'SELECT rowid FROM vector_keys WHERE library_id = ?', libraryId);
+    this.graphs?.remove(libraryId);
   }
 
   async count(libraryId: string): Promise<number> {
@@ -130,7 +143,8 @@ export class SqliteVecVectorIndex implements VectorIndex {
     const k = Math.min(Math.floor(topK), MAX_K);
     if (!(k >= 1)) return [];
     const searcher = this.searcherOf(libraryId, true);
-    if (searcher) return searcher.nearest(vector, k);
+    if (searcher instanceof VectorMatrix) return searcher.nearest(vector, k);
+    if (searcher) return this.chunksOf(searcher.nearest(vector, k));
     const rows = this.db
       .prepare(
         `WITH knn AS (
@@ -142,6 +156,21 @@ export class SqliteVecVectorIndex implements VectorIndex {
       )
       .all(blob, k, libraryId) as { chunkId: string; distance: number }[];
     return rows.map((row) => ({ chunkId: row.chunkId, score: 1 - row.distance }));
+  }
+
+  /** The chunk ids of a graph's matches, in its order (a vector deleted since is left out). */
+  private chunksOf(matches: GraphMatch[]): VectorMatch[] {
+    const rows = statement(
+      this.db,
+      'SELECT rowid, chunk_id FROM vector_keys WHERE rowid IN (SELECT value FROM json_each(?))',
+    )
+      .raw()
+      .all(JSON.stringify(matches.map((m) => m.key))) as [number, string][];
+    const chunkOf = new Map(rows);
+    return matches.flatMap((m) => {
+      const chunkId = chunkOf.get(m.key);
+      return chunkId === undefined ? [] : [{ chunkId, score: m.score }];
+    });
   }
 
   async fetch(libraryId: string, chunkIds: string[]): Promise<Map<string, number[]>> {
@@ -237,22 +266,35 @@ export class SqliteVecVectorIndex implements VectorIndex {
     return this.held.get(libraryId)?.searcher ?? null;
   }
 
-  /** Loads the library's matrix, or starts building its graph; a library too big for the budget stays in SQL. */
+  /**
+   * Loads the library's matrix when it is not a big library and fits beside the libraries searched lately; else opens
+   * its graph, or builds it (SQL answers meanwhile). Without graphs, a library that does not fit stays in SQL.
+   */
   private load(libraryId: string, version: number): Promise<VectorSearchPath> {
     const running = this.building.get(libraryId);
     if (running?.version === version) return running.done;
     const count = statement(this.db, 'SELECT COUNT(*) FROM vector_keys WHERE library_id = ?')
       .pluck()
       .get(libraryId) as number;
-    const graph = this.graphMinVectors > 0 && count >= this.graphMinVectors;
     // Four bytes per value: a library that cannot fit is not read at all.
-    const bytes = graph ? graphBytes(count, this.dimensions) : count * this.dimensions * 4;
-    if (bytes > this.cacheBytes) return Promise.resolve(this.tooLarge(libraryId, version));
-    if (!this.roomFor(libraryId, bytes)) return Promise.resolve('sql');
-    if (graph) return this.buildGraph(libraryId, version);
-    const loaded = this.loadMatrix(libraryId);
-    if (!loaded || loaded.searcher.bytes > this.cacheBytes) return Promise.resolve(this.tooLarge(libraryId, version));
-    return Promise.resolve(this.place(libraryId, loaded) ? 'matrix' : 'sql');
+    const matrixBytes = count * this.dimensions * 4;
+    const big = this.graphs !== null && count >= this.graphMinVectors;
+    if (!big && matrixBytes <= this.cacheBytes && this.roomFor(libraryId, matrixBytes)) {
+      const loaded = this.loadMatrix(libraryId);
+      if (loaded && loaded.searcher.bytes <= this.cacheBytes && this.place(libraryId, loaded))
+        return Promise.resolve('matrix');
+    }
+    if (!this.graphs) return Promise.resolve(matrixBytes > this.cacheBytes ? this.tooLarge(libraryId, version) : 'sql');
+    if (count * GRAPH_NODE_BYTES > this.cacheBytes) return Promise.resolve(this.tooLarge(libraryId, version));
+    const found = this.graphs.open(libraryId, version, this.dimensions);
+    if (found) return Promise.resolve(this.placeGraph(libraryId, version, found));
+    return this.buildGraph(libraryId, version);
+  }
+
+  /** Holds a graph whose ids fit beside the libraries searched lately; not again until the library changes if never. */
+  private placeGraph(libraryId: string, version: number, graph: VectorGraph): VectorSearchPath {
+    if (graph.bytes > this.cacheBytes) return this.tooLarge(libraryId, version);
+    return this.place(libraryId, { version, searcher: graph }) ? 'graph' : 'sql';
   }
 
   /** Whether `bytes` fit beside the libraries searched lately (the others may be let go). */
@@ -291,37 +333,60 @@ export class SqliteVecVectorIndex implements VectorIndex {
 
   /**
    * Builds the library's graph in a thread that reads the vectors on a connection of its own, so the event loop goes
-   * on serving (about a minute for 200,000 vectors). A graph whose library changed meanwhile is dropped: the next
-   * queries that find the library unchanged build it again.
+   * on serving (about a minute for 200,000 vectors, two seconds for 20,000), one build at a time. A graph whose
+   * library changed meanwhile is not used: the next queries that find the library unchanged build it again.
    */
   private buildGraph(libraryId: string, version: number): Promise<VectorSearchPath> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-graph-'));
+    const graphs = this.graphs!;
     const request: GraphBuildRequest = {
       file: this.db.name,
       libraryId,
       dimensions: this.dimensions,
       // Half the machine: the build must not starve the process's own requests.
       threads: Math.max(1, Math.floor(os.availableParallelism() / 2)),
-      out: path.join(dir, 'graph.usearch'),
+      dir: graphs.dir,
+      prefix: graphs.prefix,
     };
-    const done = runInThread<GraphBuilt>(path.join(__dirname, 'vector-graph.thread'), request, 'vector graph', (t) => {
-      this.threads.add(t);
-      t.once('exit', () => this.threads.delete(t));
-    })
-      .then((built): VectorSearchPath => {
-        if (this.closed || built.version !== this.versionOf(libraryId)) return 'sql';
-        const graph = VectorGraph.load(request.out, built.chunkIds, this.dimensions);
-        if (graph.bytes > this.cacheBytes) return this.tooLarge(libraryId, built.version);
-        return this.place(libraryId, { version: built.version, searcher: graph }) ? 'graph' : 'sql';
-      })
+    const build = async (): Promise<VectorSearchPath> => {
+      if (this.closed) return 'sql';
+      const built = await runInThread<GraphBuilt>(
+        path.join(__dirname, 'vector-graph.thread'),
+        request,
+        'vector graph',
+        (t) => {
+          this.threads.add(t);
+          t.once('exit', () => this.threads.delete(t));
+        },
+      );
+      graphs.remove(libraryId, built.version);
+      if (this.closed || built.version !== this.versionOf(libraryId)) return 'sql';
+      const graph = graphs.open(libraryId, built.version, this.dimensions);
+      return graph ? this.placeGraph(libraryId, built.version, graph) : this.tooLarge(libraryId, built.version);
+    };
+    const done = this.buildQueue
+      .then(build)
       // A graph that could not be built leaves the library in SQL until its vectors change.
       .catch(() => this.tooLarge(libraryId, version))
       .finally(() => {
-        fs.rmSync(dir, { recursive: true, force: true });
         if (this.building.get(libraryId)?.done === done) this.building.delete(libraryId);
       });
+    this.buildQueue = done;
     this.building.set(libraryId, { version, done });
     return done;
+  }
+
+  /** This database's name for its graph files, made on first use. */
+  private graphsId(): string {
+    return this.db
+      .transaction(() => {
+        const row = statement(this.db, 'SELECT value FROM meta WHERE key = ?').get(GRAPHS_KEY) as
+          { value: string } | undefined;
+        if (row) return row.value;
+        const id = randomBytes(8).toString('hex');
+        statement(this.db, 'INSERT INTO meta (key, value) VALUES (?, ?)').run(GRAPHS_KEY, id);
+        return id;
+      })
+      .immediate();
   }
 
   /** The library's vectors and their version, read in one transaction so the two agree. */

@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import type { VectorMatch } from '@docshelf/core';
+import path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 
 /**
@@ -23,61 +24,122 @@ const graphIndex = (dimensions: number) =>
     expansion_search: EXPANSION_SEARCH,
   });
 
-/** The memory a graph of `count` vectors takes, about: its 16-bit vectors, the bottom layer's links, node overhead. */
-export const graphBytes = (count: number, dimensions: number) => count * (dimensions * 2 + 2 * CONNECTIVITY * 4 + 64);
+/** Memory a mapped graph still takes in the process for each node (USearch's node table), for the cache's budget. */
+export const GRAPH_NODE_BYTES = 16;
+
+/** A graph's answer: the `vector_keys` rowid of a vector and its cosine similarity to the question. */
+export interface GraphMatch {
+  key: number;
+  score: number;
+}
 
 /**
- * A big library's vectors in memory as a navigable small-world graph (HNSW, through USearch): a query visits a few
- * thousand vectors instead of all of them. Approximate: the benchmark prints its recall against the exact scan.
+ * A library's vectors as a navigable small-world graph (HNSW, through USearch): a query visits a few thousand vectors
+ * instead of all of them. Approximate: the benchmarks print its recall against the exact scan. Its nodes are keyed by
+ * the vectors' `vector_keys` rowids. The graph is a file mapped into memory, not read into it: the operating system
+ * keeps its pages in its file cache while they are used (and can take them back), every process searching the
+ * library shares them, and a restart finds the graph built.
  */
 export class VectorGraph {
-  /** Bytes held, for the cache's budget. */
+  /** Bytes held in the process, for the cache's budget (the graph itself is the mapped file's). */
   readonly bytes: number;
 
-  private constructor(
-    private readonly index: Index,
-    private readonly chunkIds: string[],
-    fileBytes: number,
-  ) {
-    this.bytes = fileBytes + chunkIds.reduce((sum, id) => sum + 2 * id.length + 50, 0);
+  private constructor(private readonly index: Index) {
+    this.bytes = index.size() * GRAPH_NODE_BYTES;
   }
 
-  /** The graph saved at `file` by buildVectorGraph; node `i` is the chunk `chunkIds[i]`. */
-  static load(file: string, chunkIds: string[], dimensions: number): VectorGraph {
+  /** The graph saved at `file` by VectorGraphFiles.write, mapped. */
+  static view(file: string, dimensions: number): VectorGraph {
     const index = graphIndex(dimensions);
-    index.load(file);
-    return new VectorGraph(index, chunkIds, fs.statSync(file).size);
+    index.view(file);
+    return new VectorGraph(index);
   }
 
   get size(): number {
-    return this.chunkIds.length;
+    return this.index.size();
   }
 
   /** About the `topK` most similar vectors by cosine, best first. */
-  nearest(query: number[], topK: number): VectorMatch[] {
+  nearest(query: number[], topK: number): GraphMatch[] {
     const k = Math.min(Math.floor(topK), this.size);
     if (!(k >= 1)) return [];
     const found = this.index.search(Float32Array.from(query), k, 1);
-    return Array.from(found.keys, (key, i) => ({
-      chunkId: this.chunkIds[Number(key)]!,
-      score: 1 - found.distances[i]!,
-    }));
+    return Array.from(found.keys, (key, i) => ({ key: Number(key), score: 1 - found.distances[i]! }));
   }
 }
 
-/** Builds the graph of `count` vectors laid end to end in `vectors` and saves it to `file` (in a thread: it takes a while). */
-export function buildVectorGraph(
-  vectors: Float32Array,
-  count: number,
-  dimensions: number,
-  threads: number,
-  file: string,
-) {
-  const index = graphIndex(dimensions);
-  index.add(
-    BigUint64Array.from({ length: count }, (_, i) => BigInt(i)),
-    vectors,
-    threads,
-  );
-  index.save(file);
+/**
+ * The graphs of libraries' vectors kept in a folder, one file per library and vector version:
+ * `<database's prefix>-<hash of the library id>-<version>.usearch`, written under a temporary name and renamed into
+ * place, so a process finds a whole graph or none.
+ */
+export class VectorGraphFiles {
+  constructor(
+    readonly dir: string,
+    /** Set apart by database, whose vector versions start again at 1. */
+    readonly prefix: string,
+  ) {}
+
+  /** The library's part of every file name: its id hashed, so any id makes a safe name. */
+  stem(libraryId: string): string {
+    return `${this.prefix}-${createHash('sha256').update(libraryId).digest('hex').slice(0, 32)}`;
+  }
+
+  file(libraryId: string, version: number): string {
+    return path.join(this.dir, `${this.stem(libraryId)}-${version}.usearch`);
+  }
+
+  /** The library's graph at this version when one was built (by this process or another), else null. */
+  open(libraryId: string, version: number, dimensions: number): VectorGraph | null {
+    const file = this.file(libraryId, version);
+    if (!fs.existsSync(file)) return null;
+    try {
+      return VectorGraph.view(file, dimensions);
+    } catch {
+      // A file that cannot be read as a graph is built again.
+      fs.rmSync(file, { force: true });
+      return null;
+    }
+  }
+
+  /** Removes the library's graphs, but for `keep` when given. A process still searching one keeps its mapping. */
+  remove(libraryId: string, keep?: number): void {
+    const stem = `${this.stem(libraryId)}-`;
+    const kept = keep === undefined ? null : `${stem}${keep}.`;
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith(stem) && !(kept && name.startsWith(kept)))
+        fs.rmSync(path.join(this.dir, name), { force: true });
+    }
+  }
+
+  /**
+   * Builds the graph of the vectors laid end to end in `vectors`, keyed by `keys`, and puts it in place for `version`
+   * (in a thread: a graph of 200,000 vectors takes about a minute).
+   */
+  write(
+    libraryId: string,
+    version: number,
+    keys: BigUint64Array,
+    vectors: Float32Array,
+    dimensions: number,
+    threads: number,
+  ): void {
+    const index = graphIndex(dimensions);
+    if (keys.length > 0) index.add(keys, vectors, threads);
+    fs.mkdirSync(this.dir, { recursive: true });
+    const final = this.file(libraryId, version);
+    const temporary = `${final}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      index.save(temporary);
+      fs.renameSync(temporary, final);
+    } finally {
+      fs.rmSync(temporary, { force: true });
+    }
+  }
 }

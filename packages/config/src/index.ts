@@ -135,7 +135,7 @@ const envSchema = z.object({
     .default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
-  /** A library of at least this many vectors is searched through an approximate graph (HNSW); 0: never. */
+  /** A library of at least this many vectors (or one that does not fit the cache) is searched through a graph; 0: never. */
   VECTOR_GRAPH_MIN_CHUNKS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(25_000),
