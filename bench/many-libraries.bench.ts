@@ -4,8 +4,8 @@
  * through `POST /api/embed { all: true }` with `MANY_LIBRARIES_EMBEDDER` (default `local-hash`: the local embedder
  * that needs no learning, so fifty libraries embed in minutes); then questions searched across every library at once
  * and in one library at a time, keyword-only and hybrid, against the bare FTS5 query over the whole table.
- * `VECTOR_CACHE_MB` is the service's (default 256). `MANY_LIBRARIES_DATA_DIR` keeps the data in that folder, and a later run finding it there written and embedded only
- * searches (building it takes about 20 minutes).
+ * `VECTOR_CACHE_MB` is the service's (default 256). `MANY_LIBRARIES_DATA_DIR` keeps the data in that folder, and a
+ * later run finding it there written and embedded only searches (building it takes about 20 minutes).
  */
 import path from 'node:path';
 import { openSqliteDatabase, SqliteVecVectorIndex, type Database } from '@docshelf/adapters';
