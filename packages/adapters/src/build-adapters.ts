@@ -95,7 +95,10 @@ export function buildAdapters(config: AdapterConfig): Adapters {
 /** The configured embedder first, then the local ones, which cost nothing to keep: libraries they embedded stay searchable. */
 function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | MongoRecordStore): Embedder[] {
   const dimensions = config.embedding.dimensions;
-  const lsi = new LocalLsiEmbedder({ states: records, records }, dimensions);
+  const lsi = new LocalLsiEmbedder(
+    { states: records, records, cacheBytes: config.embedding.modelCacheBytes },
+    dimensions,
+  );
   const hash = new LocalEmbedder(dimensions);
   const choice = config.adapters.embedder;
   if (choice.kind === 'openai') return [new (loadOpenAi().OpenAiEmbedder)(choice), lsi, hash];

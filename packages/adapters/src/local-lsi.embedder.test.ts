@@ -127,6 +127,58 @@ describe('LocalLsiEmbedder', () => {
     }
   });
 
+  it('keeps learned models within its memory budget, reading a model again only when it was let go', async () => {
+    const { store, cleanup } = await libraryStore();
+    try {
+      await store.commitIngestion({
+        library: { id: 'acme/net', name: 'net', sourceType: 'html' },
+        ownerId: 'o',
+        chunks: LIBRARY.map((content, i) => ({ id: `n${i}`, content: `${content} Over the network.` })),
+        replace: false,
+        ingestionId: 'i',
+        now: new Date(),
+      });
+      let reads = 0;
+      const states = {
+        getEmbedderStateId: store.getEmbedderStateId.bind(store),
+        putEmbedderState: store.putEmbedderState.bind(store),
+        deleteEmbedderState: store.deleteEmbedderState.bind(store),
+        getEmbedderState: (libraryId: string, model: string) => {
+          reads++;
+          return store.getEmbedderState(libraryId, model);
+        },
+      };
+      const libraries = ['acme/fs', 'acme/net'];
+      await new LocalLsiEmbedder({ states: store, records: store }, 16).embed(LIBRARY, {
+        libraryId: 'acme/fs',
+        kind: 'document',
+      });
+      await new LocalLsiEmbedder({ states: store, records: store }, 16).embed(LIBRARY, {
+        libraryId: 'acme/net',
+        kind: 'document',
+      });
+      const questionsInTurn = async (embedder: LocalLsiEmbedder) => {
+        const vectors: number[][] = [];
+        for (let turn = 0; turn < 3; turn++) {
+          for (const libraryId of libraries) {
+            vectors.push(...(await embedder.embed(['remove a folder'], { libraryId, kind: 'query' })));
+          }
+        }
+        return vectors;
+      };
+      // Room for both models: each is read once.
+      const roomy = await questionsInTurn(new LocalLsiEmbedder({ states, records: store }, 16));
+      expect(reads).toBe(2);
+      // Room for one: searched in turns, each is read again every time, and places the question the same.
+      reads = 0;
+      const tight = await questionsInTurn(new LocalLsiEmbedder({ states, records: store, cacheBytes: 1 }, 16));
+      expect(reads).toBe(6);
+      expect(tight).toEqual(roomy);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('learns a library bigger than its sample from chunks spread evenly over it', async () => {
     // 40 chunks, a sample of at most 10: every 4th chunk in library order.
     const texts = Array.from({ length: 40 }, (_, i) => `${LIBRARY[i % LIBRARY.length]} Part ${i} of the guide.`);

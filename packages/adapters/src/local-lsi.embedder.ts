@@ -22,8 +22,8 @@ const READ_PAGE = 1_000;
  * library's typical terms hardly changes past it.
  */
 export const LEARN_SAMPLE_MAX = 20_000;
-/** Libraries whose models stay in memory; a model is read again when it is needed after that. */
-const CACHED_MODELS = 8;
+/** Memory for libraries' models unless said (EMBEDDER_CACHE_MB): past it the least recently used is read again. */
+const DEFAULT_CACHE_BYTES = 512 * 2 ** 20;
 
 export interface LocalLsiEmbedderDeps {
   /** Where what was learned from each library is kept (the record store). */
@@ -32,6 +32,11 @@ export interface LocalLsiEmbedderDeps {
   records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
   /** The most chunks a library is learned from (LEARN_SAMPLE_MAX unless said). */
   learnSampleMax?: number;
+  /**
+   * Memory for libraries' models kept between uses (about 10 MB for a library of 30,000 distinct words): a search
+   * over many libraries places its question with each library's model, and a model read again costs milliseconds.
+   */
+  cacheBytes?: number;
 }
 
 /**
@@ -99,7 +104,12 @@ export class LocalLsiEmbedder implements Embedder {
       return null;
     }
     const cached = this.cache.get(libraryId);
-    if (cached?.id === id) return cached;
+    if (cached?.id === id) {
+      // Most recently used last.
+      this.cache.delete(libraryId);
+      this.cache.set(libraryId, cached);
+      return cached;
+    }
     const state = await this.deps.states.getEmbedderState(libraryId, this.model);
     return state ? this.remember(libraryId, state.id, LsiModel.deserialize(state.data)) : null;
   }
@@ -135,7 +145,15 @@ export class LocalLsiEmbedder implements Embedder {
 
   private remember(libraryId: string, id: string, model: LsiModel): { id: string; model: LsiModel } {
     this.cache.delete(libraryId);
-    if (this.cache.size >= CACHED_MODELS) this.cache.delete(this.cache.keys().next().value!);
+    const budget = this.deps.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    let held = model.bytes;
+    for (const other of this.cache.values()) held += other.model.bytes;
+    // The least recently used leave first; the model just read stays whatever its size.
+    for (const [other, { model: kept }] of this.cache) {
+      if (held <= budget) break;
+      this.cache.delete(other);
+      held -= kept.bytes;
+    }
     const entry = { id, model };
     this.cache.set(libraryId, entry);
     return entry;

@@ -135,6 +135,8 @@ const envSchema = z.object({
     .default(24 * 7),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(8).max(4096).default(256),
   VECTOR_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(256),
+  /** Memory each process may give the local embedder's learned library models (questions are placed with them). */
+  EMBEDDER_CACHE_MB: z.coerce.number().int().min(1).max(1_048_576).default(512),
   /** A library of at least this many vectors (or one that does not fit the cache) is searched through a graph; 0: never. */
   VECTOR_GRAPH_MIN_CHUNKS: z.coerce.number().int().min(0).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -279,12 +281,14 @@ export const configSchema = envSchema.transform((e, ctx) => {
     limits: { chunksPerRequest: e.MAX_CHUNKS_PER_REQUEST, chunkBytes: e.MAX_CHUNK_BYTES, urlLength: e.MAX_URL_LENGTH },
     /**
      * vectorCacheBytes: memory each process may give searched libraries' vectors (0 = none); graphMinVectors: the
-     * size from which a library is searched through an approximate graph (0 = never).
+     * size from which a library is searched through an approximate graph (0 = never); modelCacheBytes: memory for
+     * the local embedder's learned models.
      */
     embedding: {
       dimensions: e.EMBEDDING_DIMENSIONS,
       vectorCacheBytes: e.VECTOR_CACHE_MB * 2 ** 20,
       graphMinVectors: e.VECTOR_GRAPH_MIN_CHUNKS,
+      modelCacheBytes: e.EMBEDDER_CACHE_MB * 2 ** 20,
     },
     /** Which engine serves each port, with that engine's settings; embedded ones by default. */
     adapters: readProductionAdapters(e, ctx),

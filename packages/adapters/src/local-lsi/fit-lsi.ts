@@ -37,7 +37,7 @@ export function fitLsi(documents: string[][], options: FitLsiOptions): LsiModel 
       for (let k = 0; k < count; k++) termVectors[t * dimensions + k] = vectors[t * count + k]!;
     }
   }
-  return new LsiModel(vocabulary, idf, termVectors, dimensions);
+  return LsiModel.fromVectors(vocabulary, idf, termVectors, dimensions);
 }
 
 function weighDocuments(documents: string[][], maxVocabulary: number) {
