@@ -121,7 +121,7 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
     }
   });
 
-  it('answers from SQL when even a mapped graph\'s node table does not fit the memory budget', async () => {
+  it("answers from SQL when even a mapped graph's node table does not fit the memory budget", async () => {
     const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000, cacheBytes: 10_000 });
     try {
       expect(await index.warm(LIBRARY)).toBe('sql');
