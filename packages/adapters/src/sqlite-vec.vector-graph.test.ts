@@ -131,7 +131,7 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
     }
   });
 
-  it("removes a library's graphs with the library", async () => {
+  it("replaces a library's graph when its vectors change, and removes it with the library", async () => {
     const index = new SqliteVecVectorIndex(db, DIMENSIONS, { graphMinVectors: 1_000 });
     try {
       await index.upsert(
@@ -142,6 +142,21 @@ describe('SqliteVecVectorIndex, big libraries as graphs', () => {
       const others = files();
       expect(await index.warm('big/doomed')).toBe('graph');
       expect(files()).toBe(others + 1);
+      // A change of its vectors: the next graph replaces the old one's file.
+      await index.upsert('big/doomed', [{ chunkId: 'd-new', values: vectors[5]!.map((value) => -value) }]);
+      expect(await index.warm('big/doomed')).toBe('graph');
+      expect(files()).toBe(others + 1);
+      expect(
+        (
+          await index.query(
+            'big/doomed',
+            vectors[5]!.map((value) => -value),
+            1,
+          )
+        )[0],
+      ).toMatchObject({
+        chunkId: 'd-new',
+      });
       await index.deleteLibrary('big/doomed');
       expect(files()).toBe(others);
     } finally {

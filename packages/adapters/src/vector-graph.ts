@@ -102,10 +102,12 @@ export class VectorGraphFiles {
     }
   }
 
-  /** Removes the library's graphs, but for `keep` when given. A process still searching one keeps its mapping. */
-  remove(libraryId: string, keep?: number): void {
+  /**
+   * Removes the library's graphs, or (`before`) those of versions older than that one: a newer graph another process
+   * built meanwhile stays. A process still searching a removed graph keeps its mapping.
+   */
+  remove(libraryId: string, before?: number): void {
     const stem = `${this.stem(libraryId)}-`;
-    const kept = keep === undefined ? null : `${stem}${keep}.`;
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -113,8 +115,9 @@ export class VectorGraphFiles {
       return;
     }
     for (const name of names) {
-      if (name.startsWith(stem) && !(kept && name.startsWith(kept)))
-        fs.rmSync(path.join(this.dir, name), { force: true });
+      if (!name.startsWith(stem)) continue;
+      const version = Number(/^(\d+)\./.exec(name.slice(stem.length))?.[1]);
+      if (before === undefined || !(version >= before)) fs.rmSync(path.join(this.dir, name), { force: true });
     }
   }
 
