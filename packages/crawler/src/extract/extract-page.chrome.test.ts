@@ -224,6 +224,31 @@ describe('extractPage around articles', () => {
     expect(markdown).not.toContain('Top Video');
   });
 
+  it('drops a list of teasers whose excerpts are cut off, and a run of lone-link blocks, but keeps a lone link', () => {
+    // A news template's ticker before the story (each link followed by the start of that story), and links written
+    // as blocks of one link each after it.
+    const teaser = (i: number) =>
+      `<li><a href="/story-${i}">Headline of story ${i}</a><span>CITY: The first words of story ${i}, which ` +
+      'goes on for a while about what happened there and who said what about it until it stops...</span></li>';
+    const html =
+      '<body><div class="top"><a href="/">Example Post</a></div><div class="content"><div class="left">' +
+      '<div class="ticker"><b>Latest</b><ul>' +
+      [1, 2, 3, 4].map(teaser).join('') +
+      '</ul></div><h2>The story</h2>' +
+      paragraph('The first paragraph.') +
+      paragraph('The second paragraph, with commas, as prose has them, here and there.') +
+      '<p><a href="/source">The report this story is about</a></p>' +
+      paragraph('The last paragraph.') +
+      [1, 2, 3].map((i) => `<div><a href="https://elsewhere.test/${i}">Sponsored link ${i}</a></div>`).join('') +
+      '</div></div><div class="bottom"><p>Copyright Example Post</p></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The last paragraph.');
+    expect(markdown).toContain('The report this story is about');
+    expect(markdown).not.toContain('The first words of story 2');
+    expect(markdown).not.toContain('Headline of story 3');
+    expect(markdown).not.toContain('Sponsored link 2');
+  });
+
   it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {
     const html =
       '<body><div id="page"><header id="header" class="site-header"><p>Example Blog, a blog about examples and their uses</p>' +
