@@ -291,7 +291,10 @@ export class SqliteVecVectorIndex implements VectorIndex {
     return this.buildGraph(libraryId, version);
   }
 
-  /** Holds a graph whose ids fit beside the libraries searched lately; not again until the library changes if never. */
+  /**
+   * Holds a graph whose node table fits beside the libraries searched lately; one that never can is not tried again
+   * until the library changes.
+   */
   private placeGraph(libraryId: string, version: number, graph: VectorGraph): VectorSearchPath {
     if (graph.bytes > this.cacheBytes) return this.tooLarge(libraryId, version);
     return this.place(libraryId, { version, searcher: graph }) ? 'graph' : 'sql';
