@@ -7,6 +7,7 @@
  * `VECTOR_CACHE_MB` is the service's (default 256). `MANY_LIBRARIES_DATA_DIR` keeps the data in that folder, and a
  * later run finding it there written and embedded only searches (building it takes about 20 minutes).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { openSqliteDatabase, SqliteVecVectorIndex, type Database } from '@docshelf/adapters';
 import { searchDocs } from '@docshelf/core';
@@ -23,6 +24,30 @@ const QUESTIONS = 100;
 const KEPT_DIR = process.env.MANY_LIBRARIES_DATA_DIR;
 
 const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+/**
+ * The most resident memory of each kind while the sampler runs (every 100 ms, from /proc/self/status): anonymous
+ * (what the process allocated) apart from file-backed (mapped files, which the kernel may take back at any time).
+ */
+function sampleMemory(): { stop(): { anon: number; file: number } } {
+  const most = { anon: 0, file: 0 };
+  const sample = () => {
+    const status = fs.readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    most.anon = Math.max(most.anon, kb('RssAnon'));
+    most.file = Math.max(most.file, kb('RssFile'));
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return most;
+    },
+  };
+}
 
 export async function benchManyLibraries(): Promise<void> {
   const h = await startHarness({
@@ -91,9 +116,9 @@ export async function benchManyLibraries(): Promise<void> {
     // Questions from a source of their own (the same topics, drawn afresh), alike whether this run wrote the text.
     const asked = random(TOTAL + LIBRARIES);
     const questions = topicalQuestions(asked, topicalWords(asked, text.topics), QUESTIONS);
-    const recall = await recallOverAll(h, db, ids, questions);
     let turn = 0;
     const oneLibrary = () => [ids[turn++ % ids.length]!];
+    const memory = sampleMemory();
     const t = await latencies(questions, {
       bare: (q) => bare.all(matchOf(q)),
       keywordAll: (q) => searchDocs(h.adapters, { query: q, libraryIds: [], limit: 10, mode: 'keyword' }),
@@ -102,6 +127,9 @@ export async function benchManyLibraries(): Promise<void> {
       keywordOne: (q) => searchDocs(h.adapters, { query: q, libraryIds: oneLibrary(), limit: 10, mode: 'keyword' }),
       hybridOne: (q) => searchDocs(h.adapters, { query: q, libraryIds: oneLibrary(), limit: 10 }),
     });
+    const used = memory.stop();
+    // After the timing: the exact scan it compares with holds every library's vectors in memory.
+    const recall = await recallOverAll(h, db, ids, questions);
     db.close();
     const ms = (x: { p50: number; p99: number }) => `${x.p50.toFixed(1)} / ${x.p99.toFixed(1)}`;
     console.log(
@@ -118,6 +146,10 @@ export async function benchManyLibraries(): Promise<void> {
       `| ${(perLibrary * LIBRARIES).toLocaleString('en')} | ${LIBRARIES} | ${ms(t.bare)} | ${ms(t.keywordAll)} ` +
         `| ${ms(t.vectorAll)} | ${ms(t.hybridAll)} | ${ms(t.keywordOne)} | ${ms(t.hybridOne)} ` +
         `| ${held} (${warmSeconds.toFixed(0)} s) | ${recall.toFixed(3)} |`,
+    );
+    console.log(
+      `process memory while the questions ran, at most: ${mb(used.anon)} MB anonymous (heaps, held matrices, models), ` +
+        `${mb(used.file)} MB of mapped files (graphs, SQLite) in its resident set`,
     );
   } finally {
     await h.close();
