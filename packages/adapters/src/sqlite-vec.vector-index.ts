@@ -35,7 +35,7 @@ export interface SqliteVecVectorIndexOptions {
    * A library of at least this many vectors is searched through an approximate graph (HNSW) instead of the exact
    * matrix, and so is a smaller one whose matrix does not fit the memory left (default 30,000; 0: never a graph).
    * A graph is built in a thread while the library's queries run in SQL, kept as a file beside the database (see
-   * VectorGraph) and mapped from it, so it costs the budget only its chunk ids.
+   * VectorGraph) and mapped from it, so it costs the budget only its node table (16 bytes a vector).
    */
   graphMinVectors?: number;
   /**
