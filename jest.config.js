@@ -1,6 +1,8 @@
 // Dependencies published as ES modules only (and their own such dependencies).
-const ESM_ONLY = ['p-limit', 'p-timeout', 'yocto-queue'];
+const ESM_ONLY = ['p-limit', 'p-timeout', 'yocto-queue', 'cssomnom'];
 const ESM_ONLY_FILES = `/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`;
+// linkedom is CommonJS but keeps ES-module-only versions of css-select and its family in its own node_modules.
+const NESTED_ESM_ONLY = '/node_modules/linkedom/node_modules/';
 
 const shared = {
   testEnvironment: 'node',
@@ -9,9 +11,10 @@ const shared = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }],
     [ESM_ONLY_FILES]: ['@swc/jest', { jsc: { target: 'es2022' } }],
+    [`${NESTED_ESM_ONLY}.+\\.js$`]: ['@swc/jest', { jsc: { target: 'es2022' } }],
   },
   // Jest cannot require() an ES module before Node 24.9, so the ESM-only packages are compiled to CommonJS for it.
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  transformIgnorePatterns: [`^(?!.*${NESTED_ESM_ONLY}).*/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 };
 
 /** @type {import('jest').Config} */

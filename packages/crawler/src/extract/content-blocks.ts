@@ -34,7 +34,7 @@ const SKIPPED_TAGS = new Set([
 ]);
 
 /** Elements that start a block: text inside one belongs to it, not to the block around it. */
-const BLOCK_TAGS = new Set([
+export const BLOCK_TAGS = new Set([
   'address',
   'article',
   'aside',

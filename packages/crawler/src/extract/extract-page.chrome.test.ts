@@ -249,6 +249,34 @@ describe('extractPage around articles', () => {
     expect(markdown).not.toContain('Sponsored link 2');
   });
 
+  it("drops an article's byline and labels that Readability's reading leaves out, and only an article's", () => {
+    const story = (head: string) =>
+      `<head><title>Harbour reopens after storm</title>${head}</head><body><header><a href="/">Example News</a></header>` +
+      '<main><article><h1>Harbour reopens after storm</h1>' +
+      '<div class="meta"><span class="byline">By <a rel="author" href="/staff/jane">Jane Writer</a></span>' +
+      '<span> | Updated 5:27 am, Wednesday, November 20, 2019</span></div>' +
+      '<p>The harbour of Portville reopened on Wednesday, three days after the storm tore two cranes from the quay ' +
+      'and sank a ferry at its mooring, the port authority said.</p>' +
+      '<p>Divers spent the weekend clearing the channel, and the first cargo ship entered at dawn, guided by two tugs ' +
+      'while the wind was still strong enough to close the outer breakwater.</p>' +
+      '<div class="slot"><div>Advertisement</div></div>' +
+      '<p>Repairs to the quay will take until spring, the authority said.</p>' +
+      '<p>The ferry company expects to raise its sunken ship within a month and to run a smaller boat on the island ' +
+      'route until then, with four crossings a day instead of six, and the fishermen have asked the town for help.</p>' +
+      '<ul><li>Four crossings a day until the ship is raised</li><li>The outer breakwater stays closed</li></ul>' +
+      '</article></main><footer><p>Copyright Example News</p></footer></body>';
+    const article = extract(story('<meta property="og:type" content="article">')).markdown;
+    expect(article).toContain('Divers spent the weekend clearing the channel');
+    expect(article).toContain('Repairs to the quay will take until spring');
+    expect(article).toContain('The outer breakwater stays closed');
+    expect(article).not.toContain('Jane Writer');
+    expect(article).not.toContain('Advertisement');
+    // A page that does not say it is an article (documentation) keeps every block.
+    const page = extract(story('')).markdown;
+    expect(page).toContain('Jane Writer');
+    expect(page).toContain('Advertisement');
+  });
+
   it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {
     const html =
       '<body><div id="page"><header id="header" class="site-header"><p>Example Blog, a blog about examples and their uses</p>' +

@@ -11,6 +11,7 @@ import { normalizeTables } from './normalize-tables';
 import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
+import { applyReaderView } from './reader-view';
 import { removeChrome } from './remove-chrome';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
@@ -48,14 +49,14 @@ type Try = 'root' | 'body' | 'loose';
 /** Turns a rendered documentation page into its title, its content as Markdown and its page links. */
 export function extractPage(page: string, pageUrl: string): ExtractedPage {
   const html = limitNesting(page);
-  const first = extractOnce(load(html), pageUrl, 'root');
+  const first = extractOnce(html, pageUrl, 'root');
   if (!first.thin) return first.page;
   let best = first;
   // The first try kept next to nothing of a page with text. A landmark root may be the wrong one: the body's prose
   // block next, then the whole body, believing names only for link lists.
   const tries: Try[] = first.page.landmark ? ['body', 'loose'] : ['loose'];
   for (const next of tries) {
-    const attempt = extractOnce(load(html), pageUrl, next);
+    const attempt = extractOnce(html, pageUrl, next);
     if (attempt.contentChars > best.contentChars) best = attempt;
     if (!best.thin) return best.page;
   }
@@ -72,7 +73,8 @@ interface Attempt {
   thin: boolean;
 }
 
-function extractOnce($: CheerioAPI, pageUrl: string, how: Try): Attempt {
+function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
+  const $ = load(html);
   const loose = how === 'loose';
   let index = indexDocument($);
   // Links come from the untouched document: menus and sidebars are how a crawler finds the other pages.
@@ -85,6 +87,7 @@ function extractOnce($: CheerioAPI, pageUrl: string, how: Try): Attempt {
   const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
+  applyReaderView($, root, index, html);
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);

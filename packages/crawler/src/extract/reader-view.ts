@@ -1,0 +1,152 @@
+import type * as ReadabilityModule from '@mozilla/readability';
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+import { BLOCK_TAGS } from './content-blocks';
+import type { DocumentIndex } from './document-index';
+import { isElementNode } from './dom-nodes';
+import { FRAMEWORK_ROOTS } from './frameworks';
+
+/**
+ * A second opinion on news and blog articles: Mozilla Readability's reading of the same page. Such pages put bylines,
+ * datelines, photo captions, "Advertisement" labels and "Continue reading" links between the story's paragraphs,
+ * inside the block chosen as the content, where no rule of structure tells them from a short paragraph of the story.
+ * Readability, scoring the page its own way, leaves most of them out, and loses more of the story than this
+ * extraction does (a block it drops is not always chrome). So it only judges what is cheap to lose: a short prose
+ * block of ours whose words its article mostly lacks is dropped, when it read the same story (its words cover at
+ * least half of ours). Headings, lists, tables, code and longer paragraphs are never dropped this way.
+ *
+ * Documentation is not judged: a page is asked about only when it says it is an article (Open Graph's `og:type`, or a
+ * JSON-LD article type) and its content is not a documentation generator's root; on documentation a caption or a
+ * one-line note is content.
+ */
+
+/** A block of more words than this is the page's own text whatever Readability kept. */
+const MAX_JUDGED_WORDS = 80;
+/** A judged block stays when this share of its words is in Readability's article. */
+const KEEP_SHARE = 0.9;
+/** Readability's article is a reading of the same story when its words cover this share of ours. */
+const SAME_STORY_SHARE = 0.5;
+/** Readability walks the whole document more than once: a page of more elements than this is not asked. */
+const MAX_ELEMENTS = 20_000;
+/** Blocks whose text is never judged, nor any block inside them. */
+const KEPT_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code', 'table']);
+const ARTICLE_LD_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"/;
+
+/** Drops the short blocks of an article's content that Readability's reading of the page leaves out. */
+export function applyReaderView($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, html: string): void {
+  const top = root[0];
+  if (!top || !saysArticle($, index) || FRAMEWORK_ROOTS.some((selector) => root.is(selector))) return;
+  const blocks = judgedBlocks(top);
+  if (blocks.length === 0) return;
+  const theirs = readabilityWords(html);
+  if (!theirs || coverage(wordsOf($(top).text()), theirs) < SAME_STORY_SHARE) return;
+  for (const block of blocks) {
+    const words = wordsOf(shownText($, block));
+    if (words.length === 0 || words.length > MAX_JUDGED_WORDS) continue;
+    const kept = words.filter((word) => theirs.has(word)).length;
+    if (kept < words.length * KEEP_SHARE) $(block).remove();
+  }
+}
+
+/** A block's text as its Markdown shows it: an image by its alternative text. */
+function shownText($: CheerioAPI, block: Element): string {
+  const alts = $(block)
+    .find('img[alt]')
+    .toArray()
+    .map((image) => image.attribs.alt);
+  return [$(block).text(), ...alts].join(' ');
+}
+
+function saysArticle($: CheerioAPI, index: DocumentIndex): boolean {
+  for (const meta of index.tags.get('meta') ?? []) {
+    if (meta.attribs.property === 'og:type' && /^\s*article\s*$/i.test(meta.attribs.content ?? '')) return true;
+  }
+  for (const script of index.tags.get('script') ?? []) {
+    if (script.attribs.type === 'application/ld+json' && ARTICLE_LD_TYPE.test($(script).text())) return true;
+  }
+  return false;
+}
+
+/** The innermost blocks under `top` (blocks holding no other block), outside headings, lists, tables and code. */
+function judgedBlocks(top: Element): Element[] {
+  const found: Element[] = [];
+  const visit = (element: Element): boolean => {
+    let holdsBlock = false;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (KEPT_TAGS.has(child.name)) {
+        holdsBlock = true;
+        continue;
+      }
+      const childHoldsBlock = visit(child);
+      if (BLOCK_TAGS.has(child.name)) {
+        holdsBlock = true;
+        if (!childHoldsBlock) found.push(child);
+      } else if (childHoldsBlock) holdsBlock = true;
+    }
+    return holdsBlock;
+  };
+  visit(top);
+  return found;
+}
+
+/** The words of Readability's article of the page, or null when it finds none (or the page is too big to ask). */
+function readabilityWords(html: string): Set<string> | null {
+  const { Readability, parseHTML } = readerLibraries();
+  try {
+    const { document } = parseHTML(html);
+    if (document.getElementsByTagName('*').length > MAX_ELEMENTS) return null;
+    const article = new Readability(document, { serializer: (node: unknown) => node as ReadNode }).parse();
+    if (!article?.content) return null;
+    // Word by word from each text node: the article's textContent joins adjacent blocks' words where no space was.
+    const words = new Set<string>();
+    const stack: ReadNode[] = [article.content];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.nodeType === TEXT_NODE) for (const word of wordsOf(node.nodeValue ?? '')) words.add(word);
+      else for (const child of Array.from(node.childNodes)) stack.push(child);
+    }
+    return words;
+  } catch {
+    // A page Readability cannot read gets no second opinion: the extraction stands as it is.
+    return null;
+  }
+}
+
+/**
+ * Readability and the DOM it reads, loaded on the first article: a crawl of documentation never asks for them, and an
+ * extraction thread starts without their weight.
+ */
+function readerLibraries(): {
+  Readability: typeof ReadabilityModule.Readability;
+  parseHTML: (html: string) => { document: ReadDocument };
+} {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Readability } = require('@mozilla/readability') as typeof ReadabilityModule;
+  const { parseHTML } = require('linkedom') as { parseHTML: (html: string) => { document: ReadDocument } };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { Readability, parseHTML };
+}
+
+/**
+ * The little of linkedom's DOM used here, declared: its own types are written against the DOM library, which the
+ * project's type check leaves out (its global `fetch` and `Response` would shadow Node's).
+ */
+interface ReadDocument {
+  getElementsByTagName(name: string): { length: number };
+}
+interface ReadNode {
+  nodeType: number;
+  nodeValue: string | null;
+  childNodes: ArrayLike<ReadNode>;
+}
+const TEXT_NODE = 3;
+
+function coverage(ours: string[], theirs: Set<string>): number {
+  if (ours.length === 0) return 0;
+  return ours.filter((word) => theirs.has(word)).length / ours.length;
+}
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
