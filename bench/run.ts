@@ -15,6 +15,7 @@ import { benchExtract } from './extract.bench';
 import { benchExtractQuality } from './extract-quality.bench';
 import { benchSite } from './site.bench';
 import { benchBigLibrary } from './big-library.bench';
+import { benchKeywordProfile } from './keyword-profile.bench';
 import { benchManyLibraries } from './many-libraries.bench';
 
 const WORDS = 'widget gauge render stream batch layout theme option value event handler refresh interval chart'.split(
@@ -42,7 +43,8 @@ const row = (name: string, ms: number, baselineName: string, baselineMs: number)
 
 /**
  * `npm run bench` runs every section but `site`, `big-library` and `many-libraries` (about half an hour each at full
- * size, so only when named); `npm run bench -- cold-start jobs` runs the named ones.
+ * size) and `keyword-profile` (a look inside one number of big-library), which run only when named;
+ * `npm run bench -- cold-start jobs` runs the named ones.
  */
 const only = process.argv.slice(2);
 const wanted = (section: string) => only.length === 0 || only.includes(section);
@@ -68,6 +70,8 @@ async function main() {
   if (named('big-library')) await benchBigLibrary();
   // Many libraries: 1,000,000 chunks over 50 libraries, searched all at once and one at a time (only when named).
   if (named('many-libraries')) await benchManyLibraries();
+  // Where a pruned keyword search's time goes at 10,000 and 200,000 chunks (a few minutes, only when named).
+  if (named('keyword-profile')) await benchKeywordProfile();
 }
 
 async function benchIngestAndSearch() {
