@@ -40,21 +40,26 @@ async function peakRssDuring<T>(work: () => Promise<T>): Promise<{ value: T; pea
   }
 }
 
+/** The `n`th chunk of a big library: pages of 20 chunks, each page about one of the text's topics. */
+export function topicalChunk(text: Text, n: number, words: number) {
+  const page = Math.floor(n / 20);
+  const draw = () => text.draw(page % text.topics);
+  return {
+    id: `c${n}`,
+    title: `Page ${page} › Section ${n % 20} ${draw()} ${draw()}`,
+    content: Array.from({ length: words }, draw).join(' '),
+    url: `https://docs.bench/page-${page}`,
+  };
+}
+
 /** Ingests `size` chunks in requests of 5,000; answers the seconds each 10,000 took. */
 async function ingest(h: Harness, auth: Record<string, string>, libraryId: string, size: number, text: Text) {
   const windows: number[] = [];
   let windowStarted = process.hrtime.bigint();
   for (let sent = 0; sent < size; sent += REQUEST_CHUNKS) {
-    const chunks = Array.from({ length: Math.min(REQUEST_CHUNKS, size - sent) }, (_, i) => {
-      const page = Math.floor((sent + i) / 20);
-      const draw = () => text.draw(page % text.topics);
-      return {
-        id: `c${sent + i}`,
-        title: `Page ${page} › Section ${(sent + i) % 20} ${draw()} ${draw()}`,
-        content: Array.from({ length: WORDS }, draw).join(' '),
-        url: `https://docs.bench/page-${page}`,
-      };
-    });
+    const chunks = Array.from({ length: Math.min(REQUEST_CHUNKS, size - sent) }, (_, i) =>
+      topicalChunk(text, sent + i, WORDS),
+    );
     await request(h.app)
       .post('/api/ingest')
       .set(auth)

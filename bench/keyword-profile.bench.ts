@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteRecordStore, type PrunedPlan } from '@docshelf/adapters';
 import { queryTerms } from '@docshelf/core';
+import { topicalChunk } from './big-library.bench';
 import { random, topicalQuestions, topicalWords } from './search.bench';
 
 const sizes = (process.env.KEYWORD_PROFILE_SIZES ?? '10000,200000').split(',').map(Number);
@@ -38,16 +39,9 @@ async function profileSize(size: number): Promise<string> {
     const libraryId = `big/library-${size}`;
     const records = new SqliteRecordStore(db);
     for (let sent = 0; sent < size; sent += 5_000) {
-      const chunks = Array.from({ length: Math.min(5_000, size - sent) }, (_, i) => {
-        const page = Math.floor((sent + i) / 20);
-        const draw = () => text.draw(page % text.topics);
-        return {
-          id: `c${sent + i}`,
-          title: `Page ${page} › Section ${(sent + i) % 20} ${draw()} ${draw()}`,
-          content: Array.from({ length: WORDS }, draw).join(' '),
-          url: `https://docs.bench/page-${page}`,
-        };
-      });
+      const chunks = Array.from({ length: Math.min(5_000, size - sent) }, (_, i) =>
+        topicalChunk(text, sent + i, WORDS),
+      );
       await records.commitIngestion({
         library: { id: libraryId, name: 'Big library', sourceType: 'json' },
         ownerId: 'bench',
