@@ -52,7 +52,14 @@ export const DOCS_FRAMEWORKS: DocsFramework[] = [
     chrome: ['a.header-anchor', 'span.lang', '.line-numbers-wrapper'],
     fixture: 'vitepress.html',
   },
-  { name: 'Docsify, legacy GitBook', roots: ['.markdown-section'], chrome: [] },
+  {
+    name: 'Docsify, legacy GitBook 3',
+    // GitBook 3 puts a page in `section.normal.markdown-section`; the search results template beside it, the summary
+    // sidebar and the prev/next arrows stand outside it.
+    roots: ['.markdown-section'],
+    chrome: [],
+    fixture: 'gitbook.html',
+  },
   { name: 'Hugo Docsy', roots: ['.td-content'], chrome: [] },
   { name: 'Nextra', roots: ['.nextra-content'], chrome: [] },
   { name: 'Pagefind-indexed sites', roots: ['[data-pagefind-body]'], chrome: [] },
@@ -70,7 +77,8 @@ export const DOCS_FRAMEWORKS: DocsFramework[] = [
     fixture: 'sphinx.html',
   },
   { name: 'MkDocs', roots: ['div.col-md-9[role=main]'], chrome: ['a.headerlink'], fixture: 'mkdocs.html' },
-  { name: 'legacy GitBook', roots: ['.page-inner .normal'], chrome: [] },
+  // GitBook 2's `section.normal` (GitBook 3's also has the markdown-section class, found above).
+  { name: 'legacy GitBook 2', roots: ['.page-inner .normal'], chrome: [] },
   { name: 'Docusaurus pages outside docs', roots: ['.markdown'], chrome: [] },
   { name: 'GitHub-styled renderers', roots: ['.markdown-body'], chrome: [] },
 ];
