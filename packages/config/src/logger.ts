@@ -1,5 +1,4 @@
-import pino, { type Logger } from 'pino';
-import type { Config } from './index';
+import pino, { type LevelWithSilentOrString, type Logger } from 'pino';
 
 /** Secrets never reach the log, whatever object a caller hands over. */
 const REDACT = [
@@ -18,7 +17,7 @@ const REDACT = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(config: Pick<Config, 'logLevel'>, name: string): Logger {
+export function createLogger(config: { logLevel: LevelWithSilentOrString }, name: string): Logger {
   return pino({ name, level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' } });
 }
 

@@ -4,13 +4,7 @@ import type { JobWatcher } from '../../jobs/job-signals';
 import type { JobStore, StoredJob } from '../../jobs/job-store';
 import { jobCancelled } from '../../jobs/workflow';
 import { followJob } from './follow-job';
-import type { JobMode, Submitted } from './submit-job';
-
-/** What an Idempotency-Key names: the caller's key, and a hash of the request it was first sent with. */
-export interface Idempotency {
-  key: string;
-  requestHash: string;
-}
+import type { Idempotency, JobMode, Submitted } from './job-mode';
 
 export const idempotencyKeyReused = () =>
   new AppError(

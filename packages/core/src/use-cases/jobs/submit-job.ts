@@ -1,23 +1,13 @@
 import type { CallbackSender } from '../../jobs/callback-sender';
-import type { AcceptedJob } from '../../jobs/job-record';
 import { errorBodyOf, statusUrlOf } from '../../jobs/job-record';
 import type { JobWatcher } from '../../jobs/job-signals';
 import { IDEMPOTENCY_WINDOW_MS, type JobStore } from '../../jobs/job-store';
 import { jobTypeOf, type JobPayload, type JobResult, type JobRunner, type RootJobName } from '../../jobs/registry';
 import { AppError } from '../../errors';
-import { answerAgain, type Idempotency } from './answer-again';
+import { answerAgain } from './answer-again';
+import type { JobMode, Submitted } from './job-mode';
 
-/**
- * Synchronous requests await their job (up to `timeoutMs`); `Prefer: respond-async` ones get the job id at once. With
- * `idempotency`, a repeat of a request within 24 hours is answered by the first one's job.
- */
-export type JobMode = ({ async: true } | { async: false; timeoutMs?: number }) & {
-  idempotency?: Idempotency;
-  /** Who asks: `key:<api key id>` or `user:<user id>`, recorded on the job (an API key sees only its own jobs). */
-  startedBy?: string;
-};
-
-export type Submitted<R> = { accepted: AcceptedJob } | { result: R };
+export type { Idempotency, JobMode, Submitted } from './job-mode';
 
 export interface SubmitDeps {
   jobStore: JobStore;

@@ -1,0 +1,109 @@
+/**
+ * The layering, checked by `npm run lint` (dependency-cruiser over every workspace's sources): core imports nothing
+ * of ours and no vendor SDK; the crawler and the queue import only core; the adapters only core and config; only the
+ * apps compose packages; the dashboard imports only core's schemas; no import cycles anywhere.
+ */
+const SOURCES = '^(packages|apps)/[^/]+/src/';
+const VENDOR_SDKS = [
+  'openai',
+  '@pinecone-database',
+  'mongoose',
+  'mongodb',
+  '@google-cloud',
+  'bullmq',
+  'ioredis',
+  'better-sqlite3',
+  'sqlite-vec',
+  'usearch',
+  'playwright',
+  'playwright-core',
+  'express',
+];
+const ours = (allowed) => `^(apps/|packages/(?!(${allowed.join('|')})/))`;
+/**
+ * Tests are held to the cycle rule only: a port's contract suite and its test helpers live with the adapters, and a
+ * package's tests run them against its own implementation (the queue's Redis frontier).
+ */
+const TESTS = '[.]test[.]ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'Modules that import each other, directly or around a loop, cannot be read (or loaded) one at a time.',
+      severity: 'error',
+      from: { path: SOURCES },
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-nothing-of-ours',
+      comment: 'Core holds the domain and the ports; every other package depends on it, never the other way.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: TESTS },
+      to: { path: ours(['core']) },
+    },
+    {
+      name: 'core-imports-no-vendor-sdk',
+      comment: 'Core reaches databases, queues, browsers and model APIs only through its ports.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: TESTS },
+      to: { path: `node_modules/(${VENDOR_SDKS.join('|')})/` },
+    },
+    {
+      name: 'crawler-imports-only-core',
+      severity: 'error',
+      from: { path: '^packages/crawler/src/', pathNot: TESTS },
+      to: { path: ours(['core', 'crawler']) },
+    },
+    {
+      name: 'queue-imports-only-core',
+      severity: 'error',
+      from: { path: '^packages/queue/src/', pathNot: TESTS },
+      to: { path: ours(['core', 'queue']) },
+    },
+    {
+      name: 'adapters-import-only-core-and-config',
+      severity: 'error',
+      from: { path: '^packages/adapters/src/', pathNot: TESTS },
+      to: { path: ours(['core', 'config', 'adapters']) },
+    },
+    {
+      name: 'config-imports-only-core',
+      severity: 'error',
+      from: { path: '^packages/config/src/', pathNot: TESTS },
+      to: { path: ours(['core', 'config']) },
+    },
+    {
+      name: 'observability-imports-nothing-of-ours',
+      severity: 'error',
+      from: { path: '^packages/observability/src/', pathNot: TESTS },
+      to: { path: ours(['observability']) },
+    },
+    {
+      name: 'apps-do-not-import-each-other',
+      comment: 'Each app composes the packages itself.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/', pathNot: TESTS },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'dashboard-imports-only-core-schemas',
+      comment: "The dashboard runs in the browser: of ours it may use only core's request and response schemas.",
+      severity: 'error',
+      from: { path: '^apps/web/src/', pathNot: TESTS },
+      to: { path: '^packages/', pathNot: '^packages/core/src/schemas' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['/dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@docshelf/source', 'types', 'require', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
