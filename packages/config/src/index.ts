@@ -183,6 +183,9 @@ const envSchema = z.object({
   ...productionEnvSchema.shape,
 });
 
+/** Every environment variable the configuration reads (`.env.example` documents each: a test checks it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** Reads the environment into the typed config: the shape every process gets, derived in one place. */
 export const configSchema = envSchema.transform((e, ctx) => {
   if (Boolean(e.ADMIN_EMAIL) !== Boolean(e.ADMIN_PASSWORD)) {
