@@ -1,8 +1,9 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
-import { hasChromeName, splitNameWords } from './chrome-names';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
-import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
+import type { Element } from 'domhandler';
+import { MIN_PARAGRAPH_CHARS, NO_TEXT, measureBlocks, parentElement, type Measures } from './block-measures';
+import { isElementNode, removeNodes } from './dom-nodes';
+import { removeLinkLists } from './link-lists';
+import { linkDensity } from './text-amounts';
 
 /**
  * Where a page has no documentation generator's root, the content root is a generic landmark (`<article>`, `<main>`,
@@ -14,114 +15,27 @@ import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts
  * goes. One walk over the page: no element is asked for its text.
  */
 
-/** Elements whose text is never the page's. */
-const SKIPPED_TAGS = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'head',
-  'title',
-  'svg',
-  'iframe',
-  'object',
-  'embed',
-  'canvas',
-  'button',
-  'select',
-  'textarea',
-  'input',
-]);
-
-/** Elements that start a block: text inside one belongs to it, not to the block around it. */
-export const BLOCK_TAGS = new Set([
-  'address',
-  'article',
-  'aside',
-  'blockquote',
-  'body',
-  'center',
-  'dd',
-  'details',
-  'dialog',
-  'div',
-  'dl',
-  'dt',
-  'fieldset',
-  'figcaption',
-  'figure',
-  'footer',
-  'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'hgroup',
-  'li',
-  'main',
-  'nav',
-  'ol',
-  'p',
-  'pre',
-  'section',
-  'summary',
-  'table',
-  'tbody',
-  'td',
-  'tfoot',
-  'th',
-  'thead',
-  'tr',
-  'ul',
-]);
-
 /** Blocks that are a paragraph themselves: their text scores for the block around them (Readability's list). */
 const PARAGRAPH_TAGS = new Set(['p', 'pre', 'td', 'h2', 'h3', 'h4', 'h5', 'h6', 'section']);
+
 /** Blocks whose loose text (text beside their child blocks) makes a paragraph of their own. */
 const CONTAINER_TAGS = new Set(['div', 'article', 'main', 'section', 'body', 'center', 'blockquote', 'td', 'form']);
 
-/** A paragraph shorter than this (characters that are not white space) is a label, not prose. */
-const MIN_PARAGRAPH_CHARS = 25;
 /** How many ancestors above a paragraph its score reaches. */
 const SCORE_LEVELS = 5;
+
 /** Candidates scoring this share of the best one count as alternatives: three of them under one ancestor make it the content. */
 const ALTERNATIVE_SHARE = 0.75;
 const MIN_ALTERNATIVES = 3;
+
 /** The content block is widened until it holds this share of the page's prose. */
 const PROSE_SHARE = 0.6;
-/** A paragraph with this share of its text in links is a teaser or a link list, not prose. */
-const PROSE_MAX_LINK_DENSITY = 0.5;
-/** Blocks whose text is a caption, not prose. */
-const CAPTION_TAGS = new Set(['figure', 'figcaption']);
+
 /** Between the headline and the content block, an element this much prose (a standfirst) stays whole. */
 const LEDE_PROSE_SHARE = 0.6;
-/**
- * Names of the regions readers write in (comments, replies): their prose is the readers', not the page's. A name is
- * weak evidence, so it only cuts the score of what it holds and keeps its prose out of the page's.
- */
-const DISCUSSION_WORDS = new Set(['comment', 'comments', 'disqus', 'discussion', 'replies']);
+
+/** The share of its score a block named for readers' comments keeps (block-measures.ts, DISCUSSION_WORDS). */
 const DISCUSSION_FACTOR = 1 / 3;
-/** Blocks judged as link lists inside the content (removeLinkLists). */
-const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
-/** Link text over this share of a block's text makes it a link list. */
-const LINK_LIST_DENSITY = 0.5;
-/** No block holding this share of the content's text is removed as a link list. */
-const PAGE_SHARE = 0.5;
-/** A link list holds this many links at least: a lone link between paragraphs ("Read more: …") is the article's. */
-const LINK_LIST_MIN_LINKS = 2;
-/**
- * A block of at least this many links whose text outside them is mostly cut-off excerpts (ending in "..." or "…",
- * one for at least half of the links) is a list of teasers of other pages ("Breaking news", "Latest"), however much
- * of its text is the excerpts'.
- */
-const TEASER_MIN_LINKS = 3;
-const EXCERPT_END = /(?:\.\.\.|…)\s*$/;
-/** This many paragraphs (or divs) in a row, each one link and nothing else, are a link list too ("Sponsored links"). */
-const LINK_RUN_MIN = 3;
-const SUBHEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** A block's own starting score, by what it is (Readability's). */
 function tagScore(tag: string): number {
@@ -156,154 +70,11 @@ function tagScore(tag: string): number {
   }
 }
 
-/** Text a block holds directly (outside its child blocks). */
-interface OwnText {
-  chars: number;
-  linkChars: number;
-  commas: number;
-}
-
-interface Measures {
-  amounts: Map<AnyNode, TextAmount>;
-  /** Each block's own text: what it says beside its child blocks. */
-  own: Map<Element, OwnText>;
-  /** Blocks in document order. */
-  blocks: Element[];
-  /** Every element's place in document order. */
-  order: Map<Element, number>;
-  /** Characters of prose each element holds: paragraphs of text outside links, captions and discussions. */
-  prose: Map<Element, number>;
-  /** Elements inside (or being) a region named for readers' comments. */
-  discussion: Set<Element>;
-  /** Elements inside (or being) a chrome landmark or a dialog (UNSCORED_TAGS, UNSCORED_ROLES): their prose scores nothing. */
-  unscored: Set<Element>;
-  /**
-   * The outermost regions whose prose is not the page's: landmarks of chrome (`footer`, `nav`, `aside` and their
-   * roles), elements named as chrome or as readers' comments. A footer's legal text or a comment is prose, but the
-   * content block is not widened to take it in.
-   */
-  asides: Element[];
-  /** Whether code (`<pre>`, `<code>`) stands anywhere under the root. */
-  holdsCode: boolean;
-}
-
-/** One walk over `top`: the text each block holds directly, its commas and link text, and the prose under each element. */
-function measureBlocks(top: Element): Measures {
-  const amounts = measureTextAmounts(top);
-  const own = new Map<Element, OwnText>();
-  const blocks: Element[] = [];
-  const elements: Element[] = [];
-  const order = new Map<Element, number>();
-  const discussion = new Set<Element>();
-  const unscored = new Set<Element>();
-  const asides: Element[] = [];
-  let holdsCode = false;
-  const stack: {
-    node: AnyNode;
-    block: Element;
-    inLink: boolean;
-    inDiscussion: boolean;
-    inAside: boolean;
-    inUnscored: boolean;
-  }[] = [{ node: top, block: top, inLink: false, inDiscussion: false, inAside: false, inUnscored: false }];
-  while (stack.length > 0) {
-    const { node, block, inLink, inDiscussion, inAside, inUnscored } = stack.pop()!;
-    if (isTextNode(node)) {
-      const amount = amounts.get(node);
-      if (!amount || amount.chars === 0) continue;
-      let text = own.get(block);
-      if (!text) own.set(block, (text = { chars: 0, linkChars: 0, commas: 0 }));
-      text.chars += amount.chars;
-      if (inLink) text.linkChars += amount.chars;
-      text.commas += countCommas(node.data);
-      continue;
-    }
-    if (!isElementNode(node) || SKIPPED_TAGS.has(node.name)) continue;
-    if (node.name === 'pre' || node.name === 'code') holdsCode = true;
-    order.set(node, elements.length);
-    elements.push(node);
-    const isBlock = node === top || BLOCK_TAGS.has(node.name);
-    if (isBlock) blocks.push(node);
-    const inDiscussionHere = inDiscussion || hasDiscussionName(node);
-    if (inDiscussionHere) discussion.add(node);
-    const inUnscoredHere = inUnscored || (node !== top && isUnscoredRegion(node));
-    if (inUnscoredHere) unscored.add(node);
-    const isAside = !inAside && node !== top && (inDiscussionHere || isChromeRegion(node));
-    if (isAside) asides.push(node);
-    const inLinkHere = inLink || (node.name === 'a' && node.attribs.href !== undefined);
-    for (let i = node.children.length - 1; i >= 0; i--)
-      stack.push({
-        node: node.children[i]!,
-        block: isBlock ? node : block,
-        inLink: inLinkHere,
-        inDiscussion: inDiscussionHere,
-        inAside: inAside || isAside,
-        inUnscored: inUnscoredHere,
-      });
-  }
-  const prose = new Map<Element, number>();
-  for (const block of blocks) {
-    const text = own.get(block);
-    if (!text || text.chars < MIN_PARAGRAPH_CHARS || CAPTION_TAGS.has(block.name) || discussion.has(block)) continue;
-    if (text.linkChars / text.chars >= PROSE_MAX_LINK_DENSITY) continue;
-    prose.set(block, text.chars - text.linkChars);
-  }
-  // Children come after their parents in document order: summed from the last, each element's prose is complete
-  // when it is added to its parent's.
-  for (let i = elements.length - 1; i > 0; i--) {
-    const element = elements[i]!;
-    const amount = prose.get(element);
-    const parent = parentElement(element);
-    if (amount && parent && element !== top) prose.set(parent, (prose.get(parent) ?? 0) + amount);
-  }
-  return { amounts, own, blocks, order, prose, discussion, unscored, asides, holdsCode };
-}
-
-const CHROME_REGION_TAGS = new Set(['footer', 'nav', 'aside']);
-const CHROME_REGION_ROLES = new Set(['navigation', 'contentinfo', 'complementary']);
-
-/**
- * Chrome landmarks and dialogs, by tag or role. A page whose only prose is its footer's copyright line or a search
- * dialog's help (a 404 page: "Page not found" is under a paragraph's length) must not take that for its content.
- */
-const UNSCORED_TAGS = new Set(['footer', 'nav', 'aside', 'dialog']);
-const UNSCORED_ROLES = new Set(['navigation', 'contentinfo', 'complementary', 'dialog', 'alertdialog', 'search']);
-
-function isUnscoredRegion(element: Element): boolean {
-  const { role } = element.attribs;
-  return UNSCORED_TAGS.has(element.name) || (role !== undefined && UNSCORED_ROLES.has(role));
-}
-
-function isChromeRegion(element: Element): boolean {
-  if (CHROME_REGION_TAGS.has(element.name)) return true;
-  const { id, class: className, role } = element.attribs;
-  return (role !== undefined && CHROME_REGION_ROLES.has(role)) || hasChromeName(id, className);
-}
-
 /** The page's prose for a content block: all of it but that of the aside regions around or beside the block. */
 function pageProseFor(best: Element, top: Element, measures: Measures): number {
   let prose = measures.prose.get(top) ?? 0;
   for (const aside of measures.asides) if (!isInside(best, aside)) prose -= measures.prose.get(aside) ?? 0;
   return prose;
-}
-
-function hasDiscussionName(element: Element): boolean {
-  const { id, class: className } = element.attribs;
-  if (!id && !className) return false;
-  return `${id ?? ''} ${className ?? ''}`
-    .split(/\s+/)
-    .flatMap(splitNameWords)
-    .some((word) => DISCUSSION_WORDS.has(word));
-}
-
-function countCommas(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // Comma, Arabic comma, ideographic comma, fullwidth comma.
-    if (code === 44 || code === 0x60c || code === 0x3001 || code === 0xff0c) count += 1;
-  }
-  return count;
 }
 
 /** Readability's content score of every block that holds paragraphs, within `top`. */
@@ -333,13 +104,6 @@ function scoreBlocks(top: Element, measures: Measures): Map<Element, number> {
     scores.set(element, score * weight * (1 - linkDensity(measures.amounts.get(element) ?? NO_TEXT)));
   }
   return scores;
-}
-
-const NO_TEXT: TextAmount = { chars: 0, linkChars: 0 };
-
-function parentElement(node: AnyNode): Element | null {
-  const parent = node.parent;
-  return parent && isElementNode(parent) ? parent : null;
 }
 
 /** The best-scoring block, widened to the ancestor holding its close rivals or scoring better than it (Readability). */
@@ -459,79 +223,6 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
 }
 
 /**
- * Removes from the content the blocks that are lists of links, named or not: teaser lists ("More stories", "Top
- * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning). The
- * heading over such a list goes with it. Only blocks holding less than half the content's text are judged.
- */
-function removeLinkLists(newRoot: Element, measures: Measures): void {
-  const rootChars = (measures.amounts.get(newRoot) ?? NO_TEXT).chars;
-  const doomed: Element[] = [];
-  const stack: Element[] = [newRoot];
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    for (const child of element.children) {
-      if (!isElementNode(child)) continue;
-      const amount = measures.amounts.get(child) ?? NO_TEXT;
-      if (amount.chars === 0) continue;
-      if (
-        LINK_LIST_TAGS.has(child.name) &&
-        amount.chars < rootChars * PAGE_SHARE &&
-        (isLinkList(amount, child) || isTeaserList(child))
-      ) {
-        doomed.push(child);
-        const heading = headingBefore(child);
-        if (heading) doomed.push(heading);
-      } else stack.push(child);
-    }
-    doomed.push(...linkRuns(element, measures, rootChars));
-  }
-  removeNodes(doomed);
-}
-
-/** Links to other pages, each followed by a cut-off excerpt of that page: a teaser list, not the page's own text. */
-function isTeaserList(element: Element): boolean {
-  const links = countLinks(element);
-  if (links < TEASER_MIN_LINKS) return false;
-  let excerpts = 0;
-  const stack: AnyNode[] = [...element.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isTextNode(node)) {
-      if (EXCERPT_END.test(node.data)) excerpts += 1;
-    } else if (isElementNode(node) && node.name !== 'a') stack.push(...node.children);
-  }
-  return excerpts >= TEASER_MIN_LINKS && excerpts * 2 >= links;
-}
-
-/**
- * Runs of LINK_RUN_MIN or more sibling paragraphs or divs that are each a single link and nothing else (together under
- * half the content's text): a list of links written as paragraphs. One such paragraph among others is the article's.
- */
-function linkRuns(parent: Element, measures: Measures, rootChars: number): Element[] {
-  const found: Element[] = [];
-  let run: Element[] = [];
-  const close = () => {
-    const chars = run.reduce((sum, p) => sum + (measures.amounts.get(p) ?? NO_TEXT).chars, 0);
-    if (run.length >= LINK_RUN_MIN && chars < rootChars * PAGE_SHARE) found.push(...run);
-    run = [];
-  };
-  for (const child of parent.children) {
-    if (isTextNode(child) && !/\S/.test(child.data)) continue;
-    if (isElementNode(child) && (child.name === 'p' || child.name === 'div') && isWholeLink(child, measures))
-      run.push(child);
-    else close();
-  }
-  close();
-  return found;
-}
-
-/** A paragraph whose text is all one link's. */
-function isWholeLink(paragraph: Element, measures: Measures): boolean {
-  const amount = measures.amounts.get(paragraph) ?? NO_TEXT;
-  return amount.chars > 0 && amount.linkChars >= amount.chars && countLinks(paragraph) === 1;
-}
-
-/**
  * Removes from `newRoot` what is neither kept nor on the way to it; between the headline and the content block, prose
  * stays (a standfirst) and the rest goes (bylines, dates, share bars, the lead image's caption).
  */
@@ -603,30 +294,4 @@ function commonAncestor(elements: Element[], top: Element): Element {
     while (!ancestors.has(common) && common !== top) common = parentElement(common) ?? top;
   }
   return common;
-}
-
-/** Mostly link text, in several links. */
-function isLinkList(amount: TextAmount, element: Element): boolean {
-  return linkDensity(amount) >= LINK_LIST_DENSITY && countLinks(element) >= LINK_LIST_MIN_LINKS;
-}
-
-function countLinks(element: Element): number {
-  let count = 0;
-  const stack: AnyNode[] = [...element.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isElementNode(node)) continue;
-    if (node.name === 'a' && node.attribs.href !== undefined) count += 1;
-    else stack.push(...node.children);
-  }
-  return count;
-}
-
-/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
-function headingBefore(element: Element): Element | null {
-  for (let node = element.prev; node; node = node.prev) {
-    if (isTextNode(node) && !/\S/.test(node.data)) continue;
-    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
-  }
-  return null;
 }

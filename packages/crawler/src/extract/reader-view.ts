@@ -1,7 +1,7 @@
 import type * as ReadabilityModule from '@mozilla/readability';
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import { BLOCK_TAGS } from './content-blocks';
+import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
 import { isElementNode } from './dom-nodes';
 import { FRAMEWORK_ROOTS } from './frameworks';

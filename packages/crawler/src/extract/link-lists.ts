@@ -1,0 +1,127 @@
+import type { AnyNode, Element } from 'domhandler';
+import { NO_TEXT, type Measures } from './block-measures';
+import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { linkDensity, type TextAmount } from './text-amounts';
+
+/** Blocks judged as link lists inside the content (removeLinkLists). */
+const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
+
+/** Link text over this share of a block's text makes it a link list. */
+const LINK_LIST_DENSITY = 0.5;
+
+/** No block holding this share of the content's text is removed as a link list. */
+const PAGE_SHARE = 0.5;
+
+/** A link list holds this many links at least: a lone link between paragraphs ("Read more: …") is the article's. */
+const LINK_LIST_MIN_LINKS = 2;
+
+/**
+ * A block of at least this many links whose text outside them is mostly cut-off excerpts (ending in "..." or "…",
+ * one for at least half of the links) is a list of teasers of other pages ("Breaking news", "Latest"), however much
+ * of its text is the excerpts'.
+ */
+const TEASER_MIN_LINKS = 3;
+const EXCERPT_END = /(?:\.\.\.|…)\s*$/;
+
+/** This many paragraphs (or divs) in a row, each one link and nothing else, are a link list too ("Sponsored links"). */
+const LINK_RUN_MIN = 3;
+const SUBHEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Removes from the content the blocks that are lists of links, named or not: teaser lists ("More stories", "Top
+ * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning). The
+ * heading over such a list goes with it. Only blocks holding less than half the content's text are judged.
+ */
+export function removeLinkLists(newRoot: Element, measures: Measures): void {
+  const rootChars = (measures.amounts.get(newRoot) ?? NO_TEXT).chars;
+  const doomed: Element[] = [];
+  const stack: Element[] = [newRoot];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      const amount = measures.amounts.get(child) ?? NO_TEXT;
+      if (amount.chars === 0) continue;
+      if (
+        LINK_LIST_TAGS.has(child.name) &&
+        amount.chars < rootChars * PAGE_SHARE &&
+        (isLinkList(amount, child) || isTeaserList(child))
+      ) {
+        doomed.push(child);
+        const heading = headingBefore(child);
+        if (heading) doomed.push(heading);
+      } else stack.push(child);
+    }
+    doomed.push(...linkRuns(element, measures, rootChars));
+  }
+  removeNodes(doomed);
+}
+
+/** Links to other pages, each followed by a cut-off excerpt of that page: a teaser list, not the page's own text. */
+function isTeaserList(element: Element): boolean {
+  const links = countLinks(element);
+  if (links < TEASER_MIN_LINKS) return false;
+  let excerpts = 0;
+  const stack: AnyNode[] = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isTextNode(node)) {
+      if (EXCERPT_END.test(node.data)) excerpts += 1;
+    } else if (isElementNode(node) && node.name !== 'a') stack.push(...node.children);
+  }
+  return excerpts >= TEASER_MIN_LINKS && excerpts * 2 >= links;
+}
+
+/**
+ * Runs of LINK_RUN_MIN or more sibling paragraphs or divs that are each a single link and nothing else (together under
+ * half the content's text): a list of links written as paragraphs. One such paragraph among others is the article's.
+ */
+function linkRuns(parent: Element, measures: Measures, rootChars: number): Element[] {
+  const found: Element[] = [];
+  let run: Element[] = [];
+  const close = () => {
+    const chars = run.reduce((sum, p) => sum + (measures.amounts.get(p) ?? NO_TEXT).chars, 0);
+    if (run.length >= LINK_RUN_MIN && chars < rootChars * PAGE_SHARE) found.push(...run);
+    run = [];
+  };
+  for (const child of parent.children) {
+    if (isTextNode(child) && !/\S/.test(child.data)) continue;
+    if (isElementNode(child) && (child.name === 'p' || child.name === 'div') && isWholeLink(child, measures))
+      run.push(child);
+    else close();
+  }
+  close();
+  return found;
+}
+
+/** A paragraph whose text is all one link's. */
+function isWholeLink(paragraph: Element, measures: Measures): boolean {
+  const amount = measures.amounts.get(paragraph) ?? NO_TEXT;
+  return amount.chars > 0 && amount.linkChars >= amount.chars && countLinks(paragraph) === 1;
+}
+
+/** Mostly link text, in several links. */
+function isLinkList(amount: TextAmount, element: Element): boolean {
+  return linkDensity(amount) >= LINK_LIST_DENSITY && countLinks(element) >= LINK_LIST_MIN_LINKS;
+}
+
+function countLinks(element: Element): number {
+  let count = 0;
+  const stack: AnyNode[] = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (node.name === 'a' && node.attribs.href !== undefined) count += 1;
+    else stack.push(...node.children);
+  }
+  return count;
+}
+
+/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
+function headingBefore(element: Element): Element | null {
+  for (let node = element.prev; node; node = node.prev) {
+    if (isTextNode(node) && !/\S/.test(node.data)) continue;
+    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
+  }
+  return null;
+}
