@@ -19,7 +19,7 @@ import {
 
 const SITE = generateDocsSite({ pages: 3 });
 
-/** The README's scaling commands on one machine: the second worker finds the health port taken and takes another. */
+/** The scaling commands of docs/operations.md on one machine: the second worker finds the health port taken and takes another. */
 describe('two `npm run start:worker` on one host', () => {
   let env: Record<string, string>;
   let api: ApiProcess | undefined;

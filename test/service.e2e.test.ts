@@ -6,7 +6,7 @@ import { cookieHeaderOf } from './support/cookies';
 import { deleteRedisKeys, makeChunks, REDIS_URL } from './support/harness';
 import { startService, type ServiceProcess } from './support/service-process';
 
-/** The README's walk-through, against `npm start`'s real API and worker processes. */
+/** The walk-through of docs/getting-started.md, against `npm start`'s real API and worker processes. */
 describe('npm start as a new user runs it', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-svc-'));
   const env = {

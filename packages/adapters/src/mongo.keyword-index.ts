@@ -7,7 +7,7 @@ import type { MongoRecordStore } from './mongo.record-store';
 export const ATLAS_TITLE_BOOST = 2.5;
 
 export interface MongoKeywordIndexOptions {
-  /** Name of an Atlas Search index on `chunks` (README, MongoDB); the plain text index `chunk_text` when absent. */
+  /** Name of an Atlas Search index on `chunks` (docs/production.md, MongoDB); the plain text index `chunk_text` when absent. */
   atlasSearchIndex?: string;
 }
 

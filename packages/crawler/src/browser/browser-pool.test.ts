@@ -343,7 +343,7 @@ describeWithChromium('BrowserPool limits and recovery', () => {
       expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');
       expect(pool.sandboxed).toBe(check.ok);
       if (!check.ok)
-        expect(seen).toContain('Chromium runs without its sandbox (see README, "Rendering untrusted pages")');
+        expect(seen).toContain('Chromium runs without its sandbox (see docs/crawling.md, "Rendering untrusted pages")');
     } finally {
       await pool.close();
     }

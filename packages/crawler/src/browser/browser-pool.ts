@@ -571,7 +571,7 @@ export class BrowserPool {
     if (!usable.ok)
       this.options.logger?.warn(
         { reason: usable.reason },
-        'Chromium runs without its sandbox (see README, "Rendering untrusted pages")',
+        'Chromium runs without its sandbox (see docs/crawling.md, "Rendering untrusted pages")',
       );
     return usable.ok;
   }
