@@ -1,14 +1,12 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import pTimeout from 'p-timeout';
-import { chromium, errors, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { errors, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { BlockedUrlError, type AddressPolicy } from '../fetch/address-policy';
 import { FetchFailedError, describeNetworkError } from '../fetch/fetch-failed-error';
 import { safeFetch, type SafeResponse } from '../fetch/safe-fetch';
-import { chromiumSandboxUsable } from './chromium-sandbox';
+import { ChromiumInstances, type ChromiumInstance, type ChromiumOptions } from './chromium-instances';
 import { DISABLE_WEBRTC_SCRIPT, guardContextNetwork, type ContextGuard, type NetworkGuard } from './guard-network';
-import { ProcessWatch } from './process-watch';
 import { RenderFailedError } from './render-failed-error';
-import { startSinkholeProxy, type SinkholeProxy } from './sinkhole-proxy';
 import { SubresourceCache } from './subresource-cache';
 import { SETTLE_TRACKER_SCRIPT, waitForPageToSettle } from './wait-for-settled';
 
@@ -28,23 +26,11 @@ export interface RenderedPage {
   headers?: Record<string, string>;
 }
 
-export interface BrowserPoolOptions {
-  chromiumPath: string;
+export interface BrowserPoolOptions extends ChromiumOptions {
   maxPages: number;
   policy: AddressPolicy;
-  logger?: {
-    warn(obj: object, msg: string): void;
-    debug(obj: object, msg: string): void;
-    info?(obj: object, msg: string): void;
-  };
-  /** CHROMIUM_SANDBOX: `auto` uses Chromium's sandbox where the kernel and user allow it, `on` requires it, `off` never. */
-  sandbox?: 'auto' | 'on' | 'off';
   /** BROWSER_RECYCLE_PAGES: a browser that has rendered this many pages is replaced once its pages are done. */
   recycleAfterPages?: number;
-  /** BROWSER_RECYCLE_MB: a browser whose processes together pass this PSS (after 50 pages) is replaced once its pages are done. */
-  recycleAfterMb?: number;
-  /** PAGE_MAX_MEMORY_MB: a page whose renderer passes this RSS is stopped, failing that page only. */
-  pageMaxMb?: number;
   /** PAGE_MAX_BYTES: limit on the document and on each subresource body. */
   maxBodyBytes?: number;
   /** PAGE_TIMEOUT_MS, of which each subresource gets half. */
@@ -62,22 +48,12 @@ export interface RenderOptions {
 
 const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
 const SETTLE_MAX_MS = 2_000;
-const MIN_PAGES_BEFORE_SIZE_RECYCLE = 50;
-const LAUNCH_ARGS = [
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-dev-shm-usage',
-  '--disable-extensions',
-  '--mute-audio',
-];
-
 // Pages get no way to open windows; any that appears anyway (a target=_blank click) is closed at once.
 const NO_POPUPS_SCRIPT = `try { Object.defineProperty(globalThis, 'open', { value: () => null, configurable: false, writable: false }); } catch {}`;
 const INIT_SCRIPT = [DISABLE_WEBRTC_SCRIPT, NO_POPUPS_SCRIPT, SETTLE_TRACKER_SCRIPT].join('\n');
+
+/** One launched Chromium, with the sites open in it. */
+type Instance = ChromiumInstance<Site>;
 
 /** A browser context for the pages of one site (origin), shared by its tabs as one browser session would be. */
 interface Site {
@@ -102,21 +78,6 @@ interface Tab {
   busy: boolean;
 }
 
-/** One launched Chromium and what the pool knows of it. */
-interface Instance {
-  browser: Browser;
-  /** Pages started in it. */
-  pages: number;
-  /** Tabs open in it now. */
-  active: number;
-  /** Its sites' contexts, by origin (being created or ready). */
-  sites: Map<string, Promise<Site>>;
-  /** Replaced: takes no new page and closes when its last one is done. */
-  retiring: boolean;
-  /** Its root process, found by the marker in its command line (Linux), for the memory watch. */
-  marker: string;
-}
-
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (message.split('\n')[0] ?? message).replace(/^[\w.]+: /, '');
@@ -131,23 +92,6 @@ function raceWithTimeout<T>(work: Promise<T>, url: string, timeoutMs: number, si
   });
 }
 
-/** Chromium's own background calls (component updates, sign-in) are expected: they are not worth a warning. */
-const CHROMIUM_BACKGROUND_HOSTS = /(^|\.)(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)$/i;
-
-/** Whatever else reaches the sinkhole is worth one line per host. */
-function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string, requestLine: string) => void {
-  const seen = new Set<string>();
-  return (host, requestLine) => {
-    if (seen.has(host)) return;
-    seen.add(host);
-    const level = CHROMIUM_BACKGROUND_HOSTS.test(host.replace(/:\d+$/, '')) ? 'debug' : 'warn';
-    logger?.[level](
-      { host, request: requestLine.slice(0, 200) },
-      'Chromium tried to connect outside the request guard; dropped',
-    );
-  };
-}
-
 /**
  * Renders pages in one lazily launched Chromium, at most `maxPages` at a time. The pages of one site share a context
  * (as one browser session would; its cookies are cleared whenever none of them is rendering), other sites never see
@@ -158,48 +102,21 @@ function reportOncePerHost(logger: BrowserPoolOptions['logger']): (host: string,
  */
 export class BrowserPool {
   private readonly slots: LimitFunction;
-  private current: Promise<Instance> | undefined;
-  private currentInstance: Instance | undefined;
-  private readonly instances = new Set<Instance>();
   private readonly tabs: Tab[] = [];
-  private proxy: SinkholeProxy | undefined;
   private closed = false;
-  private sandbox: boolean | undefined;
   private readonly cache = new SubresourceCache();
-  private readonly watch: ProcessWatch;
+  private readonly instances: ChromiumInstances<Site>;
 
   constructor(private readonly options: BrowserPoolOptions) {
     this.slots = pLimit(options.maxPages);
-    this.watch = new ProcessWatch({
-      pageMaxMb: options.pageMaxMb ?? 1_024,
-      reportAboveMb: options.recycleAfterMb,
-      onRendererStopped: (marker, pid, mb) =>
-        options.logger?.warn(
-          { pid, rssMb: Math.round(mb), limitMb: options.pageMaxMb },
-          'a page used too much memory; its renderer was stopped',
-        ),
-      onBrowserSize: (marker, mb) => {
-        const instance = [...this.instances].find((i) => i.marker === marker);
-        // A browser that is big from the start would be replaced by one as big: only growth over many pages counts.
-        if (
-          instance &&
-          !instance.retiring &&
-          instance.pages >= MIN_PAGES_BEFORE_SIZE_RECYCLE &&
-          mb > (options.recycleAfterMb ?? Infinity)
-        ) {
-          options.logger?.info?.(
-            { rssMb: Math.round(mb) },
-            'Chromium passed BROWSER_RECYCLE_MB; replacing it once its pages are done',
-          );
-          this.retire(instance);
-        }
-      },
+    this.instances = new ChromiumInstances(options, (instance) => {
+      for (const tab of this.tabs.filter((t) => t.site.instance === instance && !t.busy)) void this.closeTab(tab);
     });
   }
 
   /** Whether Chromium runs with its sandbox (known after the first launch). */
   get sandboxed(): boolean | undefined {
-    return this.sandbox;
+    return this.instances.sandboxed;
   }
 
   async render(url: string, options: RenderOptions = {}): Promise<RenderedPage> {
@@ -233,7 +150,7 @@ export class BrowserPool {
           if (options.signal?.aborted) throw options.signal.reason;
           // A kept tab whose browser died since its last page (before 'disconnected' arrived): once more, relaunched.
           if (reused && attempt === 1 && !tab.site.instance.browser.isConnected()) {
-            this.forget(tab.site.instance);
+            this.instances.forget(tab.site.instance);
             continue;
           }
           throw this.describeFailure(url, error, tab.site.instance);
@@ -253,13 +170,8 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.watch.stop();
-    this.clearCurrent();
     this.tabs.length = 0;
-    await Promise.all([...this.instances].map((i) => i.browser.close().catch(() => undefined)));
-    this.instances.clear();
-    await this.proxy?.close();
-    this.proxy = undefined;
+    await this.instances.close();
   }
 
   /** Errors we raised say what happened; Playwright's (a crash mid-render) are wrapped so callers see one type. */
@@ -300,7 +212,7 @@ export class BrowserPool {
     for (let attempt = 1; ; attempt += 1) {
       let instance: Instance | undefined;
       try {
-        instance = await this.getInstance();
+        instance = await this.instances.acquire();
         instance.active += 1;
         let site = await this.siteOf(instance, origin);
         // Its last tab closed meanwhile, and its context with it: a fresh one.
@@ -317,10 +229,10 @@ export class BrowserPool {
         current.opening.add(opening);
         return await opening.finally(() => current.opening.delete(opening));
       } catch (error) {
-        if (instance) this.done(instance);
+        if (instance) this.instances.done(instance);
         // A browser that died before its 'disconnected' event arrived: relaunch once rather than fail this render.
         if (instance && !instance.browser.isConnected() && attempt === 1) {
-          this.forget(instance);
+          this.instances.forget(instance);
           continue;
         }
         throw new RenderFailedError(url, `could not open a browser page: ${firstLine(error)}`, { cause: error });
@@ -385,7 +297,7 @@ export class BrowserPool {
     } else {
       await tab.page.close().catch(() => undefined);
     }
-    this.done(site.instance);
+    this.instances.done(site.instance);
   }
 
   private async renderInTab(
@@ -400,7 +312,7 @@ export class BrowserPool {
     const { page, guard } = tab;
     const { instance } = tab.site;
     instance.pages += 1;
-    if (instance.pages >= (this.options.recycleAfterPages ?? Infinity)) this.retire(instance);
+    if (instance.pages >= (this.options.recycleAfterPages ?? Infinity)) this.instances.retire(instance);
     // Fetched here, redirects and all, so the page is opened at the final URL and relative links resolve against it.
     const document =
       prefetched ??
@@ -410,7 +322,7 @@ export class BrowserPool {
     let onCrash: (() => void) | undefined;
     const crashed = new Promise<never>((_, reject) => {
       onCrash = () => {
-        const why = this.watch.stoppedRecently()
+        const why = this.instances.rendererStoppedRecently()
           ? `the page used more than ${this.options.pageMaxMb} MB of memory and was stopped`
           : 'the page crashed';
         reject(new RenderFailedError(url, why));
@@ -480,99 +392,5 @@ export class BrowserPool {
       await page.waitForLoadState('load').catch(() => undefined);
       return { html: await page.content(), title: await page.title() };
     }
-  }
-
-  private getInstance(): Promise<Instance> {
-    const live = this.currentInstance;
-    if (live && (live.retiring || !live.browser.isConnected())) this.clearCurrent();
-    if (this.current) return this.current;
-    const launching = this.launch();
-    this.current = launching;
-    launching.then(
-      (instance) => {
-        this.instances.add(instance);
-        if (this.current === launching) this.currentInstance = instance;
-        instance.browser.on('disconnected', () => {
-          const wasCurrent = this.forget(instance);
-          if (!this.closed && wasCurrent) {
-            this.options.logger?.warn(
-              { chromiumPath: this.options.chromiumPath },
-              'Chromium disconnected; the next render relaunches it',
-            );
-          }
-        });
-        // It may have died between launching and now, before the listener existed.
-        if (!instance.browser.isConnected()) this.forget(instance);
-      },
-      () => {
-        if (this.current === launching) this.current = undefined;
-      },
-    );
-    return launching;
-  }
-
-  private clearCurrent(): void {
-    this.current = undefined;
-    this.currentInstance = undefined;
-  }
-
-  /** Takes no new page in `instance`; it closes when its last page is done. */
-  private retire(instance: Instance): void {
-    if (instance.retiring) return;
-    instance.retiring = true;
-    if (this.currentInstance === instance) this.clearCurrent();
-    for (const tab of this.tabs.filter((t) => t.site.instance === instance && !t.busy)) void this.closeTab(tab);
-    if (instance.active === 0) void instance.browser.close().catch(() => undefined);
-  }
-
-  private done(instance: Instance): void {
-    instance.active -= 1;
-    if (instance.retiring && instance.active === 0) void instance.browser.close().catch(() => undefined);
-  }
-
-  /** Drops the instance; returns whether it was the current one (a retired browser closing is expected). */
-  private forget(instance: Instance): boolean {
-    this.instances.delete(instance);
-    this.watch.untrack(instance.marker);
-    for (const tab of this.tabs.filter((t) => t.site.instance === instance && !t.busy)) void this.closeTab(tab);
-    const wasCurrent = this.currentInstance === instance;
-    if (wasCurrent) this.clearCurrent();
-    return wasCurrent;
-  }
-
-  private async launch(): Promise<Instance> {
-    this.proxy ??= await startSinkholeProxy(reportOncePerHost(this.options.logger));
-    this.sandbox ??= this.decideSandbox();
-    const marker = `--docshelf-browser=${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-    const args = [...LAUNCH_ARGS, marker];
-    if (!this.sandbox) args.push('--no-sandbox');
-    if (this.options.pageMaxMb) args.push(`--js-flags=--max-old-space-size=${this.options.pageMaxMb}`);
-    const browser = await chromium.launch({
-      executablePath: this.options.chromiumPath,
-      headless: true,
-      args,
-      chromiumSandbox: this.sandbox,
-      // Every request is fulfilled by our route handler; anything Chromium would fetch itself meets the sinkhole.
-      proxy: { server: this.proxy.url },
-    });
-    this.watch.track(marker);
-    return { browser, pages: 0, active: 0, retiring: false, marker, sites: new Map() };
-  }
-
-  private decideSandbox(): boolean {
-    const mode = this.options.sandbox ?? 'auto';
-    if (mode === 'off') return false;
-    const usable = chromiumSandboxUsable(this.options.chromiumPath);
-    if (mode === 'on' && !usable.ok)
-      throw new RenderFailedError(
-        'about:blank',
-        `CHROMIUM_SANDBOX=on but the sandbox cannot run here: ${usable.reason}`,
-      );
-    if (!usable.ok)
-      this.options.logger?.warn(
-        { reason: usable.reason },
-        'Chromium runs without its sandbox (see docs/crawling.md, "Rendering untrusted pages")',
-      );
-    return usable.ok;
   }
 }
