@@ -67,7 +67,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    files: ['**/*.cjs', 'jest.config.js'],
+    files: ['**/*.cjs', 'jest.config.js', 'jest.unit.config.js'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
