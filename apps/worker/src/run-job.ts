@@ -17,6 +17,7 @@ import {
   type JobStore,
   type LifecycleDeps,
   type StoredJob,
+  restoredAppError,
 } from '@docshelf/core';
 import { recordJobAttempt, type JobOutcome } from '@docshelf/observability';
 import { addChildrenTo, isWaitingForChildren, runStepJob, type BullmqWorkerQueues } from '@docshelf/queue';
@@ -90,7 +91,7 @@ export async function runJob(
         return spec.result.parse(record.result);
       }
       if (record.state === 'failed')
-        throw new AppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, {
+        throw restoredAppError(record.error?.code ?? 'JOB_FAILED', record.error?.error ?? 'Job failed', 500, {
           retryable: false,
         });
       if (record.state === 'cancelled') throw jobCancelled(job.id!);

@@ -16,8 +16,8 @@ describe('AppError across the queue', () => {
   });
 
   it('treats 5xx as retryable unless told otherwise', () => {
-    expect(new AppError('X', 'x', 500).retryable).toBe(true);
-    expect(new AppError('X', 'x', 404).retryable).toBe(false);
-    expect(new AppError('X', 'x', 500, { retryable: false }).retryable).toBe(false);
+    expect(new AppError('INTERNAL', 'x', 500).retryable).toBe(true);
+    expect(new AppError('NOT_FOUND', 'x', 404).retryable).toBe(false);
+    expect(new AppError('INTERNAL', 'x', 500, { retryable: false }).retryable).toBe(false);
   });
 });

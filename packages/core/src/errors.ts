@@ -1,12 +1,21 @@
+import type { CodeWithStatus, ErrorCode, StatusOf } from './error-codes';
+
+export interface AppErrorOptions {
+  retryable?: boolean;
+  details?: unknown[];
+  jobId?: string;
+  retryAfterSeconds?: number;
+}
+
 /** The one error type: a stable machine code, the HTTP status it maps to, and whether a retry could help. */
-export class AppError extends Error {
+class ServiceError extends Error {
   override readonly name = 'AppError';
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly status: number,
-    readonly options: { retryable?: boolean; details?: unknown[]; jobId?: string; retryAfterSeconds?: number } = {},
+    readonly options: AppErrorOptions = {},
   ) {
     super(message);
   }
@@ -29,6 +38,18 @@ export class AppError extends Error {
     };
   }
 }
+
+export type AppError = ServiceError;
+
+/**
+ * Made with a code of ERROR_CODES (error-codes.ts) and one of the statuses that code comes with: the type check holds
+ * every `new AppError(code, message, status)` to the table. (A class cannot tie one constructor parameter's type to
+ * another's, so the constructor is declared here over the class.)
+ */
+export const AppError = ServiceError as {
+  new <C extends ErrorCode>(code: C, message: string, status: StatusOf<C>, options?: AppErrorOptions): AppError;
+  prototype: AppError;
+};
 
 export interface SerializedAppError {
   code: string;
@@ -63,9 +84,23 @@ export const rateLimited = (message: string, retryAfterSeconds: number) =>
     retryable: true,
     retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)),
   });
-export const conflict = (code: string, message: string) => new AppError(code, message, 409, { retryable: false });
-export const serviceUnavailable = (code: string, message: string) =>
+export const conflict = (code: CodeWithStatus<409>, message: string) =>
+  new AppError(code, message, 409, { retryable: false });
+export const serviceUnavailable = (code: CodeWithStatus<503>, message: string) =>
   new AppError(code, message, 503, { retryable: true });
+
+/**
+ * An error read back from where one was recorded (a job record, a queue's failure reason): its code and status as
+ * they were written, unchecked against ERROR_CODES (a record may be older than the table).
+ */
+export function restoredAppError(
+  code: string,
+  message: string,
+  status: number,
+  options: AppErrorOptions = {},
+): AppError {
+  return new ServiceError(code as ErrorCode, message, status, options);
+}
 
 const MARKER = 'AppError:';
 
@@ -79,7 +114,7 @@ export function decodeAppError(message: string | undefined): AppError | undefine
   if (!message?.startsWith(MARKER)) return undefined;
   try {
     const s = JSON.parse(message.slice(MARKER.length)) as SerializedAppError;
-    return new AppError(s.code, s.message, s.status, { retryable: s.retryable, details: s.details });
+    return restoredAppError(s.code, s.message, s.status, { retryable: s.retryable, details: s.details });
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './error-codes';
 export * from './ports';
 export * from './domain/types';
 export * from './domain/schemas';

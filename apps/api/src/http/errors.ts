@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { AppError, type ErrorBody } from '@docshelf/core';
+import { AppError, type ErrorBody, type ErrorCode } from '@docshelf/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
@@ -18,7 +18,7 @@ interface HttpLibraryError {
 }
 
 /** Codes for the 4xx statuses other libraries raise, matching the ones the service's own errors use. */
-const CODE_OF_STATUS: Record<number, string> = {
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',

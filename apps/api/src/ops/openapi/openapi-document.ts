@@ -1,4 +1,4 @@
-import { acceptedJobSchema, errorBodySchema, SESSION_COOKIE } from '@docshelf/core';
+import { acceptedJobSchema, ERROR_CODES, errorBodySchema, SESSION_COOKIE } from '@docshelf/core';
 import { readinessBodySchema } from '@docshelf/observability';
 import { z } from 'zod';
 import { version } from '../../../package.json';
@@ -8,23 +8,14 @@ type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
 type Operation = Record<string, unknown>;
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: VALIDATION_FAILED (details name each field), MALFORMED_JSON, BAD_REQUEST (a path that does not percent-decode), an invalid library id, or TOO_MANY_PAGES (a crawl above CRAWL_MAX_PAGES)',
-  401: 'UNAUTHORIZED: missing or invalid credential, or the wrong kind for this endpoint',
-  403: 'FORBIDDEN: a read API key on an admin endpoint, a session request from another origin (Origin / Sec-Fetch-Site), or a browser request to /mcp from an origin or Host the service does not know',
-  404: 'Not found (LIBRARY_NOT_FOUND, KEY_NOT_FOUND, JOB_NOT_FOUND)',
-  405: 'Method not allowed',
-  406: 'Not acceptable: the Accept header must allow application/json and text/event-stream',
-  422: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request in the last 24 hours',
-  409: 'Conflict: JOB_CANCELLED (the job was cancelled while the request waited), JOB_NOT_CANCELLABLE, EMBEDDING_MISMATCH',
-  413: 'PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT; TOO_MANY_CHUNKS (MAX_CHUNKS_PER_REQUEST) or CHUNK_TOO_LARGE (MAX_CHUNK_BYTES)',
-  414: 'URL_TOO_LONG: the request URL exceeds MAX_URL_LENGTH',
-  429: 'RATE_LIMITED: too many login attempts, wrong API keys from one address, or requests in the window; Retry-After says when to try again',
-  415: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json',
-  500: 'INTERNAL: unexpected failure; errorId is also in the log',
-  503: 'Unavailable: QUEUE_UNAVAILABLE when Redis is unreachable (readiness: NOT_READY)',
-  504: 'JOB_TIMEOUT: the job did not finish within JOB_WAIT_TIMEOUT_MS; it is still queued or running (jobId)',
-};
+/** Each error status's description: the codes that come with it and what they mean (ERROR_CODES, one table). */
+function errorDescription(status: number): string {
+  const codes = Object.entries(ERROR_CODES).filter(([, { statuses }]) =>
+    (statuses as readonly number[]).includes(status),
+  );
+  if (codes.length === 0) return 'Error';
+  return codes.map(([code, { meaning }]) => `${code}: ${meaning}`).join('; ');
+}
 
 const SECURITY: Record<Access, Record<string, string[]>[] | undefined> = {
   admin: [{ apiKey: [] }, { session: [] }],
@@ -169,7 +160,7 @@ function responsesOf(endpoint: Endpoint, components: Components): Record<string,
   for (const status of [...new Set(endpoint.errors)].sort((a, b) => a - b)) {
     const schema = components.named(endpoint.path === '/readyz' ? readinessBodySchema : errorBodySchema, 'output');
     responses[String(status)] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      description: errorDescription(status),
       content: { 'application/json': { schema } },
     };
   }

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors';
+import { AppError, restoredAppError } from '../../errors';
 import { statusUrlOf } from '../../jobs/job-record';
 import type { JobWatcher } from '../../jobs/job-signals';
 import type { JobStore, StoredJob } from '../../jobs/job-store';
@@ -30,7 +30,10 @@ export async function answerAgain<R>(
   if (ended.state === 'completed') return { result: ended.result as R };
   if (ended.state === 'cancelled') throw jobCancelled(ended.id);
   const error = ended.error ?? { error: 'The job failed', code: 'JOB_FAILED' };
-  throw new AppError(error.code, error.error, ended.errorStatus ?? 500, { retryable: false, details: error.details });
+  throw restoredAppError(error.code, error.error, ended.errorStatus ?? 500, {
+    retryable: false,
+    details: error.details,
+  });
 }
 
 async function waitForEnd(
