@@ -6,7 +6,7 @@ import { openEventStream } from './support/sse';
 
 const ASYNC = { Prefer: 'respond-async' };
 
-/** Asynchronous mode (DESIGN.md): 202 with a job id, the job's record, its event stream, the list. */
+/** Asynchronous mode (docs/api.md): 202 with a job id, the job's record, its event stream, the list. */
 describe('asynchronous jobs: Prefer: respond-async, GET /api/jobs, the event stream', () => {
   let h: Harness;
   let site: FixtureServer;

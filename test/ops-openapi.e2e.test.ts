@@ -13,7 +13,7 @@ const VALIDATOR = path.resolve(
 );
 
 /** The endpoints of the API contract, as `METHOD /path` with `:id` as `{id}` and the query string dropped. */
-const SPEC_ENDPOINTS = [
+const CONTRACT_ENDPOINTS = [
   'POST /api/ingest',
   'POST /api/crawl',
   'POST /api/ingest-url',
@@ -55,11 +55,11 @@ describe('OpenAPI document and reference page', () => {
     expect(validate(broken).valid).toBe(false);
   });
 
-  it('lists every endpoint of SPEC.md section 4, plus login, health, metrics and the read side', () => {
+  it('lists every endpoint of the API contract, plus login, health, metrics and the read side', () => {
     const listed = Object.entries(doc.paths as Record<string, object>).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
     );
-    expect(listed).toEqual(expect.arrayContaining(SPEC_ENDPOINTS));
+    expect(listed).toEqual(expect.arrayContaining(CONTRACT_ENDPOINTS));
     expect(listed).toEqual(
       expect.arrayContaining([
         'POST /api/auth/login',
@@ -177,7 +177,7 @@ describe('OpenAPI document and reference page', () => {
       .get('/api/docs')
       .expect(200)
       .expect('content-type', /text\/html/);
-    for (const endpoint of SPEC_ENDPOINTS) {
+    for (const endpoint of CONTRACT_ENDPOINTS) {
       const [method, p] = endpoint.split(' ');
       expect(res.text).toContain(`${method}</span> ${p}`);
     }
@@ -216,7 +216,7 @@ describe('OpenAPI document and reference page', () => {
     });
     afterAll(async () => site?.close());
 
-    it('the library and key endpoints of SPEC.md section 4, and their errors', async () => {
+    it("the API contract's library and key endpoints, and their errors", async () => {
       const chunks = [...makeChunks(2), { id: 'bare', content: 'A chunk with neither title nor url nor token count.' }];
       check(
         'post',

@@ -67,9 +67,9 @@ export const embedAllSchema = z
   .default(false)
   .describe('Embed every chunk of the ingestion whatever their number (`vectorized` is then true)');
 
-/** Crawl options beyond the spec; every default is what SPEC.md describes. */
+/** Crawl options beyond the contract's; every default is the contract's (docs/api.md). */
 export const crawlOptionsSchema = z.object({
-  /** 1 = the seed page's links, as SPEC.md describes; larger values follow links breadth-first. */
+  /** 1 = the seed page's links, as the contract has it; larger values follow links breadth-first. */
   maxDepth: z.number().int().min(0).max(10).default(1),
   /** Pages a single-URL crawl takes at most, seed included; the operator's CRAWL_MAX_PAGES bounds it. */
   maxPages: z.number().int().min(1).max(CRAWL_PAGES_CEILING).default(DEFAULT_CRAWL_PAGES),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The resources of SPEC.md section 2 as zod schemas: their TypeScript types are inferred (domain/types.ts) and the
+ * The API's resources as zod schemas (docs/api.md): their TypeScript types are inferred (domain/types.ts) and the
  * OpenAPI document is generated from them. A `.meta({ id })` names a schema as a component of that document.
  */
 

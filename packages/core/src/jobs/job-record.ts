@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
 import { isoTimestampSchema as isoTimestamp } from '../domain/schemas';
 
-/** The four requests that run as jobs a client can follow (DESIGN.md "Asynchronous mode and progress"). */
+/** The four requests that run as jobs a client can follow (docs/api.md, asynchronous jobs). */
 export const JOB_TYPES = ['ingest', 'crawl', 'ingest-url', 'embed'] as const;
 export const jobTypeSchema = z.enum(JOB_TYPES);
 export type JobType = z.infer<typeof jobTypeSchema>;

@@ -72,7 +72,7 @@ const jsonRpcMessageSchema = z
     description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)',
   });
 
-/** Every endpoint Docshelf serves: SPEC.md section 4, the dashboard login, and the operator endpoints. */
+/** Every endpoint Docshelf serves: the API contract's (docs/api.md), the dashboard login, and the operator endpoints. */
 export const ENDPOINTS: Endpoint[] = [
   {
     method: 'post',
