@@ -55,6 +55,35 @@ describe('OpenAPI document and reference page', () => {
     expect(validate(broken).valid).toBe(false);
   });
 
+  it('describes every route the app serves under /api, /mcp and the operator paths, and no other', () => {
+    // Express's own table of routes: each route file's router, and the routes registered on the app itself.
+    type Layer = {
+      route?: { path: string | string[]; methods: Record<string, boolean> };
+      handle?: { stack?: Layer[] };
+    };
+    const layers = (h.app as unknown as { router: { stack: Layer[] } }).router.stack;
+    const served = layers
+      .flatMap((layer) => (layer.route ? [layer] : (layer.handle?.stack ?? [])))
+      .flatMap(({ route }) =>
+        route
+          ? [route.path]
+              .flat()
+              .flatMap((path) =>
+                Object.keys(route.methods).map(
+                  (m) => `${m.toUpperCase()} ${String(path).replace(/[:*](\w+)/g, '{$1}')}`,
+                ),
+              )
+          : [],
+      )
+      // The dashboard's static files, and what /mcp answers 405 to, are not API operations.
+      .filter((endpoint) => !/^\w+ \/(?!api\/|mcp$|healthz$|readyz$|metrics$|admin\/queues$)/.test(endpoint))
+      .filter((endpoint) => !['GET /mcp', 'DELETE /mcp'].includes(endpoint));
+    const listed = Object.entries(doc.paths as Record<string, object>).flatMap(([p, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect([...new Set(served)].sort()).toEqual([...listed].filter((e) => e !== 'GET /admin/queues').sort());
+  });
+
   it('lists every endpoint of the API contract, plus login, health, metrics and the read side', () => {
     const listed = Object.entries(doc.paths as Record<string, object>).flatMap(([p, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${p}`),

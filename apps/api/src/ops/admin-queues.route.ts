@@ -7,6 +7,7 @@ import type { ApiDeps } from '../api-deps';
 import { authDeps, requireSession, type AuthDeps } from '../http/auth';
 import { securityHeaders } from '../http/security-headers';
 import { ADMIN_LOGIN_SCRIPT, ADMIN_LOGIN_SCRIPT_PATH, renderAdminLoginPage } from './admin-login-page';
+import { type Endpoint } from './openapi/endpoint';
 
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 
@@ -68,3 +69,17 @@ function requireRedis(queues: ApiDeps['queues']): RequestHandler {
 function prefersHtml(req: Request): boolean {
   return req.accepts(['json', 'html']) === 'html';
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const adminQueueEndpoints: Endpoint[] = [
+  {
+    method: 'get',
+    path: '/admin/queues',
+    tag: 'Operations',
+    access: 'session',
+    summary: 'Bull Board: the job queues',
+    description: 'A browser without a session gets a 401 page with a login form; API keys are refused (401).',
+    ok: { description: 'The dashboard', contentType: 'text/html' },
+    errors: [401, 503],
+  },
+];

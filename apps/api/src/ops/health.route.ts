@@ -1,6 +1,13 @@
-import { evaluateReadiness, type HealthBody, type ReadinessCheck } from '@docshelf/observability';
+import {
+  evaluateReadiness,
+  type HealthBody,
+  type ReadinessCheck,
+  healthBodySchema,
+  readinessBodySchema,
+} from '@docshelf/observability';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
+import { type Endpoint } from './openapi/endpoint';
 
 const REDIS_PING_TIMEOUT_MS = 1_000;
 
@@ -24,3 +31,26 @@ export function healthRoutes(deps: Pick<ApiDeps, 'queues' | 'records' | 'isStopp
 function rejectStopping(): Promise<void> {
   return Promise.reject(new Error('the process is shutting down'));
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const healthEndpoints: Endpoint[] = [
+  {
+    method: 'get',
+    path: '/healthz',
+    tag: 'Operations',
+    access: 'public',
+    summary: 'Liveness: the process answers',
+    ok: { schema: healthBodySchema, description: 'Alive' },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    tag: 'Operations',
+    access: 'public',
+    summary: 'Readiness: Redis and the record store are reachable',
+    description: 'Answers 503 with each failing check named (and `shutdown` while the process is stopping).',
+    ok: { schema: readinessBodySchema, description: 'Ready' },
+    errors: [503],
+  },
+];

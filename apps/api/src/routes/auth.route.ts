@@ -5,6 +5,8 @@ import {
   SESSION_COOKIE,
   type SuccessResponse,
   type UserResponse,
+  successSchema,
+  userResponseSchema,
 } from '@docshelf/core';
 import { parseCookie } from 'cookie';
 import { Router, type CookieOptions } from 'express';
@@ -12,6 +14,7 @@ import type { ApiDeps } from '../api-deps';
 import { authDeps, principalOf, requireSession } from '../http/auth';
 import type { RateLimits } from '../http/rate-limits';
 import { parseInput } from '../http/validate';
+import { type Endpoint } from '../ops/openapi/endpoint';
 
 export function authRoutes(deps: ApiDeps, limits: Pick<RateLimits, 'beginLogin' | 'loginSucceeded'>): Router {
   const sessionDeps = authDeps(deps);
@@ -40,3 +43,37 @@ export function authRoutes(deps: ApiDeps, limits: Pick<RateLimits, 'beginLogin' 
       res.json({ user: principal.kind === 'session' ? principal.user : null });
     });
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const authEndpoints: Endpoint[] = [
+  {
+    method: 'post',
+    path: '/api/auth/login',
+    tag: 'Dashboard session',
+    access: 'public',
+    summary: 'Log in to the dashboard',
+    description:
+      'Sets the `docshelf_session` cookie (HttpOnly, SameSite=Lax, Secure over https) with a new session id. Attempts are limited per account and per address (429 with Retry-After); an unknown user and a wrong password answer alike.',
+    body: loginRequestSchema,
+    ok: { schema: userResponseSchema, description: 'Logged in' },
+    errors: [400, 401, 403, 415, 429, 500],
+  },
+  {
+    method: 'post',
+    path: '/api/auth/logout',
+    tag: 'Dashboard session',
+    access: 'public',
+    summary: 'End the dashboard session',
+    ok: { schema: successSchema, description: 'Logged out (also when there was no session)' },
+    errors: [500],
+  },
+  {
+    method: 'get',
+    path: '/api/auth/session',
+    tag: 'Dashboard session',
+    access: 'session',
+    summary: 'The logged-in user',
+    ok: { schema: userResponseSchema, description: "The session's user" },
+    errors: [401],
+  },
+];

@@ -1,4 +1,11 @@
-import { crawlLibrary, crawlRequestSchema, ingestLibraryFromUrl, ingestUrlRequestSchema } from '@docshelf/core';
+import {
+  crawlLibrary,
+  crawlRequestSchema,
+  ingestLibraryFromUrl,
+  ingestUrlRequestSchema,
+  crawlResponseSchema,
+  ingestResponseSchema,
+} from '@docshelf/core';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, principalOf, requireAdmin, requireSession } from '../http/auth';
@@ -6,6 +13,7 @@ import { jobModeOf, sendJobOutcome } from '../http/job-response';
 import { checkBodyLimits, checkCrawlPages } from '../http/request-limits';
 import { parseInput } from '../http/validate';
 import { submitDepsOf } from './submit-deps';
+import { JOB_ERRORS, RUNS_AS_JOB, type Endpoint } from '../ops/openapi/endpoint';
 
 export function crawlRoutes(deps: ApiDeps): Router {
   const auth = authDeps(deps);
@@ -27,3 +35,35 @@ export function crawlRoutes(deps: ApiDeps): Router {
       );
     });
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const crawlEndpoints: Endpoint[] = [
+  {
+    method: 'post',
+    path: '/api/crawl',
+    tag: 'Ingestion',
+    access: 'admin',
+    summary: 'Crawl a documentation site into a library',
+    description:
+      'One seed URL: load it and follow same-origin links breadth-first up to `maxDepth` and `maxPages` (150 unless asked; at most CRAWL_MAX_PAGES, 10,000 by default, else 400 TOO_MANY_PAGES). Several URLs: crawl each, no discovery. Pages are fetched over HTTP and rendered in Chromium only when they need scripts (`renderer: "auto"`; `pagesRendered` counts them). Per-page failures are listed in `errors`; the library is embedded when it has 500 or fewer chunks, or whatever their number with `embedAll: true`. Crawl big sites with `Prefer: respond-async` and follow the job.' +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: crawlRequestSchema,
+    ok: { schema: crawlResponseSchema, description: 'Crawled' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/ingest-url',
+    tag: 'Ingestion',
+    access: 'session',
+    summary: 'Fetch one URL (an llms.txt or a page) into a library',
+    description:
+      'Replaces the library\'s chunks with the fetched content. `sourceType: "llms_txt"` parses an llms.txt file; any other value treats the URL as a plain page. The library is embedded when it has 500 or fewer chunks, or whatever their number with `embedAll: true`.' +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: ingestUrlRequestSchema,
+    ok: { schema: ingestResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+];

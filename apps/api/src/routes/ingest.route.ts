@@ -1,4 +1,4 @@
-import { ingestLibrary, ingestRequestSchema } from '@docshelf/core';
+import { ingestLibrary, ingestRequestSchema, ingestResponseSchema } from '@docshelf/core';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, principalOf, requireAdmin } from '../http/auth';
@@ -6,6 +6,7 @@ import { jobModeOf, sendJobOutcome } from '../http/job-response';
 import { checkBodyLimits } from '../http/request-limits';
 import { parseInput } from '../http/validate';
 import { submitDepsOf } from './submit-deps';
+import { JOB_ERRORS, RUNS_AS_JOB, type Endpoint } from '../ops/openapi/endpoint';
 
 export function ingestRoutes(deps: ApiDeps): Router {
   const auth = authDeps(deps);
@@ -16,3 +17,21 @@ export function ingestRoutes(deps: ApiDeps): Router {
     sendJobOutcome(res, await ingestLibrary(ingestDeps, body, principalOf(req).userId, jobModeOf(req)));
   });
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const ingestEndpoints: Endpoint[] = [
+  {
+    method: 'post',
+    path: '/api/ingest',
+    tag: 'Ingestion',
+    access: 'admin',
+    summary: 'Ingest pre-chunked documentation into a library',
+    description:
+      'Creates or updates the library, writes the chunks in one transaction, embeds them when the payload has 50 or fewer chunks, or whatever their number with `embedAll: true` (never with `skipEmbeddings: true`; both together are a 400), and writes a backup, then answers.' +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: ingestRequestSchema,
+    ok: { schema: ingestResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+];

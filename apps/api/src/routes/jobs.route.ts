@@ -7,11 +7,14 @@ import {
   listJobs,
   readJob,
   type JobEvent,
+  jobListSchema,
+  jobRecordSchema,
 } from '@docshelf/core';
 import { Router, type Request } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, jobViewerOf, requireAdmin } from '../http/auth';
 import { parseInput } from '../http/validate';
+import { type Endpoint } from '../ops/openapi/endpoint';
 
 /** Proxies close idle streams; a comment line now and then keeps an event stream open. */
 const HEARTBEAT_MS = 15_000;
@@ -66,3 +69,55 @@ export function jobRoutes(deps: ApiDeps): Router {
       }
     });
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const jobEndpoints: Endpoint[] = [
+  {
+    method: 'get',
+    path: '/api/jobs',
+    tag: 'Jobs',
+    access: 'admin',
+    query: jobListQuerySchema,
+    summary: 'List jobs, newest first',
+    description:
+      'Jobs stay listed for JOB_RETENTION_DAYS after they end, whatever Redis keeps. An API key lists the jobs it started; a session every job.',
+    ok: { schema: jobListSchema, description: 'The jobs' },
+    errors: [400, 401, 403, 500],
+  },
+  {
+    method: 'get',
+    path: '/api/jobs/{id}',
+    tag: 'Jobs',
+    access: 'admin',
+    jobIdParam: true,
+    summary: 'A job: its state, progress and, once ended, result or error',
+    description:
+      "`result` is the body the synchronous request answers; `error` the error it answers. An API key reads, follows and cancels only the jobs it started (another's is 404 JOB_NOT_FOUND); a session every job.",
+    ok: { schema: jobRecordSchema, description: 'The job' },
+    errors: [401, 403, 404, 500],
+  },
+  {
+    method: 'get',
+    path: '/api/jobs/{id}/events',
+    tag: 'Jobs',
+    access: 'admin',
+    jobIdParam: true,
+    summary: 'Follow a job as server-sent events',
+    description:
+      '`event: progress` (data: the progress object) as work advances, then exactly one `completed` (data: the result), `failed` (data: the error) or `cancelled` (data: the job), and the stream ends. A client that connects after the end gets the final event at once.',
+    ok: { description: 'The event stream', contentType: 'text/event-stream' },
+    errors: [401, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: '/api/jobs/{id}',
+    tag: 'Jobs',
+    access: 'admin',
+    jobIdParam: true,
+    summary: 'Cancel a queued or running job',
+    description:
+      "Answers once none of the job's work runs any more: a cancelled crawl fetches no further page and commits nothing. A job that has begun writing the library, or has ended, cannot be cancelled (409 JOB_NOT_CANCELLABLE).",
+    ok: { schema: jobRecordSchema, description: 'The cancelled job' },
+    errors: [401, 403, 404, 409, 500],
+  },
+];

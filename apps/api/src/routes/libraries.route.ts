@@ -9,11 +9,15 @@ import {
   type LibraryListResponse,
   type LibraryView,
   type SuccessResponse,
+  libraryDetailResponseSchema,
+  libraryListResponseSchema,
+  successSchema,
 } from '@docshelf/core';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { ApiDeps } from '../api-deps';
 import { authDeps, requireAdmin } from '../http/auth';
 import { parseInput } from '../http/validate';
+import { type Endpoint } from '../ops/openapi/endpoint';
 
 /** `/api/libraries/vercel/next.js` and `/api/libraries/vercel%2Fnext.js` name the same library. */
 function libraryIdOf(req: Request): string {
@@ -51,3 +55,43 @@ export function libraryRoutes(deps: ApiDeps): Router {
       res.json((await requestLibraryDeletion(deps, libraryIdOf(req))) satisfies SuccessResponse);
     });
 }
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const libraryEndpoints: Endpoint[] = [
+  {
+    method: 'get',
+    path: '/api/libraries',
+    tag: 'Libraries',
+    access: 'public',
+    summary: 'List every library, or those matching `q`',
+    description:
+      "Without `q`: every library. With `q`: libraries whose id, name or description match, best first (exact id or name, then the id's last segment, prefixes, then words).",
+    query: libraryListQuerySchema,
+    ok: { schema: libraryListResponseSchema, description: 'All libraries' },
+    errors: [500],
+  },
+  {
+    method: 'get',
+    path: '/api/libraries/{id}',
+    tag: 'Libraries',
+    access: 'public',
+    libraryIdParam: true,
+    summary: 'Get a library with its chunk metadata',
+    ok: {
+      schema: libraryDetailResponseSchema,
+      description: 'The library and its chunks (without content), in library order',
+    },
+    errors: [400, 404, 500],
+  },
+  {
+    method: 'delete',
+    path: '/api/libraries/{id}',
+    tag: 'Libraries',
+    access: 'library-delete',
+    libraryIdParam: true,
+    summary: 'Delete a library with its chunks, vectors and backups',
+    description: 'Needs an admin API key or a session unless the server runs with `PUBLIC_LIBRARY_DELETE=true`.',
+    ok: { schema: successSchema, description: 'Deleted' },
+    errors: [400, 401, 403, 404, 500, 503, 504],
+  },
+];

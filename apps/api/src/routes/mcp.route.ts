@@ -4,6 +4,8 @@ import type { ApiDeps } from '../api-deps';
 import { authDeps, requireReader } from '../http/auth';
 import { requireKnownOrigin } from '../http/known-origin';
 import { createDocsMcpServer } from '../mcp/docs-mcp-server';
+import { READER, type Endpoint } from '../ops/openapi/endpoint';
+import { z } from 'zod';
 
 /**
  * POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (a server and transport per request), so any
@@ -41,3 +43,30 @@ function methodNotAllowed(res: Response): void {
       id: null,
     });
 }
+
+const jsonRpcMessageSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    id: z.union([z.string(), z.number()]).optional(),
+  })
+  .meta({
+    id: 'McpMessage',
+    description: 'A JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, …)',
+  });
+
+/** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
+export const mcpEndpoints: Endpoint[] = [
+  {
+    method: 'post',
+    path: '/mcp',
+    tag: 'Retrieval',
+    access: 'reader',
+    summary: 'Model Context Protocol server (Streamable HTTP)',
+    description: `Stateless MCP over Streamable HTTP with the tools \`resolve-library-id {libraryName, query?}\`, \`query-docs {libraryId, query, tokens?}\` and \`get-library-docs {context7CompatibleLibraryID, topic?, tokens?}\`, named as Context7 names them. Clients send \`Accept: application/json, text/event-stream\`; GET and DELETE answer 405. A browser request (one with \`Origin\`) from another origin than this service's, not listed in MCP_ALLOWED_ORIGINS, or for a \`Host\` outside PUBLIC_HOSTS (loopback and IP addresses when empty) answers 403. ${READER}`,
+    body: jsonRpcMessageSchema,
+    ok: { description: 'The JSON-RPC response', contentType: 'application/json' },
+    errors: [400, 401, 403, 405, 406, 415, 429],
+  },
+];
