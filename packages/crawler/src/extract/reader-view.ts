@@ -90,8 +90,16 @@ function judgedBlocks(top: Element): Element[] {
   return found;
 }
 
+/** The last page asked about: a page extracted again by a looser try (extract-page.ts) is not read twice. */
+let lastRead: { html: string; words: Set<string> | null } | undefined;
+
 /** The words of Readability's article of the page, or null when it finds none (or the page is too big to ask). */
 function readabilityWords(html: string): Set<string> | null {
+  if (lastRead?.html !== html) lastRead = { html, words: readWords(html) };
+  return lastRead.words;
+}
+
+function readWords(html: string): Set<string> | null {
   const { Readability, parseHTML } = readerLibraries();
   try {
     const { document } = parseHTML(html);
