@@ -1,51 +1,229 @@
-export * from './errors';
-export * from './error-codes';
-export * from './ports';
-export * from './domain/types';
-export * from './domain/schemas';
-export * from './domain/library-id';
-export * from './domain/tokens';
-export * from './jobs/registry';
-export * from './jobs/job-record';
-export * from './jobs/job-store';
-export * from './jobs/job-signals';
-export * from './jobs/workflow';
-export * from './jobs/callback-sender';
-export * from './use-cases/jobs/submit-job';
-export * from './use-cases/jobs/job-lifecycle';
-export * from './use-cases/jobs/manage-jobs';
-export * from './use-cases/jobs/follow-job';
-export * from './use-cases/jobs/deliver-callback';
-export * from './api/schemas';
-export * from './auth/api-key';
-export * from './auth/password';
-export * from './auth/session-token';
-export * from './use-cases/ingest-library';
-export * from './use-cases/embed-chunks';
-export * from './use-cases/index-ingestion';
-export * from './use-cases/embed-library-page';
-export * from './use-cases/write-backup';
-export * from './use-cases/read-backup';
-export * from './use-cases/delete-library';
-export * from './use-cases/sessions';
-export * from './use-cases/api-keys';
-export * from './api/crawl-schemas';
-export * from './use-cases/crawl-library';
-export * from './use-cases/ingest-library.workflow';
-export * from './use-cases/crawl/crawl-site.workflow';
-export * from './use-cases/crawl/crawl-page';
-export * from './use-cases/crawl/ingest-url.workflow';
-export * from './use-cases/staged-chunks';
-export * from './use-cases/chunk-pages';
-export * from './crawl/page-loader';
-export * from './crawl/crawl-frontier';
+/**
+ * The public face of @docshelf/core: what the other packages and the apps use, by name. Anything not listed here is
+ * core's own. The package exports this file and `./schemas` (package.json), nothing else.
+ */
+
+// Errors and their codes
+export {
+  AppError,
+  decodeAppError,
+  encodeAppError,
+  forbidden,
+  libraryNotFound,
+  rateLimited,
+  restoredAppError,
+  serviceUnavailable,
+  unauthorized,
+  validationFailed,
+} from './errors';
+export { ERROR_CODES, type ErrorCode } from './error-codes';
+
+// Ports: what the packages and apps implement for core
+export {
+  type BackupBody,
+  type BackupStorage,
+  type ChunkPage,
+  type CommitIngestionInput,
+  type CrawledPage,
+  type Embedder,
+  type EmbedderState,
+  type EmbedderStateStore,
+  type EmbeddingModel,
+  type EmbedScope,
+  type KeywordIndex,
+  type KeywordQuery,
+  type LibrarySwap,
+  type PageValidators,
+  type RecordStore,
+  type StagedPage,
+  type StagedPageContent,
+  type StagedPageOutline,
+  type VectorIndex,
+} from './ports';
+export {
+  type HostThrottle,
+  type LoadedPage,
+  type LoadOptions,
+  type PageLoader,
+  type Renderer,
+  type RevalidatedPage,
+  type RevalidateOptions,
+} from './crawl/page-loader';
+export {
+  type Admission,
+  admissionKeyOf,
+  type CrawlFrontier,
+  type FoundLink,
+  type FrontierScope,
+  type FrontierStart,
+  type FrontierSummary,
+  type PageLinks,
+} from './crawl/crawl-frontier';
+export {
+  type CancelOutcome,
+  type FinalWrite,
+  IDEMPOTENCY_WINDOW_MS,
+  type JobOutcome,
+  type JobStore,
+  type NewJob,
+  type StoredJob,
+  toJobRecord,
+} from './jobs/job-store';
+export { type JobNotifier, type JobWatcher, type WorkflowHalter } from './jobs/job-signals';
+export { type CallbackSender, webhookKeyOf } from './jobs/callback-sender';
+
+// Resources and request/response schemas (the types every boundary is checked against)
+export {
+  type ApiKey,
+  type ApiKeyCandidate,
+  type ApiKeyRecord,
+  type ChunkHit,
+  type ChunkInput,
+  type ChunkMeta,
+  type Library,
+  type LibraryInput,
+  type LibraryView,
+  type Permission,
+  type Session,
+  type StoredChunk,
+  type User,
+  type UserWithPassword,
+  type VectorMatch,
+  type VectorRecord,
+} from './domain/types';
+export { libraryIdSchema } from './domain/library-id';
+export { estimateTokens } from './domain/tokens';
+export {
+  type CreatedKey,
+  createdKeySchema,
+  createKeyRequestSchema,
+  deleteKeyQuerySchema,
+  embedRequestSchema,
+  embedResponseSchema,
+  ingestRequestSchema,
+  ingestResponseSchema,
+  type KeyListResponse,
+  keyListResponseSchema,
+  type LibraryDetailResponse,
+  libraryDetailResponseSchema,
+  type LibraryListResponse,
+  libraryListResponseSchema,
+  loginRequestSchema,
+  type SuccessResponse,
+  successSchema,
+  type UserResponse,
+  userResponseSchema,
+} from './api/schemas';
+export {
+  CRAWL_PAGES_CEILING,
+  crawlRequestSchema,
+  crawlResponseSchema,
+  ingestUrlRequestSchema,
+} from './api/crawl-schemas';
+export {
+  chunksQuerySchema,
+  chunksResponseSchema,
+  contextQuerySchema,
+  contextResponseSchema,
+  libraryListQuerySchema,
+  MAX_CONTEXT_TOKENS,
+  MAX_QUERY_LENGTH,
+  MIN_CONTEXT_TOKENS,
+  searchQuerySchema,
+  searchResponseSchema,
+} from './api/retrieval-schemas';
+
+// Jobs: the registry, records, workflows, submission and following
+export {
+  JOB_NAMES,
+  type JobName,
+  type JobPayload,
+  jobRegistry,
+  type JobResult,
+  type JobRunner,
+  jobsOfQueue,
+  jobTypeOf,
+  QUEUE_NAMES,
+  type QueueName,
+} from './jobs/registry';
+export {
+  acceptedJobSchema,
+  appendProgressErrors,
+  boundProgress,
+  type ErrorBody,
+  errorBodyOf,
+  errorBodySchema,
+  JOB_COUNTERS,
+  jobIdSchema,
+  jobListQuerySchema,
+  jobListSchema,
+  type JobPhase,
+  type JobProgress,
+  jobRecordSchema,
+  type JobState,
+  type JobType,
+  MAX_PROGRESS_ERRORS,
+  PROGRESS_COUNTERS,
+  type ProgressChange,
+  type ProgressCounter,
+} from './jobs/job-record';
+export {
+  type ChildJob,
+  type ChildOutcome,
+  jobCancelled,
+  type JobContext,
+  standaloneJobContext,
+  type Workflow,
+} from './jobs/workflow';
+export { type Idempotency, type JobMode, type SubmitDeps, type Submitted } from './use-cases/jobs/submit-job';
+export { announceEnd, endRootJob, type LifecycleDeps, openRootJob } from './use-cases/jobs/job-lifecycle';
+export { cancelJob, jobNotFound, listJobs, readJob } from './use-cases/jobs/manage-jobs';
+export { followJob, type JobEvent } from './use-cases/jobs/follow-job';
+export { deliverCallback } from './use-cases/jobs/deliver-callback';
+
+// Accounts: passwords, sessions, API keys
+export { hashSessionToken, SESSION_COOKIE } from './auth/session-token';
+export { ensureAdminUser, logIn, logOut, resolveSession } from './use-cases/accounts/sessions';
+export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from './use-cases/accounts/api-keys';
+
+// Ingestion
+export { ingestLibrary } from './use-cases/ingest/ingest-library';
+export { ingestLibraryWorkflow } from './use-cases/ingest/ingest-library.workflow';
+
+// Indexing: embeddings and vectors
+export { embedChunks, embeddingTextOf } from './use-cases/indexing/embed-chunks';
+export { indexIngestion } from './use-cases/indexing/index-ingestion';
+export { embedLibraryPage, requestEmbedding } from './use-cases/indexing/embed-library-page';
+
+// Libraries and backups
+export { purgeLibrary, requestLibraryDeletion } from './use-cases/libraries/delete-library';
+export { chunkPages } from './use-cases/libraries/chunk-pages';
+export { writeBackup } from './use-cases/backups/write-backup';
+export { readBackup } from './use-cases/backups/read-backup';
+
+// Crawls: requests, workflows, pages, chunking of what they load
+export { crawlLibrary, ingestLibraryFromUrl } from './use-cases/crawl/crawl-library';
+export { crawlSiteWorkflow } from './use-cases/crawl/crawl-site.workflow';
+export { crawlPage } from './use-cases/crawl/crawl-page';
+export { ingestUrlWorkflow } from './use-cases/crawl/ingest-url.workflow';
 export { normalizePageUrl } from './crawl/page-url';
-export { chunkLoadedPage, chunkLlmsTxtPage } from './crawl/page-chunks';
-export { chunkMarkdown, countWords, composeChunkTitle, type ChunkMarkdownOptions } from './chunking/chunk-markdown';
-export { computeChunkId } from './chunking/chunk-id';
-export * from './llms-txt/parse-llms-txt';
-export * from './llms-txt/chunk-llms-txt';
-export * from './api/retrieval-schemas';
-export * from './retrieval';
-export * from './use-cases/jobs/answer-again';
-export * from './crawl/repeated-blocks';
+export { DEFAULT_REPETITION_RULE, type RepetitionRule } from './crawl/repeated-blocks';
+export { chunkMarkdown } from './chunking/chunk-markdown';
+
+// Retrieval: ranking, fusion, context
+export {
+  buildContext,
+  chunkHeadings,
+  countTokens,
+  identifierParts,
+  packContext,
+  pageChunks,
+  pageLeads,
+  queryTerms,
+  rankLibraries,
+  type RetrievalDeps,
+  searchableText,
+  searchableTitle,
+  searchDocs,
+  withoutLinkTargets,
+} from './retrieval';

@@ -12,7 +12,7 @@ import {
   discardReplacement,
   finishingSchema,
   indexAndBackUp,
-} from '../index-and-back-up';
+} from '../ingest/index-and-back-up';
 import { commitCrawl, type CommitCrawlDeps } from './commit-crawl';
 import { breadthFirstOrder } from './crawl-order';
 import { CrawlScope, robotsRulesOf, seedsOf } from './crawl-scope';

@@ -10,7 +10,7 @@ import {
   discardReplacement,
   finishingSchema,
   indexAndBackUp,
-} from '../index-and-back-up';
+} from '../ingest/index-and-back-up';
 import { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
 
 /** URL ingestion fetches like a crawl, so it embeds under the same limit. */

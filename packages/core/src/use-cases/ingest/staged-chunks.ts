@@ -1,5 +1,5 @@
-import type { ChunkInput } from '../domain/types';
-import type { RecordStore } from '../ports';
+import type { ChunkInput } from '../../domain/types';
+import type { RecordStore } from '../../ports';
 
 /** Chunks per staged batch: a few MB, well under MongoDB's 16 MB document limit for 500-word chunks. */
 const BATCH_SIZE = 1_000;

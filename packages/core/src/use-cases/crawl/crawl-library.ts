@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CrawlRequest, CrawlResponse, IngestUrlRequest } from '../api/crawl-schemas';
-import type { IngestResponse } from '../api/schemas';
-import { submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
+import type { CrawlRequest, CrawlResponse, IngestUrlRequest } from '../../api/crawl-schemas';
+import type { IngestResponse } from '../../api/schemas';
+import { submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 
-export { CRAWL_AUTO_EMBED_LIMIT } from './crawl/crawl-site.workflow';
-export { URL_AUTO_EMBED_LIMIT } from './crawl/ingest-url.workflow';
+export { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
+export { URL_AUTO_EMBED_LIMIT } from './ingest-url.workflow';
 
 /** API side of POST /api/crawl: one `crawl-site` job crawls, commits, indexes and backs up in the worker. */
 export function crawlLibrary(

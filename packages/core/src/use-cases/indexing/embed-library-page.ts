@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { EmbedRequest, EmbedResponse } from '../api/schemas';
-import { libraryNotFound } from '../errors';
-import type { JobPayload, JobResult } from '../jobs/registry';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
+import type { EmbedRequest, EmbedResponse } from '../../api/schemas';
+import { libraryNotFound } from '../../errors';
+import type { JobPayload, JobResult } from '../../jobs/registry';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
 import { embedChunks } from './embed-chunks';
 import { embedRemainingChunks } from './embed-remaining-chunks';
-import { submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
+import { submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 
 /** API side of POST /api/embed. */
 export async function requestEmbedding(

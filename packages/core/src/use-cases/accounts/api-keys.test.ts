@@ -1,6 +1,6 @@
-import { generateApiKey, hashApiKey, keyPrefixOf } from '../auth/api-key';
-import type { ApiKeyCandidate } from '../domain/types';
-import type { RecordStore } from '../ports';
+import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key';
+import type { ApiKeyCandidate } from '../../domain/types';
+import type { RecordStore } from '../../ports';
 import { authenticateApiKey } from './api-keys';
 
 const candidate = (key: string, id: string): ApiKeyCandidate => ({

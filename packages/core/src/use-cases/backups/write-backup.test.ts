@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Library, StoredChunk } from '../domain/types';
-import type { JobPayload, JobResult } from '../jobs/registry';
-import type { BackupBody, BackupStorage, RecordStore } from '../ports';
+import type { Library, StoredChunk } from '../../domain/types';
+import type { JobPayload, JobResult } from '../../jobs/registry';
+import type { BackupBody, BackupStorage, RecordStore } from '../../ports';
 import { readBackup } from './read-backup';
 import { BACKUP_FORMAT, BACKUP_PAGE_SIZE, writeBackup } from './write-backup';
 

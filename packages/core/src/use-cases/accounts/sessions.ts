@@ -1,8 +1,8 @@
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../auth/password';
-import { generateSessionToken, hashSessionToken } from '../auth/session-token';
-import type { User } from '../domain/types';
-import { unauthorized } from '../errors';
-import type { RecordStore } from '../ports';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../auth/password';
+import { generateSessionToken, hashSessionToken } from '../../auth/session-token';
+import type { User } from '../../domain/types';
+import { unauthorized } from '../../errors';
+import type { RecordStore } from '../../ports';
 
 export interface SessionDeps {
   records: RecordStore;

@@ -1,9 +1,9 @@
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import type { StoredChunk } from '../domain/types';
-import type { JobPayload, JobResult } from '../jobs/registry';
-import type { BackupStorage, RecordStore } from '../ports';
-import { chunkPages } from './chunk-pages';
+import type { StoredChunk } from '../../domain/types';
+import type { JobPayload, JobResult } from '../../jobs/registry';
+import type { BackupStorage, RecordStore } from '../../ports';
+import { chunkPages } from '../libraries/chunk-pages';
 
 /** Chunks read and serialized at a time: about the most of a library a backup holds in memory. */
 export const BACKUP_PAGE_SIZE = 1_000;

@@ -1,6 +1,6 @@
-import { libraryNotFound } from '../errors';
-import type { JobPayload, JobResult, JobRunner } from '../jobs/registry';
-import type { BackupStorage, RecordStore, VectorIndex } from '../ports';
+import { libraryNotFound } from '../../errors';
+import type { JobPayload, JobResult, JobRunner } from '../../jobs/registry';
+import type { BackupStorage, RecordStore, VectorIndex } from '../../ports';
 
 /** API side of DELETE /api/libraries/:id. */
 export async function requestLibraryDeletion(deps: { records: RecordStore; jobs: JobRunner }, libraryId: string) {

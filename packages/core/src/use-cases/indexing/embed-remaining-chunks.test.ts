@@ -1,7 +1,7 @@
-import type { StoredChunk } from '../domain/types';
-import type { ProgressChange } from '../jobs/job-record';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
+import type { StoredChunk } from '../../domain/types';
+import type { ProgressChange } from '../../jobs/job-record';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
 import { embedRemainingChunks } from './embed-remaining-chunks';
 
 const LIBRARY = 'acme/docs';

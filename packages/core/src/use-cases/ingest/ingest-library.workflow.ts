@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../errors';
-import type { Workflow } from '../jobs/workflow';
-import type { LibrarySwap, RecordStore } from '../ports';
+import { AppError } from '../../errors';
+import type { Workflow } from '../../jobs/workflow';
+import type { LibrarySwap, RecordStore } from '../../ports';
 import {
   commitTargetOf,
   continueIndexAndBackUp,

@@ -1,8 +1,8 @@
-import type { StoredChunk } from '../domain/types';
-import type { JobPayload, JobResult } from '../jobs/registry';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
-import { chunkPages } from './chunk-pages';
+import type { StoredChunk } from '../../domain/types';
+import type { JobPayload, JobResult } from '../../jobs/registry';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import { chunkPages } from '../libraries/chunk-pages';
 import { embedChunks } from './embed-chunks';
 
 type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedder };

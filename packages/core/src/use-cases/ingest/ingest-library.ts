@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { IngestRequest, IngestResponse } from '../api/schemas';
-import type { RecordStore } from '../ports';
-import { isQueueUnavailable, submitJob, type JobMode, type SubmitDeps, type Submitted } from './jobs/submit-job';
+import type { IngestRequest, IngestResponse } from '../../api/schemas';
+import type { RecordStore } from '../../ports';
+import { isQueueUnavailable, submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 import { stageChunks } from './staged-chunks';
 
 /** SPEC: embeddings are generated on ingest only when the payload has this many chunks or fewer. */

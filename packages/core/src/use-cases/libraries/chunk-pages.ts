@@ -1,5 +1,5 @@
-import type { StoredChunk } from '../domain/types';
-import type { RecordStore } from '../ports';
+import type { StoredChunk } from '../../domain/types';
+import type { RecordStore } from '../../ports';
 
 /**
  * A library's chunks in library order, `pageSize` at a time — or only those one ingestion last wrote. Each page is

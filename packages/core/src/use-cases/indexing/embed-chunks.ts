@@ -1,8 +1,8 @@
-import type { StoredChunk } from '../domain/types';
-import { embeddingMismatch } from '../errors';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
-import { withoutLinkTargets } from '../retrieval/query-terms';
+import type { StoredChunk } from '../../domain/types';
+import { embeddingMismatch } from '../../errors';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import { withoutLinkTargets } from '../../retrieval/query-terms';
 
 const EMBED_BATCH_SIZE = 64;
 

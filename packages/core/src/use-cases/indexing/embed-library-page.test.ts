@@ -1,8 +1,8 @@
-import type { StoredChunk } from '../domain/types';
-import type { JobProgress } from '../jobs/job-record';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
-import { MemoryJobStore } from '../testing/memory-job-store';
+import type { StoredChunk } from '../../domain/types';
+import type { JobProgress } from '../../jobs/job-record';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import { MemoryJobStore } from '../../testing/memory-job-store';
 import { embedLibraryPage } from './embed-library-page';
 
 const LIBRARY = 'acme/docs';

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
-import type { Library } from '../domain/types';
-import type { BackupStorage } from '../ports';
+import type { Library } from '../../domain/types';
+import type { BackupStorage } from '../../ports';
 import { isIncrementName } from './write-backup';
 
 const chunkSchema = z.object({

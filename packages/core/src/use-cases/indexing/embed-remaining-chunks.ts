@@ -1,7 +1,7 @@
-import type { EmbedResponse } from '../api/schemas';
-import type { JobContext } from '../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../ports';
-import { chunkPages } from './chunk-pages';
+import type { EmbedResponse } from '../../api/schemas';
+import type { JobContext } from '../../jobs/workflow';
+import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import { chunkPages } from '../libraries/chunk-pages';
 import { embedChunks } from './embed-chunks';
 
 /** Chunks read and looked up in the vector index at a time: a few hundred chunks' text in memory, never a library's. */

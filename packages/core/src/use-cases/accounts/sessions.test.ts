@@ -1,7 +1,7 @@
-import { hashPassword } from '../auth/password';
-import { hashSessionToken } from '../auth/session-token';
-import type { Session, UserWithPassword } from '../domain/types';
-import type { RecordStore } from '../ports';
+import { hashPassword } from '../../auth/password';
+import { hashSessionToken } from '../../auth/session-token';
+import type { Session, UserWithPassword } from '../../domain/types';
+import type { RecordStore } from '../../ports';
 import { logIn, resolveSession, sessionTouchInterval } from './sessions';
 
 /** The session half of a record store, in memory, counting last-use writes. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { stagedLibraryId } from '../domain/library-id';
-import type { ChildOutcome, ChildJob, JobContext } from '../jobs/workflow';
-import { childResult } from '../jobs/workflow';
-import { jobRegistry } from '../jobs/registry';
-import type { LibrarySwap } from '../ports';
+import { stagedLibraryId } from '../../domain/library-id';
+import type { ChildOutcome, ChildJob, JobContext } from '../../jobs/workflow';
+import { childResult } from '../../jobs/workflow';
+import { jobRegistry } from '../../jobs/registry';
+import type { LibrarySwap } from '../../ports';
 
 /**
  * Where an ingestion is after its commit. An update indexes and backs up at once. A replacement was committed under
