@@ -4,7 +4,7 @@ import {
   type Embedder,
   type EmbedderStateStore,
   type EmbedScope,
-  type RecordStore,
+  type LibraryStore,
 } from '@docshelf/core';
 import { fitLsiInThread } from './local-lsi/learn-in-thread';
 import { LsiModel } from './local-lsi/lsi-model';
@@ -29,7 +29,7 @@ export interface LocalLsiEmbedderDeps {
   /** Where what was learned from each library is kept (the record store). */
   states: EmbedderStateStore;
   /** The library's chunks, read when it is first learned. */
-  records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
+  records: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
   /** The most chunks a library is learned from (LEARN_SAMPLE_MAX unless said). */
   learnSampleMax?: number;
   /**

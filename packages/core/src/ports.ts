@@ -96,8 +96,8 @@ export interface CommitIngestionInput {
   removeCrawledPages?: string[];
 }
 
-/** Libraries, chunks, users, sessions and API keys. Every write that changes a library is all-or-nothing. */
-export interface RecordStore {
+/** Libraries and their chunks. Every write that changes a library is all-or-nothing. */
+export interface LibraryStore {
   getLibrary(id: string): Promise<Library | null>;
   listLibraries(): Promise<Library[]>;
   /** Creates or updates the library and upserts the chunks (batched) in one transaction; returns the library after it. */
@@ -128,7 +128,10 @@ export interface RecordStore {
   swapLibrary(stagedId: string, libraryId: string, now: Date): Promise<boolean>;
   /** Records which model made the library's vectors (null: it has none); leaves other fields and updatedAt alone. */
   setEmbeddingModel(libraryId: string, embedding: EmbeddingModel | null): Promise<void>;
+}
 
+/** The dashboard's users, their sessions and their API keys. */
+export interface AccountStore {
   upsertUser(input: { email: string; passwordHash: string; now: Date }): Promise<User>;
   findUserByEmail(email: string): Promise<UserWithPassword | null>;
   getUser(id: string): Promise<User | null>;
@@ -156,7 +159,13 @@ export interface RecordStore {
   /** False when the user has no key with that id. */
   deleteApiKey(userId: string, keyId: string): Promise<boolean>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
+}
 
+/**
+ * What ingestions and crawls keep between their steps: pages staged until the commit takes them, and the pages a
+ * library's crawls kept for the next crawl (their validators, content hashes and chunks).
+ */
+export interface StagingStore {
   /** Keeps one crawled page's chunks (or content) until the crawl commits them; a page staged twice keeps the last. */
   stagePage(input: {
     stagingId: string;
@@ -181,7 +190,13 @@ export interface RecordStore {
   countCrawledPages(libraryId: string): Promise<{ pages: number; chunks: number }>;
   /** Drops a crawl's staged pages, and any staging older than `olderThan` left behind by crashed crawls. */
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
+}
 
+/**
+ * The record database: libraries, accounts and staging in one store (one SQLite file, or one MongoDB database), which
+ * the processes check and close as one. Use cases take the part they use.
+ */
+export interface RecordStore extends LibraryStore, AccountStore, StagingStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }

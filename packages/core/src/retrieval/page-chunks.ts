@@ -1,10 +1,10 @@
 import type { ChunksQuery, ChunksResponse } from '../api/retrieval-schemas';
 import { libraryNotFound } from '../errors';
-import type { RecordStore } from '../ports';
+import type { LibraryStore } from '../ports';
 
 /** GET /api/chunks: one page of a library's chunks with their text, in library order. */
 export async function pageChunks(
-  deps: { records: RecordStore },
+  deps: { records: LibraryStore },
   query: Omit<ChunksQuery, never>,
 ): Promise<ChunksResponse> {
   const library = await deps.records.getLibrary(query.libraryId);

@@ -1,13 +1,13 @@
 import type { ChunkHit, Library, StoredChunk } from '../domain/types';
 import { AppError, libraryNotFound } from '../errors';
-import type { Embedder, KeywordIndex, RecordStore, VectorIndex } from '../ports';
+import type { Embedder, KeywordIndex, LibraryStore, VectorIndex } from '../ports';
 import { fuseRankings, RRF_K, type Ranking } from './fuse-rankings';
 import { queryTerms } from './query-terms';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
 export interface RetrievalDeps {
-  records: Pick<RecordStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
+  records: Pick<LibraryStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
   keywords: KeywordIndex;
   vectors: VectorIndex;
   /** Every embedder the service can run: a library's questions are embedded by the one that made its vectors. */

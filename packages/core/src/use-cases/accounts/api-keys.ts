@@ -2,13 +2,13 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefixOf } from '../../auth/api-key';
 import type { ApiKey, ApiKeyRecord, Permission } from '../../domain/types';
 import { keyNotFound } from '../../errors';
-import type { RecordStore } from '../../ports';
+import type { AccountStore } from '../../ports';
 
 /** lastUsedAt is written at most this often per key, so busy keys do not turn every read into a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface KeyDeps {
-  records: RecordStore;
+  records: AccountStore;
   now?: () => Date;
 }
 

@@ -2,10 +2,10 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../auth/pa
 import { generateSessionToken, hashSessionToken } from '../../auth/session-token';
 import type { User } from '../../domain/types';
 import { unauthorized } from '../../errors';
-import type { RecordStore } from '../../ports';
+import type { AccountStore } from '../../ports';
 
 export interface SessionDeps {
-  records: RecordStore;
+  records: AccountStore;
   /** Absolute lifetime of a session, from login. */
   sessionTtlMs: number;
   /** A session unused for this long is refused and removed; absent = only the absolute lifetime applies. */

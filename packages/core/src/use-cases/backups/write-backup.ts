@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { StoredChunk } from '../../domain/types';
 import type { JobPayload, JobResult } from '../../jobs/registry';
-import type { BackupStorage, RecordStore } from '../../ports';
+import type { BackupStorage, LibraryStore } from '../../ports';
 import { chunkPages } from '../libraries/chunk-pages';
 
 /** Chunks read and serialized at a time: about the most of a library a backup holds in memory. */
@@ -23,7 +23,7 @@ export const isIncrementName = (name: string) => name.endsWith(INCREMENT_SUFFIX)
  * library holds. Objects are gzipped while storage reads them, one page of chunks at a time.
  */
 export async function writeBackup(
-  deps: { records: RecordStore; backups: BackupStorage; now?: () => Date },
+  deps: { records: LibraryStore; backups: BackupStorage; now?: () => Date },
   job: JobPayload<'write-backup'>,
 ): Promise<JobResult<'write-backup'>> {
   const library = await deps.records.getLibrary(job.libraryId);

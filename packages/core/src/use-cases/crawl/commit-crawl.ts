@@ -11,7 +11,7 @@ import type { ChunkInput, LibraryInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
 import type { JobPayload } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { CrawledPage, RecordStore, StagedPage } from '../../ports';
+import type { CrawledPage, LibraryStore, StagedPage, StagingStore } from '../../ports';
 import { seedsOf } from './crawl-scope';
 import { readStagedOutlines } from './staged-outlines';
 
@@ -26,16 +26,8 @@ const CHUNKS_PER_WRITE = 250;
 type CrawlJob = JobPayload<'crawl-site'>;
 
 export interface CommitCrawlDeps {
-  records: Pick<
-    RecordStore,
-    | 'listStagedOutlines'
-    | 'getStagedPages'
-    | 'getCrawledPages'
-    | 'countCrawledPages'
-    | 'commitIngestion'
-    | 'countChunks'
-    | 'getChunks'
-  >;
+  records: Pick<StagingStore, 'listStagedOutlines' | 'getStagedPages' | 'getCrawledPages' | 'countCrawledPages'> &
+    Pick<LibraryStore, 'commitIngestion' | 'countChunks' | 'getChunks'>;
   /** Which lines are dropped as repeated chrome (minShare 0: none). */
   repetition?: RepetitionRule;
   now?: () => Date;

@@ -1,5 +1,5 @@
 import type { FrontierSummary } from '../../crawl/crawl-frontier';
-import type { RecordStore } from '../../ports';
+import type { StagingStore } from '../../ports';
 import { readStagedOutlines } from './staged-outlines';
 
 /**
@@ -9,7 +9,7 @@ import { readStagedOutlines } from './staged-outlines';
  * from the staged pages, kept as indexes into the pages handed out (4 bytes a link), never as the pages' text.
  */
 export async function breadthFirstOrder(
-  records: Pick<RecordStore, 'listStagedOutlines'>,
+  records: Pick<StagingStore, 'listStagedOutlines'>,
   crawlId: string,
   seeds: string[],
   summary: FrontierSummary,

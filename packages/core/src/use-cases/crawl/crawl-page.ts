@@ -5,7 +5,7 @@ import { boundLinks } from '../../crawl/link-bounds';
 import { AppError } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { RecordStore } from '../../ports';
+import type { StagingStore } from '../../ports';
 import { handOutLinks, stageUnchanged } from './hand-out-pages';
 import { handOutAgain } from './hand-out-links';
 import { takeRestOfTurn, takeTurn, type PolitenessDeps } from './host-turns';
@@ -15,7 +15,7 @@ export const PAGE_GONE_STATUSES = new Set([404, 410]);
 
 /** Worker side of one crawl page. Only counts and links go back through Redis. */
 export interface CrawlPageDeps extends PolitenessDeps {
-  records: Pick<RecordStore, 'stagePage' | 'getCrawledPage'>;
+  records: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
   loader: PageLoader;
   now?: () => Date;
   /** Which pages of a crawl are known and handed out, shared by its page jobs on every worker. */

@@ -5,7 +5,7 @@ import { pageKeyOf, type CrawlFrontier } from '../../crawl/crawl-frontier';
 import type { PageLoader } from '../../crawl/page-loader';
 import { jobRegistry, type JobPayload, type JobResult } from '../../jobs/registry';
 import type { ChildOutcome, JobContext, Step, Workflow } from '../../jobs/workflow';
-import type { LibrarySwap, RecordStore } from '../../ports';
+import type { LibrarySwap, StagingStore } from '../../ports';
 import {
   commitTargetOf,
   continueIndexAndBackUp,
@@ -52,7 +52,7 @@ type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
 
 export interface CrawlSiteDeps extends CommitCrawlDeps {
-  records: CommitCrawlDeps['records'] & Pick<RecordStore, 'discardStaging'>;
+  records: CommitCrawlDeps['records'] & Pick<StagingStore, 'discardStaging'>;
   loader: PageLoader;
   swap: LibrarySwap;
   /** Which pages of a crawl are known and handed out; its page jobs admit the links they find through it. */

@@ -1,7 +1,7 @@
 import type { RevalidatedPage } from '../../crawl/page-loader';
 import type { JobPayload } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { CrawledPage, PageValidators, RecordStore } from '../../ports';
+import type { CrawledPage, PageValidators, StagingStore } from '../../ports';
 import { addPageJobs, admitLinks, admitLinksOfPages, type HandOutDeps } from './hand-out-links';
 import { takeRestOfTurn, takeTurn, type PolitenessDeps } from './host-turns';
 
@@ -13,7 +13,7 @@ export const REVALIDATION_CONCURRENCY = 8;
 type PageJob = JobPayload<'crawl-page'>;
 
 export interface HandOutPagesDeps extends HandOutDeps, PolitenessDeps {
-  records: Pick<RecordStore, 'stagePage' | 'getCrawledPage'>;
+  records: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
 }
 
 /**
@@ -95,7 +95,7 @@ async function revalidate(
 
 /** Stages a page unchanged since the library's last crawl: its chunks stand, its kept links lead the crawl on. */
 export async function stageUnchanged(
-  deps: { records: Pick<RecordStore, 'stagePage'>; now?: () => Date },
+  deps: { records: Pick<StagingStore, 'stagePage'>; now?: () => Date },
   crawlId: string,
   url: string,
   page: { finalUrl: string; links: string[]; validators?: PageValidators },

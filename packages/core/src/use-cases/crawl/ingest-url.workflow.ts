@@ -3,7 +3,7 @@ import { chunkLlmsTxtPage, chunkLoadedPage } from '../../crawl/page-chunks';
 import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
-import type { LibrarySwap, RecordStore } from '../../ports';
+import type { LibraryStore, LibrarySwap } from '../../ports';
 import {
   commitTargetOf,
   continueIndexAndBackUp,
@@ -23,7 +23,7 @@ const state = z.object({ chunksIngested: z.number().int().min(0), finishing: fin
  * whole or not at all (index-and-back-up.ts).
  */
 export function ingestUrlWorkflow(deps: {
-  records: RecordStore;
+  records: Pick<LibraryStore, 'commitIngestion' | 'countChunks'>;
   loader: PageLoader;
   swap: LibrarySwap;
   now?: () => Date;

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { RecordStore, StagedPageOutline } from '../../ports';
+import type { StagedPageOutline, StagingStore } from '../../ports';
 
 /** Outlines read per call: a few hundred pages' links and line keys. */
 const OUTLINES_PER_READ = 500;
@@ -9,7 +9,7 @@ const OUTLINES_PER_READ = 500;
  * between reads, so a commit of ten thousand pages keeps renewing its job's lock.
  */
 export async function* readStagedOutlines(
-  records: Pick<RecordStore, 'listStagedOutlines'>,
+  records: Pick<StagingStore, 'listStagedOutlines'>,
   stagingId: string,
 ): AsyncGenerator<StagedPageOutline[]> {
   for (let afterUrl: string | undefined; ;) {

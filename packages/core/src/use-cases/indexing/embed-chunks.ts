@@ -1,7 +1,7 @@
 import type { StoredChunk } from '../../domain/types';
 import { embeddingMismatch } from '../../errors';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { withoutLinkTargets } from '../../retrieval/query-terms';
 
 const EMBED_BATCH_SIZE = 64;
@@ -14,7 +14,7 @@ export function embeddingTextOf(chunk: Pick<StoredChunk, 'title' | 'content'>): 
 
 /** Embeds in batches; each batch is reported as done, and a cancelled job stops between batches. */
 export async function embedChunks(
-  deps: { records: RecordStore; embedder: Embedder; vectors: VectorIndex },
+  deps: { records: LibraryStore; embedder: Embedder; vectors: VectorIndex },
   libraryId: string,
   chunks: StoredChunk[],
   ctx?: Pick<JobContext, 'signal' | 'reportProgress'>,
@@ -36,7 +36,7 @@ export async function embedChunks(
 
 /** Vectors of two models in one library would be compared as if alike: the first model to write one owns it. */
 async function claimEmbeddingModel(
-  deps: { records: RecordStore; embedder: Embedder },
+  deps: { records: LibraryStore; embedder: Embedder },
   libraryId: string,
 ): Promise<void> {
   const library = await deps.records.getLibrary(libraryId);

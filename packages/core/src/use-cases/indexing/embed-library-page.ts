@@ -3,14 +3,14 @@ import type { EmbedRequest, EmbedResponse } from '../../api/schemas';
 import { libraryNotFound } from '../../errors';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { embedChunks } from './embed-chunks';
 import { embedRemainingChunks } from './embed-remaining-chunks';
 import { submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 
 /** API side of POST /api/embed. */
 export async function requestEmbedding(
-  deps: SubmitDeps & { records: RecordStore },
+  deps: SubmitDeps & { records: LibraryStore },
   request: EmbedRequest,
   mode: JobMode,
 ): Promise<Submitted<EmbedResponse>> {
@@ -22,7 +22,7 @@ export async function requestEmbedding(
 
 /** Worker side: embeds chunks [offset, offset + limit) in library order, or with `all` those without a vector. */
 export async function embedLibraryPage(
-  deps: { records: RecordStore; vectors: VectorIndex; embedder: Embedder },
+  deps: { records: LibraryStore; vectors: VectorIndex; embedder: Embedder },
   job: JobPayload<'embed-range'>,
   ctx: JobContext,
 ): Promise<JobResult<'embed-range'>> {

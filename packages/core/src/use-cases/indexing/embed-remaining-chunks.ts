@@ -1,6 +1,6 @@
 import type { EmbedResponse } from '../../api/schemas';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { chunkPages } from '../libraries/chunk-pages';
 import { embedChunks } from './embed-chunks';
 
@@ -12,7 +12,7 @@ export const EMBED_ALL_PAGE_SIZE = 250;
  * that have no vector yet. Progress counts them: phase `embed`, `total` the chunks left to embed.
  */
 export async function embedRemainingChunks(
-  deps: { records: RecordStore; vectors: VectorIndex; embedder: Embedder },
+  deps: { records: LibraryStore; vectors: VectorIndex; embedder: Embedder },
   libraryId: string,
   ctx: Pick<JobContext, 'signal' | 'reportProgress'>,
   pageSize = EMBED_ALL_PAGE_SIZE,

@@ -1,11 +1,11 @@
 import type { StoredChunk } from '../../domain/types';
 import type { JobPayload, JobResult } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { chunkPages } from '../libraries/chunk-pages';
 import { embedChunks } from './embed-chunks';
 
-type IndexDeps = { records: RecordStore; vectors: VectorIndex; embedder: Embedder };
+type IndexDeps = { records: LibraryStore; vectors: VectorIndex; embedder: Embedder };
 
 /** Chunks read (and embedded) at a time: an ingestion of a whole site is never held in memory at once. */
 const CHUNKS_PER_READ = 500;

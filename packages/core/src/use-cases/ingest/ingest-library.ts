@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IngestRequest, IngestResponse } from '../../api/schemas';
-import type { RecordStore } from '../../ports';
+import type { StagingStore } from '../../ports';
 import { isQueueUnavailable, submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 import { stageChunks } from './staged-chunks';
 
@@ -8,7 +8,7 @@ import { stageChunks } from './staged-chunks';
 export const INGEST_AUTO_EMBED_LIMIT = 50;
 
 export interface IngestDeps extends SubmitDeps {
-  records: RecordStore;
+  records: Pick<StagingStore, 'stagePage' | 'discardStaging'>;
 }
 
 /**

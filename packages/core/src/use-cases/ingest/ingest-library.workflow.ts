@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
-import type { LibrarySwap, RecordStore } from '../../ports';
+import type { LibraryStore, LibrarySwap, StagingStore } from '../../ports';
 import {
   commitTargetOf,
   continueIndexAndBackUp,
@@ -19,7 +19,7 @@ const state = z.object({ chunksIngested: z.number().int().min(0), finishing: fin
  * is committed and indexed aside and swapped in whole (index-and-back-up.ts).
  */
 export function ingestLibraryWorkflow(deps: {
-  records: RecordStore;
+  records: Pick<LibraryStore, 'commitIngestion'> & Pick<StagingStore, 'listStagedPages' | 'discardStaging'>;
   swap: LibrarySwap;
   now?: () => Date;
 }): Workflow<'ingest-library', z.infer<typeof state>> {

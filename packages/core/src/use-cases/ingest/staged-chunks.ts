@@ -1,5 +1,5 @@
 import type { ChunkInput } from '../../domain/types';
-import type { RecordStore } from '../../ports';
+import type { StagingStore } from '../../ports';
 
 /** Chunks per staged batch: a few MB, well under MongoDB's 16 MB document limit for 500-word chunks. */
 const BATCH_SIZE = 1_000;
@@ -10,7 +10,7 @@ const batchKey = (index: number) => `chunks/${String(index).padStart(6, '0')}`;
  * the ingestion id however large the payload. Uses the crawl staging area, one entry per batch.
  */
 export async function stageChunks(
-  records: RecordStore,
+  records: Pick<StagingStore, 'stagePage'>,
   stagingId: string,
   chunks: ChunkInput[],
   now: Date,
@@ -21,7 +21,10 @@ export async function stageChunks(
 }
 
 /** The staged chunks in the order they were sent. */
-export async function readStagedChunks(records: RecordStore, stagingId: string): Promise<ChunkInput[]> {
+export async function readStagedChunks(
+  records: Pick<StagingStore, 'listStagedPages'>,
+  stagingId: string,
+): Promise<ChunkInput[]> {
   const batches = (await records.listStagedPages(stagingId)).filter((page) => page.url.startsWith('chunks/'));
   batches.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return batches.flatMap((batch) => batch.chunks);

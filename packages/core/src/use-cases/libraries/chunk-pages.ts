@@ -1,12 +1,12 @@
 import type { StoredChunk } from '../../domain/types';
-import type { RecordStore } from '../../ports';
+import type { LibraryStore } from '../../ports';
 
 /**
  * A library's chunks in library order, `pageSize` at a time — or only those one ingestion last wrote. Each page is
  * found by the position the one before ended at, so the thousandth page costs what the first did.
  */
 export async function* chunkPages(
-  records: Pick<RecordStore, 'listChunks' | 'listChunksOfIngestion'>,
+  records: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion'>,
   libraryId: string,
   options: { pageSize: number; ingestionId?: string },
 ): AsyncGenerator<StoredChunk[]> {

@@ -1,9 +1,9 @@
 import { libraryNotFound } from '../../errors';
 import type { JobPayload, JobResult, JobRunner } from '../../jobs/registry';
-import type { BackupStorage, RecordStore, VectorIndex } from '../../ports';
+import type { BackupStorage, LibraryStore, VectorIndex } from '../../ports';
 
 /** API side of DELETE /api/libraries/:id. */
-export async function requestLibraryDeletion(deps: { records: RecordStore; jobs: JobRunner }, libraryId: string) {
+export async function requestLibraryDeletion(deps: { records: LibraryStore; jobs: JobRunner }, libraryId: string) {
   if (!(await deps.records.getLibrary(libraryId))) throw libraryNotFound(libraryId);
   await deps.jobs.run('delete-library', { libraryId });
   return { success: true as const };
@@ -11,7 +11,7 @@ export async function requestLibraryDeletion(deps: { records: RecordStore; jobs:
 
 /** Worker side: records go last, so a failed attempt leaves the library visible and the retry finds everything. */
 export async function purgeLibrary(
-  deps: { records: RecordStore; vectors: VectorIndex; backups: BackupStorage },
+  deps: { records: LibraryStore; vectors: VectorIndex; backups: BackupStorage },
   job: JobPayload<'delete-library'>,
 ): Promise<JobResult<'delete-library'>> {
   await deps.vectors.deleteLibrary(job.libraryId);
