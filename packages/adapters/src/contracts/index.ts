@@ -1,5 +1,8 @@
 // Kept out of the package index because these declare jest suites.
 export { describeRecordStoreContract, type RecordStoreHarness } from './record-store.contract';
+export { describeLibraryStoreContract } from './library-store.contract';
+export { describeAccountStoreContract } from './account-store.contract';
+export { describeStagingStoreContract } from './staging-store.contract';
 export { describeVectorIndexContract, type VectorIndexHarness } from './vector-index.contract';
 export { describeBackupStorageContract, type BackupStorageHarness } from './backup-storage.contract';
 export { describeEmbedderContract, type EmbedderHarness } from './embedder.contract';
