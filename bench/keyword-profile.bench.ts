@@ -12,7 +12,7 @@ import path from 'node:path';
 import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteRecordStore, type PrunedPlan } from '@docshelf/adapters';
 import { queryTerms } from '@docshelf/core';
 import { topicalChunk } from './big-library.bench';
-import { random, topicalQuestions, topicalWords } from './search.bench';
+import { percentile, random, topicalQuestions, topicalWords } from './search.bench';
 
 const sizes = (process.env.KEYWORD_PROFILE_SIZES ?? '10000,200000').split(',').map(Number);
 const QUESTIONS = 200;
@@ -21,11 +21,18 @@ const LIMIT = 40;
 /** The pruned search leaves out terms in more than half the rows (sqlite-fts.pruned-search.ts). */
 const WEIGHED_SHARE = 0.5;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const median = (values: number[]) =>
+  values.length
+    ? percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      )
+    : NaN;
 
-function timed<T>(work: () => T): [number, T] {
+/** Milliseconds `work` took, and what it gave. */
+async function timed<T>(work: () => T | Promise<T>): Promise<[number, T]> {
   const started = process.hrtime.bigint();
-  const value = work();
+  const value = await work();
   return [Number(process.hrtime.bigint() - started) / 1e6, value];
 }
 
@@ -66,8 +73,8 @@ async function profileSize(size: number): Promise<string> {
         'SELECT rowid, bm25(chunk_search, 0, 2.5, 1) FROM chunk_search WHERE chunk_search MATCH ? AND rowid BETWEEN ? AND ?',
       )
       .raw();
-    const scoreMs = (match: string): [number, number] => {
-      const [ms, rows] = timed(() => score.all(match, base, base + 2 ** 32 - 1));
+    const scoreMs = async (match: string): Promise<[number, number]> => {
+      const [ms, rows] = await timed(() => score.all(match, base, base + 2 ** 32 - 1));
       return [ms, rows.length];
     };
     const whole: number[] = [];
@@ -81,7 +88,7 @@ async function profileSize(size: number): Promise<string> {
     const bothMs: number[] = [];
     const bothRows: number[] = [];
     for (const q of questions) {
-      const [ms] = await timedAsync(() => search(q));
+      const [ms] = await timed(() => search(q));
       if (!plan) continue;
       whole.push(ms);
       scored.push(plan.scored);
@@ -97,11 +104,11 @@ async function profileSize(size: number): Promise<string> {
       if (!plan.pruned || plan.rounds !== 1) continue;
       const rare = weighed.slice(0, plan.essential).map((term) => term.phrase);
       const frequent = weighed.slice(plan.essential).map((term) => term.phrase);
-      const [a, aRows] = scoreMs(rare.join(' OR '));
+      const [a, aRows] = await scoreMs(rare.join(' OR '));
       rareMs.push(a);
       rareRows.push(aRows);
       if (frequent.length === 0) continue;
-      const [b, bRows] = scoreMs(`(${rare.join(' OR ')}) AND (${frequent.join(' OR ')})`);
+      const [b, bRows] = await scoreMs(`(${rare.join(' OR ')}) AND (${frequent.join(' OR ')})`);
       bothMs.push(b);
       bothRows.push(bRows);
     }
@@ -115,12 +122,6 @@ async function profileSize(size: number): Promise<string> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function timedAsync<T>(work: () => Promise<T>): Promise<[number, T]> {
-  const started = process.hrtime.bigint();
-  const value = await work();
-  return [Number(process.hrtime.bigint() - started) / 1e6, value];
 }
 
 export async function benchKeywordProfile(): Promise<void> {

@@ -78,7 +78,8 @@ export function topicalQuestions(next: () => number, text: ReturnType<typeof top
   });
 }
 
-function percentile(sorted: number[], p: number): number {
+/** The p-th percentile of values sorted ascending (the value at rank floor(p% of n)). */
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
