@@ -169,3 +169,13 @@ export async function run(
   });
   return { ...outcome, added };
 }
+
+/** What an earlier crawl kept of the page at `path` (its validators, hash, one chunk and its links). */
+export const keptPage = (path: string, links: string[] = []): CrawledPage => ({
+  url: `${ORIGIN}${path}`,
+  etag: `"${path}"`,
+  contentHash: `hash of ${path}`,
+  chunkIds: [`chunk ${path}`],
+  lineKeys: [],
+  links: links.map((l) => `${ORIGIN}${l}`),
+});

@@ -1,22 +1,13 @@
+import type { PageLoader } from '../../crawl/page-loader';
+import { AppError } from '../../errors';
+import { fakeContext, fakeRecords, fakeSite, job, keptPage, ORIGIN, page, run } from '../../testing/crawl-site-fakes';
 import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
 import { runWorkflowInline } from '../../testing/run-workflow-inline';
 import { crawlPage } from './crawl-page';
 import { crawlSiteWorkflow } from './crawl-site.workflow';
-import type { PageLoader } from '../../crawl/page-loader';
-import { AppError } from '../../errors';
-import type { CrawledPage } from '../../ports';
-import { fakeContext, fakeRecords, fakeSite, job, ORIGIN, page, run } from '../../testing/crawl-site-fakes';
 
 describe('crawlSiteWorkflow: what a crawl commits (fake pages, fake records)', () => {
   it('commits a replacement that finds the library exactly as it is in place; one more chunk, and it replaces', async () => {
-    const kept = (path: string, links: string[] = []): CrawledPage => ({
-      url: `${ORIGIN}${path}`,
-      etag: `"${path}"`,
-      contentHash: `hash of ${path}`,
-      chunkIds: [`chunk ${path}`],
-      lineKeys: [],
-      links: links.map((l) => `${ORIGIN}${l}`),
-    });
     const site = fakeSite([page('/', ['/a']), page('/a')]);
     const loader: PageLoader = {
       ...site.loader,
@@ -27,7 +18,7 @@ describe('crawlSiteWorkflow: what a crawl commits (fake pages, fake records)', (
       [2, false],
       [3, true],
     ] as const) {
-      const store = fakeRecords([kept('/', ['/a']), kept('/a')]);
+      const store = fakeRecords([keptPage('/', ['/a']), keptPage('/a')]);
       const records = {
         ...store.records,
         countChunks: async () => chunksInLibrary,

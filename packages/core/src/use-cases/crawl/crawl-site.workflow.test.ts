@@ -1,10 +1,19 @@
-import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
-import { crawlPage } from './crawl-page';
 import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
-import { type ChildJob } from '../../jobs/workflow';
-import type { CrawledPage } from '../../ports';
-import { CRAWL_ID, fakeContext, fakeRecords, fakeSite, job, ORIGIN, page, run } from '../../testing/crawl-site-fakes';
+import type { ChildJob } from '../../jobs/workflow';
+import {
+  CRAWL_ID,
+  fakeContext,
+  fakeRecords,
+  fakeSite,
+  job,
+  ORIGIN,
+  page,
+  run,
+  keptPage,
+} from '../../testing/crawl-site-fakes';
+import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
+import { crawlPage } from './crawl-page';
 
 describe('crawlSiteWorkflow: order and hand-out of pages (fake pages, fake records)', () => {
   it('crawls the seed and its links breadth-first within maxPages, minding robots.txt and the origin, and commits once', async () => {
@@ -129,15 +138,12 @@ describe('crawlSiteWorkflow: order and hand-out of pages (fake pages, fake recor
       page('/a1'),
       page('/b1'),
     ]);
-    const kept = (path: string, links: string[] = []): CrawledPage => ({
-      url: `${ORIGIN}${path}`,
-      etag: `"${path}"`,
-      contentHash: `hash of ${path}`,
-      chunkIds: [`chunk ${path}`],
-      lineKeys: [],
-      links: links.map((l) => `${ORIGIN}${l}`),
-    });
-    const store = fakeRecords([kept('/', ['/a', '/b', '/c']), kept('/a', ['/a1']), kept('/b'), kept('/a1')]);
+    const store = fakeRecords([
+      keptPage('/', ['/a', '/b', '/c']),
+      keptPage('/a', ['/a1']),
+      keptPage('/b'),
+      keptPage('/a1'),
+    ]);
     const revalidated: string[] = [];
     const loader: PageLoader = {
       ...site.loader,
