@@ -95,7 +95,7 @@ async function benchSize(size: number): Promise<string> {
     }
 
     // Learning apart: the first document embedding learns the library's space.
-    const [first] = await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1 });
+    const [first] = await h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 1 });
     const rssBefore = process.memoryUsage().rss;
     const learnStarted = process.hrtime.bigint();
     const learning = await peakRssDuring(() =>

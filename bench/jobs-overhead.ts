@@ -104,12 +104,12 @@ async function measure(h: Harness, auth: Record<string, string>): Promise<string
     .set(auth)
     .send({ libraryId: 'bench/tiny', name: 'Tiny', chunks: [{ id: 'a', content: 'one small chunk' }] })
     .expect(200);
-  const submit: SubmitDeps & { records: typeof h.adapters.records } = {
+  const submit: SubmitDeps & { libraries: typeof h.adapters.libraries } = {
     jobStore: h.adapters.jobStore,
     jobs: h.jobs,
     jobRetentionMs: h.config.jobs.retentionMs,
     callbacks: { sender: { assertAllowed: () => Promise.resolve(), post: () => Promise.resolve(200) } },
-    records: h.adapters.records,
+    libraries: h.adapters.libraries,
   };
   const payload = { libraryId: 'bench/tiny', offset: 0, limit: 1 };
   const [viaQueue, inline] = await sampleInterleaved(

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteRecordStore, type PrunedPlan } from '@docshelf/adapters';
+import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteRecordStores, type PrunedPlan } from '@docshelf/adapters';
 import { queryTerms } from '@docshelf/core';
 import { topicalChunk } from './big-library.bench';
 import { percentile, random, topicalQuestions, topicalWords } from './search.bench';
@@ -44,12 +44,12 @@ async function profileSize(size: number): Promise<string> {
     // As big-library.bench.ts writes it: pages of 20 chunks, each about one of size / 200 topics.
     const text = topicalWords(next, Math.max(10, size / 200));
     const libraryId = `big/library-${size}`;
-    const records = new SqliteRecordStore(db);
+    const libraries = new SqliteRecordStores(db).libraries;
     for (let sent = 0; sent < size; sent += 5_000) {
       const chunks = Array.from({ length: Math.min(5_000, size - sent) }, (_, i) =>
         topicalChunk(text, sent + i, WORDS),
       );
-      await records.commitIngestion({
+      await libraries.commitIngestion({
         library: { id: libraryId, name: 'Big library', sourceType: 'json' },
         ownerId: 'bench',
         chunks,

@@ -69,7 +69,7 @@ export async function benchManyLibraries(): Promise<void> {
     for (const [l, libraryId] of kept ? [] : ids.entries()) {
       const draw = (chunk: number) => text.draw(Math.floor((l * perLibrary + chunk) / 20) % text.topics);
       for (let written = 0; written < perLibrary; written += BATCH) {
-        await h.adapters.records.commitIngestion({
+        await h.adapters.libraries.commitIngestion({
           library: { id: libraryId, name: libraryId, sourceType: 'json' },
           ownerId: 'bench',
           chunks: Array.from({ length: Math.min(BATCH, perLibrary - written) }, (_, i) => ({

@@ -88,7 +88,7 @@ async function benchIngestAndSearch() {
     const api = await time(() => request(h.app).post('/api/ingest').set(auth).send(body).expect(200));
     const rssGrowth = (process.memoryUsage().rss - heapBefore) / 2 ** 20;
     const direct = await time(() =>
-      h.adapters.records.commitIngestion({
+      h.adapters.libraries.commitIngestion({
         library: { id: 'bench/direct', name: 'Direct', sourceType: 'llms_txt' },
         ownerId: 'bench',
         chunks,
@@ -126,7 +126,7 @@ async function benchIngestAndSearch() {
       .send({ libraryId: 'bench/embed-inline', name: 'Inline', chunks: makeChunks(2_000, 300), skipEmbeddings: true })
       .expect(200);
     const inline = await time(async () => {
-      const stored = await h.adapters.records.listChunks('bench/embed-inline', { offset: 0, limit: 2_000 });
+      const stored = await h.adapters.libraries.listChunks('bench/embed-inline', { offset: 0, limit: 2_000 });
       await embedChunks(h.adapters, 'bench/embed-inline', stored);
     });
     row('POST /api/embed walk, 2,000 chunks', walk.ms, 'embedChunks in one process', inline.ms);

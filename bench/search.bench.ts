@@ -149,13 +149,13 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
     url: `https://docs.bench/page-${i % 500}`,
   }));
   let embedSeconds = NaN;
-  if (!(await h.adapters.records.getLibrary(LIBRARY))) {
+  if (!(await h.adapters.libraries.getLibrary(LIBRARY))) {
     await request(h.app)
       .post('/api/ingest')
       .set(auth)
       .send({ libraryId: LIBRARY, name: 'Search bench', chunks, skipEmbeddings: true })
       .expect(200);
-    const stored = await h.adapters.records.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
+    const stored = await h.adapters.libraries.listChunks(LIBRARY, { offset: 0, limit: CHUNKS });
     const fitStarted = Date.now();
     await embedChunks(h.adapters, LIBRARY, stored);
     embedSeconds = (Date.now() - fitStarted) / 1000;

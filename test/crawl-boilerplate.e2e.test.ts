@@ -49,7 +49,7 @@ describe('crawls drop text repeated on most pages (real worker, sites on 127.0.0
 
   const pct = (m: RepeatedChrome) => `${(m.share * 100).toFixed(1)}% (${m.withChrome}/${m.chunks})`;
   const chunksOf = (harness: Harness, libraryId: string) =>
-    harness.adapters.records.listChunks(libraryId, { offset: 0, limit: 100_000 });
+    harness.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 100_000 });
   const crawl = (harness: Harness, headers: Record<string, string>, site: string, body: Record<string, unknown>) =>
     request(harness.app)
       .post('/api/crawl')

@@ -87,7 +87,7 @@ describe.each([
       return (await request(h.app).post('/api/crawl').set(auth).send(body).expect(200)).body;
     };
     const chunks = async () =>
-      (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1_000 })).map(
+      (await h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 1_000 })).map(
         ({ id, title, content, url }) => ({ id, title, content, url }),
       );
     const expectEveryChunkEmbedded = async () =>

@@ -64,12 +64,12 @@ describe('the 500-chunk embedding threshold of crawls', () => {
         errors: [],
       });
     }
-    expect(await h.adapters.records.countChunks('threshold')).toBe(500);
+    expect(await h.adapters.libraries.countChunks('threshold')).toBe(500);
     expect(await h.adapters.vectors.count('threshold')).toBe(500);
 
     const over = await crawlPages(500, 501);
     expect(over.body).toMatchObject({ chunksIngested: 1, vectorized: false });
-    expect(await h.adapters.records.countChunks('threshold')).toBe(501);
+    expect(await h.adapters.libraries.countChunks('threshold')).toBe(501);
     expect(await h.adapters.vectors.count('threshold')).toBe(500);
   });
 });
@@ -126,8 +126,8 @@ describe('two crawl worker processes share one crawl', () => {
       expect(alone.body).toEqual(res.body);
       const strip = (chunks: { id: string; title?: string; content: string; url?: string }[]) =>
         chunks.map(({ id, title, content, url }) => ({ id, title, content, url }));
-      expect(strip(await single.adapters.records.listChunks('shared', { offset: 0, limit: 1_000 }))).toEqual(
-        strip(await h.adapters.records.listChunks('shared', { offset: 0, limit: 1_000 })),
+      expect(strip(await single.adapters.libraries.listChunks('shared', { offset: 0, limit: 1_000 }))).toEqual(
+        strip(await h.adapters.libraries.listChunks('shared', { offset: 0, limit: 1_000 })),
       );
     } finally {
       await single.close();

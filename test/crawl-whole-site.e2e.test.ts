@@ -48,8 +48,8 @@ describe('crawl size: CRAWL_MAX_PAGES, and 150 pages unless a crawl asks for mor
       details: [{ path: 'urls', count: 301, limit: 300 }],
     });
     expect(site.requests).toEqual([]);
-    expect(await h.adapters.records.getLibrary('cap/max')).toBeNull();
-    expect(await h.adapters.records.getLibrary('cap/urls')).toBeNull();
+    expect(await h.adapters.libraries.getLibrary('cap/max')).toBeNull();
+    expect(await h.adapters.libraries.getLibrary('cap/urls')).toBeNull();
     expect((await h.jobs.allQueues()[0]!.getJobCounts()).waiting ?? 0).toBe(0);
   });
 
@@ -60,7 +60,7 @@ describe('crawl size: CRAWL_MAX_PAGES, and 150 pages unless a crawl asks for mor
     const asked = await crawl({ libraryId: 'cap/asked', maxPages: 300 }).expect(200);
     expect(asked.body).toMatchObject({ pagesDiscovered: 320, pagesCrawled: 300, pagesRendered: 0, errors: [] });
     // One chunk a topic page, a few for the index's long list of links.
-    expect(await h.adapters.records.countChunks('cap/asked')).toBe(asked.body.chunksIngested);
+    expect(await h.adapters.libraries.countChunks('cap/asked')).toBe(asked.body.chunksIngested);
     expect(asked.body.chunksIngested).toBeGreaterThan(300);
 
     const listed = SITE.paths.slice(0, 300).map((p) => `${site.origin}${p}`);
@@ -146,7 +146,7 @@ describe('a 1,000-page crawl whose crawl worker process is killed halfway', () =
   const setup = bigCrawlSetup();
 
   const chunksOf = async (libraryId: string) =>
-    (await setup.h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 })).map(
+    (await setup.h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 10_000 })).map(
       ({ id, title, content, url }) => ({ id, title, content, url }),
     );
   /** The crawl of the same site that nothing interrupts, run once for both tests. */
@@ -190,7 +190,7 @@ describe('a 1,000-page crawl whose crawl worker process is killed halfway', () =
       event: 'completed',
       data: { ...reference.last.data, libraryId: 'whole/killed' },
     });
-    expect(await h.adapters.records.listStagedPages(jobId)).toEqual([]);
+    expect(await h.adapters.staging.listStagedPages(jobId)).toEqual([]);
     const chunks = await chunksOf('whole/killed');
     expect(new Set(chunks.map((c) => c.id)).size).toBe(chunks.length);
     expect(new Set(chunks.map((c) => c.content)).size).toBe(chunks.length);
@@ -242,7 +242,7 @@ describe('a 1,000-page crawl cancelled at page 600', () => {
     const requestsBefore = site.requests.length;
     const { jobId, events } = await startBigCrawl(setup, 'whole/cancelled');
     const at = await events.next(pagesCrawledReach(600));
-    expect((await h.adapters.records.listStagedPages(jobId)).length).toBeGreaterThanOrEqual(600);
+    expect((await h.adapters.staging.listStagedPages(jobId)).length).toBeGreaterThanOrEqual(600);
 
     const cancelled = await request(h.app).delete(`/api/jobs/${jobId}`).set(auth).expect(200);
     const requestsAtCancel = site.requests.length;
@@ -255,8 +255,8 @@ describe('a 1,000-page crawl cancelled at page 600', () => {
 
     expect(site.requests.length).toBe(requestsAtCancel);
     await request(h.app).get('/api/libraries/whole/cancelled').set(auth).expect(404);
-    expect(await h.adapters.records.getLibrary('whole/cancelled')).toBeNull();
-    expect(await h.adapters.records.listStagedPages(jobId)).toEqual([]);
+    expect(await h.adapters.libraries.getLibrary('whole/cancelled')).toBeNull();
+    expect(await h.adapters.staging.listStagedPages(jobId)).toEqual([]);
     expect(await redis.keys(`${h.prefix}:crawl-frontier:${jobId}:*`)).toEqual([]);
     expect(await request(h.app).get(`/api/jobs/${jobId}`).set(auth).expect(200)).toHaveProperty(
       'body.state',

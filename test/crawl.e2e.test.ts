@@ -22,7 +22,7 @@ describe('POST /api/crawl on a fixture docs site (real Chromium, real worker)', 
   afterAll(async () => h.close());
 
   const crawl = (body: object) => request(h.app).post('/api/crawl').set(auth).send(body);
-  const chunksOf = (libraryId: string) => h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 });
+  const chunksOf = (libraryId: string) => h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 10_000 });
 
   it('discovers the seed page links, crawls them, and reports what happened', async () => {
     const res = await crawl({

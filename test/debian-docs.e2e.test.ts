@@ -39,7 +39,7 @@ describeIfDocs('crawling real documentation sites (Debian nodejs-doc, git-doc an
 
   const crawl = (body: object) => request(h.app).post('/api/crawl').set(auth).send(body).expect(200);
   const contentOf = async (libraryId: string) =>
-    (await h.adapters.records.listChunks(libraryId, { offset: 0, limit: 10_000 })).map((c) => c.content).join('\n');
+    (await h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 10_000 })).map((c) => c.content).join('\n');
 
   it('keeps the Node.js API reference and drops its menus, version picker and table of contents', async () => {
     await crawl({

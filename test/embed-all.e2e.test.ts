@@ -47,7 +47,7 @@ describe('embedding every chunk without a client loop', () => {
   const ingest = (body: object) => request(h.app).post('/api/ingest').set(auth).send(body);
   const embed = (body: object) => request(h.app).post('/api/embed').set(auth).send(body);
   const vectorsOf = (libraryId: string) => h.adapters.vectors.count(libraryId);
-  const chunksOf = (libraryId: string) => h.adapters.records.countChunks(libraryId);
+  const chunksOf = (libraryId: string) => h.adapters.libraries.countChunks(libraryId);
   const jobsOf = async (libraryId: string) =>
     (await request(h.app).get(`/api/jobs?libraryId=${libraryId}`).set(auth).expect(200)).body.jobs;
 

@@ -19,7 +19,7 @@ describe('POST /api/ingest-url (session only)', () => {
   });
 
   const ingestUrl = (body: object) => request(h.app).post('/api/ingest-url').set('Cookie', cookie).send(body);
-  const chunksOf = (libraryId: string) => h.adapters.records.listChunks(libraryId, { offset: 0, limit: 1_000 });
+  const chunksOf = (libraryId: string) => h.adapters.libraries.listChunks(libraryId, { offset: 0, limit: 1_000 });
 
   it('parses an llms.txt by its structure: header, one chunk per section, the Optional section marked', async () => {
     const res = await ingestUrl({

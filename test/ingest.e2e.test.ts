@@ -150,7 +150,7 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
       { id: 'c0001', content: 'changed' },
       { id: 'last', content: 'the last one' },
     ]);
-    const stored = await h.adapters.records.listChunks('lib/backup', { offset: 0, limit: 100 });
+    const stored = await h.adapters.libraries.listChunks('lib/backup', { offset: 0, limit: 100 });
     const restored = await readBackup(h.adapters.backups, 'lib/backup');
     expect(restored?.objects).toHaveLength(3);
     expect(restored?.chunks).toEqual(stored.map(({ position: _p, bpeTokens: _b, ...chunk }) => chunk));

@@ -29,7 +29,7 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
         .expect(202)
     ).body;
     expect(await job(jobId)).toMatchObject({ state: 'queued', progress: { phase: 'queued' } });
-    expect((await h.adapters.records.listStagedPages(jobId)).length).toBe(1);
+    expect((await h.adapters.staging.listStagedPages(jobId)).length).toBe(1);
 
     const cancelled = await request(h.app).delete(`/api/jobs/${jobId}`).set(auth).expect(200);
     expect(cancelled.body).toMatchObject({ id: jobId, state: 'cancelled', finishedAt: expect.any(String) });
@@ -42,7 +42,7 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
     // The worker that finally takes the job sees the cancel: it drops the staged chunks and commits nothing.
     const stop = h.startWorker(['ingest']);
     try {
-      await waitFor(async () => (await h.adapters.records.listStagedPages(jobId)).length === 0);
+      await waitFor(async () => (await h.adapters.staging.listStagedPages(jobId)).length === 0);
       await request(h.app).get('/api/libraries/cancel/queued').expect(404);
       expect(await job(jobId)).toMatchObject({ state: 'cancelled' });
     } finally {
@@ -89,7 +89,7 @@ describe('queued jobs: cancel, and a synchronous wait that times out', () => {
         data: { success: true, libraryId: 'slow/sync', chunksIngested: 4, vectorized: true },
       });
       expect(await job(res.body.jobId)).toMatchObject({ state: 'completed' });
-      expect(await h.adapters.records.countChunks('slow/sync')).toBe(4);
+      expect(await h.adapters.libraries.countChunks('slow/sync')).toBe(4);
     } finally {
       await stop();
     }

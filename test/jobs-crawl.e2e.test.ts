@@ -72,8 +72,8 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
     expect(events[events.length - 1]).toEqual({ event: 'completed', data: { ...sync.body, libraryId: 'site/async' } });
 
     const strip = (chunks: { id: string; content: string }[]) => chunks.map(({ id, content }) => ({ id, content }));
-    expect(strip(await h.adapters.records.listChunks('site/async', { offset: 0, limit: 500 }))).toEqual(
-      strip(await h.adapters.records.listChunks('site/sync', { offset: 0, limit: 500 })),
+    expect(strip(await h.adapters.libraries.listChunks('site/async', { offset: 0, limit: 500 }))).toEqual(
+      strip(await h.adapters.libraries.listChunks('site/sync', { offset: 0, limit: 500 })),
     );
   }, 120_000);
 
@@ -84,7 +84,7 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
       .set(auth)
       .send({ libraryId: 'site/kept', name: 'Kept', chunks: makeChunks(2) })
       .expect(200);
-    const before = await h.adapters.records.listChunks('site/kept', { offset: 0, limit: 10 });
+    const before = await h.adapters.libraries.listChunks('site/kept', { offset: 0, limit: 10 });
 
     const { jobId } = (
       await request(h.app)
@@ -112,9 +112,9 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
     } finally {
       await queue.close();
     }
-    expect(await h.adapters.records.listStagedPages(jobId)).toEqual([]);
+    expect(await h.adapters.staging.listStagedPages(jobId)).toEqual([]);
     expect(pagesFetched()).toBe(fetchedWhenCancelled);
-    expect(await h.adapters.records.listChunks('site/kept', { offset: 0, limit: 10 })).toEqual(before);
+    expect(await h.adapters.libraries.listChunks('site/kept', { offset: 0, limit: 10 })).toEqual(before);
     expect(await h.adapters.vectors.count('site/kept')).toBe(2);
     expect((await request(h.app).get(`/api/jobs/${jobId}`).set(auth)).body).toMatchObject({ state: 'cancelled' });
   }, 60_000);

@@ -102,7 +102,7 @@ describe('SIGKILL of the API during synchronous requests (real processes)', () =
     });
     expect(Date.parse(embedded.finishedAt)).toBeGreaterThan(embedKilledAt);
 
-    expect(await adapters.records.countChunks('durable/lib')).toBe(CHUNKS);
+    expect(await adapters.libraries.countChunks('durable/lib')).toBe(CHUNKS);
     expect(await adapters.vectors.count('durable/lib')).toBe(CHUNKS);
     expect(await adapters.backups.list('durable/lib')).toHaveLength(1);
   }, 150_000);

@@ -56,7 +56,7 @@ describe('a Redis restart in the middle of a crawl', () => {
         errors: [],
       },
     });
-    expect(await h.adapters.records.countChunks('blip/site')).toBe(150);
+    expect(await h.adapters.libraries.countChunks('blip/site')).toBe(150);
     expect(await h.adapters.vectors.count('blip/site')).toBe(150);
   }, 120_000);
 });

@@ -72,7 +72,7 @@ describe('libraries: list, get, delete, restart persistence', () => {
       .set('Authorization', `Bearer ${adminKey}`)
       .expect(200, { success: true });
     await request(h.app).get('/api/libraries/gone/soon').expect(404);
-    expect(await h.adapters.records.countChunks('gone/soon')).toBe(0);
+    expect(await h.adapters.libraries.countChunks('gone/soon')).toBe(0);
     expect(await h.adapters.vectors.count('gone/soon')).toBe(0);
     expect(await h.adapters.backups.list('gone/soon')).toEqual([]);
 

@@ -77,7 +77,7 @@ describe('SIGKILL of a worker mid-job (real processes)', () => {
     };
     expect(library.library.chunkCount).toBe(CHUNKS);
     expect(library.chunks).toHaveLength(CHUNKS);
-    expect(await adapters.records.countChunks('crash/test')).toBe(CHUNKS);
+    expect(await adapters.libraries.countChunks('crash/test')).toBe(CHUNKS);
     expect(await adapters.vectors.count('crash/test')).toBe(CHUNKS);
     expect(await adapters.backups.list('crash/test')).toHaveLength(1);
     const probe = makeChunks(1, { words: 200 })[0]!;

@@ -83,7 +83,7 @@ describe('SSRF: crawls refuse private targets on every hop', () => {
   it('crawls a public page while refusing every subresource it points at a private address', async () => {
     const res = await crawl([`${site.origin}/subresources`, `${site.origin}/missing`]).expect(200);
     expect(res.body.pagesCrawled).toBe(1);
-    const chunks = await h.adapters.records.listChunks('ssrf', { offset: 0, limit: 100 });
+    const chunks = await h.adapters.libraries.listChunks('ssrf', { offset: 0, limit: 100 });
     expect(chunks.map((c) => c.content).join('\n')).toContain('SUBRESOURCEPAGE');
     expect(canary.requests).toEqual([]);
     expect(canary.connections()).toBe(0);

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     }
 
     const chunkCount = [...chunksByLibrary.values()].reduce((n, c) => n + c.length, 0);
-    const library = await h.adapters.records.getLibrary('debian/nodejs');
+    const library = await h.adapters.libraries.getLibrary('debian/nodejs');
     console.log(
       `\nRetrieval evaluation: ${set.questions.length} questions (${[...perLibrary].map(([l, r]) => `${l} ${r.hybrid!.length}`).join(', ')}), ` +
         `${chunkCount} chunks, embedder ${library?.embeddingModel ?? 'none'}; ingest ${ingestSeconds.toFixed(0)} s\n`,
@@ -159,7 +159,7 @@ async function ingestLibrary(
   libraryId: string,
   urls: string[],
 ): Promise<void> {
-  const existing = await h.adapters.records.getLibrary(libraryId);
+  const existing = await h.adapters.libraries.getLibrary(libraryId);
   if (keepDir && existing && existing.chunkCount > 0) {
     console.log(`${libraryId}: reusing ${existing.chunkCount} chunks in ${keepDir}`);
     return;

@@ -53,7 +53,7 @@ describe('50 ingests at once (API + worker + Redis + SQLite)', () => {
     const statuses = answers.map((a) => a.status);
     const library = (await request(h.app).get('/api/libraries/busy/one').expect(200)).body;
     const expected = SENDERS * CHUNKS_EACH;
-    const chunks = await h.adapters.records.countChunks('busy/one');
+    const chunks = await h.adapters.libraries.countChunks('busy/one');
     const vectors = await h.adapters.vectors.count('busy/one');
     recordFigure({
       scenario: 'concurrency: 50 ingests into one library',
@@ -79,7 +79,7 @@ describe('50 ingests at once (API + worker + Redis + SQLite)', () => {
       Array.from({ length: SENDERS }, (_, sender) => ingest(`busy/lib-${sender}`, sender)),
     );
     const counts = await Promise.all(
-      Array.from({ length: SENDERS }, (_, sender) => h.adapters.records.countChunks(`busy/lib-${sender}`)),
+      Array.from({ length: SENDERS }, (_, sender) => h.adapters.libraries.countChunks(`busy/lib-${sender}`)),
     );
     const vectors = await Promise.all(
       Array.from({ length: SENDERS }, (_, sender) => h.adapters.vectors.count(`busy/lib-${sender}`)),
@@ -101,7 +101,7 @@ describe('50 ingests at once (API + worker + Redis + SQLite)', () => {
     expect(vectors).toEqual(Array(SENDERS).fill(CHUNKS_EACH));
     expect(backups.map((list) => list.length)).toEqual(Array(SENDERS).fill(1));
     for (let sender = 0; sender < SENDERS; sender++) {
-      const chunks = await h.adapters.records.listChunks(`busy/lib-${sender}`, { offset: 0, limit: 10 });
+      const chunks = await h.adapters.libraries.listChunks(`busy/lib-${sender}`, { offset: 0, limit: 10 });
       expect(chunks.map((c) => c.id)).toEqual(batch(sender).map((c) => c.id));
     }
   }, 180_000);

@@ -104,7 +104,7 @@ describe('crawl limits and untrusted pages (API + worker + Chromium + Redis + SQ
   const crawl = (urls: string[], renderer: string) =>
     request(h.app).post('/api/crawl').set(admin).send({ libraryId: 'limits/site', name: 'Limits', urls, renderer });
   const contentOf = async () =>
-    (await h.adapters.records.listChunks('limits/site', { offset: 0, limit: 500 })).map((c) => c.content).join('\n');
+    (await h.adapters.libraries.listChunks('limits/site', { offset: 0, limit: 500 })).map((c) => c.content).join('\n');
 
   it.each(['http', 'browser'])(
     'cuts an endless response at PAGE_MAX_BYTES and fails that page only (%s)',

@@ -158,7 +158,7 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
       urls: [`${site.origin}/nested`],
     });
     expect(res.status).toBe(200);
-    const chunks = await h.adapters.records.listChunks('hostile/nested', { offset: 0, limit: 10 });
+    const chunks = await h.adapters.libraries.listChunks('hostile/nested', { offset: 0, limit: 10 });
     expect(chunks.map((chunk) => chunk.content).join('\n')).toContain('NESTEDTEXT');
   });
 
@@ -237,7 +237,7 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
     expect(res.body.errors[0] === cut || res.body.errors[0].startsWith(timedOut)).toBe(true);
     expect(res.body.pagesCrawled).toBe(res.body.errors[0] === cut ? 6 : 5);
     console.log(`600,000 links: ${res.body.errors[0]}`);
-    const chunks = await h.adapters.records.listChunks('hostile/many-links', { offset: 0, limit: 100 });
+    const chunks = await h.adapters.libraries.listChunks('hostile/many-links', { offset: 0, limit: 100 });
     expect(chunks.map((chunk) => chunk.title)).toEqual(expect.arrayContaining(['Many', 'Linked']));
   });
 
@@ -248,7 +248,7 @@ describe('hostile pages and sitemaps (API + worker + Redis + SQLite)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ pagesCrawled: 1, errors: [] });
-    const chunks = await h.adapters.records.listChunks('hostile/short-sections', { offset: 0, limit: 5_000 });
+    const chunks = await h.adapters.libraries.listChunks('hostile/short-sections', { offset: 0, limit: 5_000 });
     expect(chunks.map((chunk) => chunk.content).join('\n')).toContain(`w${SHORT_SECTIONS - 1}`);
   }, 120_000);
 

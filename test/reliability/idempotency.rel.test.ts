@@ -27,7 +27,7 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
     expect(again.body).toEqual(first.body);
     expect(await jobsOf('idem/once')).toHaveLength(1);
     expect(await h.adapters.backups.list('idem/once')).toHaveLength(1);
-    expect(await h.adapters.records.countChunks('idem/once')).toBe(3);
+    expect(await h.adapters.libraries.countChunks('idem/once')).toBe(3);
   });
 
   it('answers simultaneous repeats from one job', async () => {
@@ -39,7 +39,7 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
       requests: 8,
       faults: 0,
       serverErrors: answers.filter((a) => a.status >= 500).length,
-      rowsLost: 5 - (await h.adapters.records.countChunks('idem/burst')),
+      rowsLost: 5 - (await h.adapters.libraries.countChunks('idem/burst')),
       duplicates: jobs.length - 1 + ((await h.adapters.backups.list('idem/burst')).length - 1),
       note: `${new Set(answers.map((a) => JSON.stringify(a.body))).size} distinct answer(s), ${jobs.length} job(s)`,
     });
@@ -78,16 +78,16 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
 
     const other = await ingest('order-1', { libraryId: 'idem/once', name: 'Once', chunks: makeChunks(4) }).expect(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(await h.adapters.records.countChunks('idem/once')).toBe(3);
+    expect(await h.adapters.libraries.countChunks('idem/once')).toBe(3);
   });
 
   it('keeps keys apart per user and refuses malformed keys', async () => {
-    const user = await h.adapters.records.upsertUser({
+    const user = await h.adapters.accounts.upsertUser({
       email: 'second@docshelf.test',
       passwordHash: 'x',
       now: new Date(),
     });
-    const { key } = await createApiKey({ records: h.adapters.records }, user.id, {
+    const { key } = await createApiKey({ accounts: h.adapters.accounts }, user.id, {
       name: 'second',
       permissions: 'admin',
     });
@@ -108,6 +108,6 @@ describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)',
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
     }
-    expect(await h.adapters.records.getLibrary('idem/bad')).toBeNull();
+    expect(await h.adapters.libraries.getLibrary('idem/bad')).toBeNull();
   });
 });

@@ -132,7 +132,7 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
       200,
     );
     expect(res.body.pagesCrawled).toBe(2);
-    const chunks = await h.adapters.records.listChunks('ssrf/matrix', { offset: 0, limit: 100 });
+    const chunks = await h.adapters.libraries.listChunks('ssrf/matrix', { offset: 0, limit: 100 });
     expect(chunks.map((c) => c.content).join('\n')).toContain('SUBRESOURCEPAGE');
     for (const kind of [
       'script',
@@ -167,7 +167,7 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
       // Chromium's own "… is blocked" error page must never be taken as the page's content: the page fails instead.
       const text =
         res.status === 200
-          ? (await h.adapters.records.listChunks('ssrf/matrix', { offset: 0, limit: 500 }))
+          ? (await h.adapters.libraries.listChunks('ssrf/matrix', { offset: 0, limit: 500 }))
               .map((c) => c.content)
               .join('\n')
           : '';

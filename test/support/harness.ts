@@ -84,7 +84,7 @@ export async function startHarness(
         logger,
       },
     );
-    await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin!);
+    await ensureAdminUser({ accounts: adapters.accounts, sessionTtlMs: config.sessionTtlMs }, config.admin!);
     app = buildApp({ config, ...adapters, callbacks: crawl.callbacks, jobs, queues: jobs, logger });
   };
   let server: http.Server | undefined;

@@ -7,7 +7,10 @@ import type {
   JobStore,
   JobWatcher,
   KeywordIndex,
-  RecordStore,
+  AccountStore,
+  LibraryStore,
+  RecordDatabase,
+  StagingStore,
   VectorIndex,
   WorkflowHalter,
 } from '@docshelf/core';
@@ -40,7 +43,11 @@ export interface ApiDeps {
     | 'limits'
     | 'redis'
   >;
-  records: RecordStore;
+  libraries: LibraryStore;
+  accounts: AccountStore;
+  staging: StagingStore;
+  /** The database of the three stores above, which readiness checks. */
+  records: Pick<RecordDatabase, 'ping'>;
   /** The read side: keyword and vector rankings, and the embedders that turn a question into a vector. */
   keywords: KeywordIndex;
   vectors: VectorIndex;

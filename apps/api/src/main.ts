@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   );
   rateLimitRedis.on('error', (error: Error) => rateLimitRedisError(error, 'rate-limits'));
   if (config.admin) {
-    const user = await ensureAdminUser({ records: adapters.records, sessionTtlMs: config.sessionTtlMs }, config.admin);
+    const user = await ensureAdminUser(
+      { accounts: adapters.accounts, sessionTtlMs: config.sessionTtlMs },
+      config.admin,
+    );
     logger.info({ email: user.email }, 'dashboard user ready');
   } else {
     logger.warn('ADMIN_EMAIL and ADMIN_PASSWORD are not set: no dashboard user was created or updated');
@@ -38,6 +41,9 @@ async function main(): Promise<void> {
   const shutdown = new AbortController();
   const app = buildApp({
     config,
+    libraries: adapters.libraries,
+    accounts: adapters.accounts,
+    staging: adapters.staging,
     records: adapters.records,
     keywords: adapters.keywords,
     vectors: adapters.vectors,

@@ -7,13 +7,15 @@ import type {
   JobStore,
   LibrarySwap,
   PageLoader,
-  RecordStore,
+  LibraryStore,
+  StagingStore,
   RepetitionRule,
   VectorIndex,
 } from '@docshelf/core';
 
 export interface WorkerDeps {
-  records: RecordStore;
+  libraries: LibraryStore;
+  staging: StagingStore;
   vectors: VectorIndex;
   backups: BackupStorage;
   embedder: Embedder;

@@ -5,25 +5,35 @@ import type {
   Embedder,
   JobStore,
   KeywordIndex,
+  LibraryStore,
   LibrarySwap,
-  RecordStore,
+  AccountStore,
+  RecordDatabase,
+  StagingStore,
   VectorIndex,
 } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
-import type { MongoRecordStore } from './mongo.record-store';
+import type { MongoRecordStores } from './mongo.record-stores';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteJobStore } from './sqlite.job-store';
 import { SqliteLibrarySwap } from './sqlite.library-swap';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteRecordStores } from './sqlite.record-stores';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 import { StepwiseLibrarySwap } from './stepwise.library-swap';
 
 export interface Adapters {
-  records: RecordStore;
-  /** Keyword search over the record store's chunks, kept in step with its writes by the store's own engine. */
+  /** Libraries and their chunks. */
+  libraries: LibraryStore;
+  /** The dashboard's users, sessions and API keys. */
+  accounts: AccountStore;
+  /** What ingestions and crawls keep between their steps. */
+  staging: StagingStore;
+  /** The database the three stores above live in, checked and closed as one. */
+  records: RecordDatabase;
+  /** Keyword search over the library store's chunks, kept in step with its writes by the store's own engine. */
   keywords: KeywordIndex;
   vectors: VectorIndex;
   backups: BackupStorage;
@@ -48,8 +58,8 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const sqlite = () => (db ??= openSqliteDatabase(path.join(config.dataDir, 'docshelf.sqlite')));
 
   const mongo =
-    choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStore)({ uri: choice.records.uri }) : undefined;
-  const records = mongo ?? new SqliteRecordStore(sqlite());
+    choice.records.kind === 'mongo' ? new (loadMongo().MongoRecordStores)({ uri: choice.records.uri }) : undefined;
+  const records = mongo ?? new SqliteRecordStores(sqlite());
   const embedders = buildEmbedders(config, records);
   const embedder = embedders[0]!;
   const mongoJobs =
@@ -57,7 +67,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
   const jobStore = mongoJobs ?? new SqliteJobStore(sqlite());
   const keywords =
     mongo && choice.records.kind === 'mongo'
-      ? new (loadMongoSearch().MongoKeywordIndex)(mongo, { atlasSearchIndex: choice.records.atlasSearchIndex })
+      ? new (loadMongoSearch().MongoKeywordIndex)(mongo.database, { atlasSearchIndex: choice.records.atlasSearchIndex })
       : new SqliteFtsKeywordIndex(sqlite());
   const vectors =
     choice.vectors.kind === 'pinecone'
@@ -71,10 +81,13 @@ export function buildAdapters(config: AdapterConfig): Adapters {
       ? new (loadGcs().GcsBackupStorage)(choice.backups)
       : new FsBackupStorage(path.join(config.dataDir, 'backups'));
   const swap =
-    records instanceof SqliteRecordStore && vectors instanceof SqliteVecVectorIndex
-      ? new SqliteLibrarySwap(sqlite(), records, vectors)
-      : new StepwiseLibrarySwap(records, vectors);
+    records instanceof SqliteRecordStores && vectors instanceof SqliteVecVectorIndex
+      ? new SqliteLibrarySwap(sqlite(), records.libraries, vectors)
+      : new StepwiseLibrarySwap(records.libraries, vectors);
   return {
+    libraries: records.libraries,
+    accounts: records.accounts,
+    staging: records.staging,
     records,
     keywords,
     swap,
@@ -93,10 +106,10 @@ export function buildAdapters(config: AdapterConfig): Adapters {
 }
 
 /** The configured embedder first, then the local ones, which cost nothing to keep: libraries they embedded stay searchable. */
-function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | MongoRecordStore): Embedder[] {
+function buildEmbedders(config: AdapterConfig, records: SqliteRecordStores | MongoRecordStores): Embedder[] {
   const dimensions = config.embedding.dimensions;
   const lsi = new LocalLsiEmbedder(
-    { states: records, records, cacheBytes: config.embedding.modelCacheBytes },
+    { states: records.embedderStates, libraries: records.libraries, cacheBytes: config.embedding.modelCacheBytes },
     dimensions,
   );
   const hash = new LocalEmbedder(dimensions);
@@ -108,7 +121,7 @@ function buildEmbedders(config: AdapterConfig, records: SqliteRecordStore | Mong
 // Production adapters load only when selected: their SDKs add about half a second to every process start. `require`,
 // not `import()`: the choice is made while adapters are built, synchronously.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const loadMongo = () => require('./mongo.record-store') as typeof import('./mongo.record-store');
+const loadMongo = () => require('./mongo.record-stores') as typeof import('./mongo.record-stores');
 const loadMongoSearch = () => require('./mongo.keyword-index') as typeof import('./mongo.keyword-index');
 const loadMongoJobs = () => require('./mongo.job-store') as typeof import('./mongo.job-store');
 const loadPinecone = () => require('./pinecone.vector-index') as typeof import('./pinecone.vector-index');

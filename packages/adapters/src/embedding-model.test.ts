@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AppError, embedChunks, indexIngestion, type VectorIndex } from '@docshelf/core';
 import { LocalEmbedder } from './local.embedder';
 import { openSqliteDatabase } from './sqlite.database';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteRecordStores } from './sqlite.record-stores';
 import { createTempDir } from './testing/temp-dir';
 
 /** A vector index that accepts anything: these tests are about the record of which model made the vectors. */
@@ -20,13 +20,13 @@ const anyVectors: VectorIndex = {
 
 describe('a library remembers the embedding model of its vectors', () => {
   let removeDir: () => void;
-  let records: SqliteRecordStore;
+  let records: SqliteRecordStores;
 
   beforeEach(async () => {
     const temp = createTempDir();
     removeDir = temp.removeDir;
-    records = new SqliteRecordStore(openSqliteDatabase(path.join(temp.dir, 'docshelf.db')), { ownsDatabase: true });
-    await records.commitIngestion({
+    records = new SqliteRecordStores(openSqliteDatabase(path.join(temp.dir, 'docshelf.db')), { ownsDatabase: true });
+    await records.libraries.commitIngestion({
       library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
       ownerId: 'owner',
       chunks: [{ id: 'a', content: 'alpha' }],
@@ -42,11 +42,18 @@ describe('a library remembers the embedding model of its vectors', () => {
   });
 
   it('is set by the first vectors and refuses another model with EMBEDDING_MISMATCH (409)', async () => {
-    const chunks = await records.listChunks('lib', { offset: 0, limit: 10 });
-    await embedChunks({ records, vectors: anyVectors, embedder: new LocalEmbedder(8) }, 'lib', chunks);
-    expect(await records.getLibrary('lib')).toMatchObject({ embeddingModel: 'local-hash-v1', embeddingDimensions: 8 });
+    const chunks = await records.libraries.listChunks('lib', { offset: 0, limit: 10 });
+    await embedChunks(
+      { libraries: records.libraries, vectors: anyVectors, embedder: new LocalEmbedder(8) },
+      'lib',
+      chunks,
+    );
+    expect(await records.libraries.getLibrary('lib')).toMatchObject({
+      embeddingModel: 'local-hash-v1',
+      embeddingDimensions: 8,
+    });
     const failure = await embedChunks(
-      { records, vectors: anyVectors, embedder: new LocalEmbedder(16) },
+      { libraries: records.libraries, vectors: anyVectors, embedder: new LocalEmbedder(16) },
       'lib',
       chunks,
     ).catch((e: unknown) => e);
@@ -60,10 +67,17 @@ describe('a library remembers the embedding model of its vectors', () => {
   });
 
   it('is cleared by a replacing ingestion, which may then embed with the new model', async () => {
-    const chunks = await records.listChunks('lib', { offset: 0, limit: 10 });
-    await embedChunks({ records, vectors: anyVectors, embedder: new LocalEmbedder(8) }, 'lib', chunks);
-    const deps = { records, vectors: anyVectors, embedder: new LocalEmbedder(16) };
+    const chunks = await records.libraries.listChunks('lib', { offset: 0, limit: 10 });
+    await embedChunks(
+      { libraries: records.libraries, vectors: anyVectors, embedder: new LocalEmbedder(8) },
+      'lib',
+      chunks,
+    );
+    const deps = { libraries: records.libraries, vectors: anyVectors, embedder: new LocalEmbedder(16) };
     await indexIngestion(deps, { libraryId: 'lib', ingestionId: 'ing-1', replace: true, generate: true });
-    expect(await records.getLibrary('lib')).toMatchObject({ embeddingModel: 'local-hash-v1', embeddingDimensions: 16 });
+    expect(await records.libraries.getLibrary('lib')).toMatchObject({
+      embeddingModel: 'local-hash-v1',
+      embeddingDimensions: 16,
+    });
   });
 });

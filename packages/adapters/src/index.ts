@@ -1,5 +1,5 @@
 export { openSqliteDatabase, migrateSchema, type Database } from './sqlite.database';
-export { SqliteRecordStore, type SqliteRecordStoreOptions } from './sqlite.record-store';
+export { SqliteRecordStores, type SqliteRecordStoresOptions } from './sqlite.record-stores';
 export { SqliteJobStore } from './sqlite.job-store';
 export { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite-vec.vector-index';
 export { FsBackupStorage } from './fs.backup-storage';

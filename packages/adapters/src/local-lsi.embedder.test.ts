@@ -6,7 +6,7 @@ import { LsiModel } from './local-lsi/lsi-model';
 import { lsiTerms } from './local-lsi/lsi-terms';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { openSqliteDatabase } from './sqlite.database';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteRecordStores } from './sqlite.record-stores';
 import { announceContractTarget } from './testing/announce-target';
 import { createTempDir } from './testing/temp-dir';
 
@@ -38,9 +38,9 @@ const LIBRARY: string[] = [
 
 async function libraryStore(texts: string[] = LIBRARY) {
   const { dir, removeDir } = createTempDir();
-  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.sqlite')), { ownsDatabase: true });
+  const store = new SqliteRecordStores(openSqliteDatabase(path.join(dir, 'docshelf.sqlite')), { ownsDatabase: true });
   const chunks: ChunkInput[] = texts.map((content, i) => ({ id: `c${i}`, content, url: `https://docs.test/${i}` }));
-  await store.commitIngestion({
+  await store.libraries.commitIngestion({
     library: { id: 'acme/fs', name: 'fs', sourceType: 'html' },
     ownerId: 'o',
     chunks,
@@ -61,7 +61,7 @@ announceContractTarget('Embedder', 'local-lsi', 'in-process, learning from a lib
 describeEmbedderContract('LocalLsiEmbedder', async () => {
   const { store, cleanup } = await libraryStore();
   return {
-    embedder: new LocalLsiEmbedder({ states: store, records: store }),
+    embedder: new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }),
     scope: { libraryId: 'acme/fs', kind: 'document' },
     cleanup,
   };
@@ -72,19 +72,19 @@ describe('LocalLsiEmbedder', () => {
     const { store, cleanup } = await libraryStore();
     try {
       // 8 dimensions: 5 latent ones, fewer than the library's topics, so words of one topic share a direction.
-      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      const embedder = new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 8);
       expect(embedder.model).toBe('local-lsi-v1');
       // A question before the library was learned is placed by its words alone, and learns nothing.
       const [early] = await embedder.embed(['delete a folder'], { libraryId: 'acme/fs', kind: 'query' });
       expect(early).toHaveLength(8);
-      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
+      expect(await store.embedderStates.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
 
       const documents = await embedder.embed(LIBRARY, { libraryId: 'acme/fs', kind: 'document' });
-      const stateId = await store.getEmbedderStateId('acme/fs', 'local-lsi-v1');
+      const stateId = await store.embedderStates.getEmbedderStateId('acme/fs', 'local-lsi-v1');
       expect(stateId).toEqual(expect.any(String));
 
       // Another process reads the stored space and embeds exactly as this one does.
-      const other = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      const other = new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 8);
       const [question] = await other.embed(['remove a folder'], { libraryId: 'acme/fs', kind: 'query' });
       const [same] = await embedder.embed(['remove a folder'], { libraryId: 'acme/fs', kind: 'query' });
       expect(cosine(question!, same!)).toBeGreaterThan(0.9999);
@@ -96,7 +96,7 @@ describe('LocalLsiEmbedder', () => {
       expect(Math.min(...directoryChunks)).toBeGreaterThan(scores[8]!);
 
       await embedder.forget('acme/fs');
-      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
+      expect(await store.embedderStates.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBeNull();
       await expect(embedder.embed(['x'])).rejects.toThrow(/name the library/);
     } finally {
       await cleanup();
@@ -106,10 +106,10 @@ describe('LocalLsiEmbedder', () => {
   it('shares what it learned from a library with another (a refreshed replacement), which then embeds alike', async () => {
     const { store, cleanup } = await libraryStore();
     try {
-      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 8);
+      const embedder = new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 8);
       const scope = (libraryId: string) => ({ libraryId, kind: 'document' as const });
       const replacement = { id: '~staged/next', name: 'fs', sourceType: 'crawl' };
-      await store.commitIngestion({
+      await store.libraries.commitIngestion({
         library: replacement,
         ownerId: 'o',
         chunks: [],
@@ -130,7 +130,7 @@ describe('LocalLsiEmbedder', () => {
   it('keeps learned models within its memory budget, reading a model again only when it was let go', async () => {
     const { store, cleanup } = await libraryStore();
     try {
-      await store.commitIngestion({
+      await store.libraries.commitIngestion({
         library: { id: 'acme/net', name: 'net', sourceType: 'html' },
         ownerId: 'o',
         chunks: LIBRARY.map((content, i) => ({ id: `n${i}`, content: `${content} Over the network.` })),
@@ -140,20 +140,20 @@ describe('LocalLsiEmbedder', () => {
       });
       let reads = 0;
       const states = {
-        getEmbedderStateId: store.getEmbedderStateId.bind(store),
-        putEmbedderState: store.putEmbedderState.bind(store),
-        deleteEmbedderState: store.deleteEmbedderState.bind(store),
+        getEmbedderStateId: store.embedderStates.getEmbedderStateId.bind(store),
+        putEmbedderState: store.embedderStates.putEmbedderState.bind(store),
+        deleteEmbedderState: store.embedderStates.deleteEmbedderState.bind(store),
         getEmbedderState: (libraryId: string, model: string) => {
           reads++;
-          return store.getEmbedderState(libraryId, model);
+          return store.embedderStates.getEmbedderState(libraryId, model);
         },
       };
       const libraries = ['acme/fs', 'acme/net'];
-      await new LocalLsiEmbedder({ states: store, records: store }, 16).embed(LIBRARY, {
+      await new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 16).embed(LIBRARY, {
         libraryId: 'acme/fs',
         kind: 'document',
       });
-      await new LocalLsiEmbedder({ states: store, records: store }, 16).embed(LIBRARY, {
+      await new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 16).embed(LIBRARY, {
         libraryId: 'acme/net',
         kind: 'document',
       });
@@ -167,11 +167,13 @@ describe('LocalLsiEmbedder', () => {
         return vectors;
       };
       // Room for both models: each is read once.
-      const roomy = await questionsInTurn(new LocalLsiEmbedder({ states, records: store }, 16));
+      const roomy = await questionsInTurn(new LocalLsiEmbedder({ states, libraries: store.libraries }, 16));
       expect(reads).toBe(2);
       // Room for one: searched in turns, each is read again every time, and places the question the same.
       reads = 0;
-      const tight = await questionsInTurn(new LocalLsiEmbedder({ states, records: store, cacheBytes: 1 }, 16));
+      const tight = await questionsInTurn(
+        new LocalLsiEmbedder({ states, libraries: store.libraries, cacheBytes: 1 }, 16),
+      );
       expect(reads).toBe(6);
       expect(tight).toEqual(roomy);
     } finally {
@@ -184,11 +186,14 @@ describe('LocalLsiEmbedder', () => {
     const texts = Array.from({ length: 40 }, (_, i) => `${LIBRARY[i % LIBRARY.length]} Part ${i} of the guide.`);
     const { store, cleanup } = await libraryStore(texts);
     try {
-      const embedder = new LocalLsiEmbedder({ states: store, records: store, learnSampleMax: 10 }, 16);
+      const embedder = new LocalLsiEmbedder(
+        { states: store.embedderStates, libraries: store.libraries, learnSampleMax: 10 },
+        16,
+      );
       await embedder.embed([texts[0]!], { libraryId: 'acme/fs', kind: 'document' });
       const sampled = texts.filter((_, i) => i % 4 === 0).map(lsiTerms);
       const expected = LsiModel.idOf(fitLsi(sampled, { dimensions: 10 }).serialize());
-      expect(await store.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBe(expected);
+      expect(await store.embedderStates.getEmbedderStateId('acme/fs', 'local-lsi-v1')).toBe(expected);
       // ...not the space of the whole library.
       const whole = LsiModel.idOf(fitLsi(texts.map(lsiTerms), { dimensions: 10 }).serialize());
       expect(expected).not.toBe(whole);
@@ -202,7 +207,7 @@ describe('LocalLsiEmbedder', () => {
     let turns = 0;
     const ticking = setInterval(() => turns++, 1);
     try {
-      const embedder = new LocalLsiEmbedder({ states: store, records: store }, 16);
+      const embedder = new LocalLsiEmbedder({ states: store.embedderStates, libraries: store.libraries }, 16);
       await embedder.embed([LIBRARY[0]!], { libraryId: 'acme/fs', kind: 'document' });
       // Reading the chunks from SQLite never yields to timers; only waiting for the learning thread does.
       expect(turns).toBeGreaterThan(0);

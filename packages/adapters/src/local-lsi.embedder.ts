@@ -29,7 +29,7 @@ export interface LocalLsiEmbedderDeps {
   /** Where what was learned from each library is kept (the record store). */
   states: EmbedderStateStore;
   /** The library's chunks, read when it is first learned. */
-  records: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
+  libraries: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion' | 'countChunks'>;
   /** The most chunks a library is learned from (LEARN_SAMPLE_MAX unless said). */
   learnSampleMax?: number;
   /**
@@ -129,9 +129,9 @@ export class LocalLsiEmbedder implements Embedder {
   private async learn(libraryId: string): Promise<{ id: string; model: LsiModel }> {
     const documents: string[][] = [];
     const sample = this.deps.learnSampleMax ?? LEARN_SAMPLE_MAX;
-    const every = Math.max(1, Math.ceil((await this.deps.records.countChunks(libraryId)) / sample));
+    const every = Math.max(1, Math.ceil((await this.deps.libraries.countChunks(libraryId)) / sample));
     let index = 0;
-    for await (const page of chunkPages(this.deps.records, libraryId, { pageSize: READ_PAGE })) {
+    for await (const page of chunkPages(this.deps.libraries, libraryId, { pageSize: READ_PAGE })) {
       for (const chunk of page) {
         if (index++ % every === 0 && documents.length < sample) {
           documents.push(lsiTerms(embeddingTextOf(chunk)));

@@ -7,7 +7,8 @@ import {
   textSearchFilter,
   textSearchString,
 } from './mongo.keyword-index';
-import { MongoRecordStore } from './mongo.record-store';
+import type { MongoRecordDatabase } from './mongo.record-database';
+import { MongoRecordStores } from './mongo.record-stores';
 import { announceContractTarget } from './testing/announce-target';
 import { mongoTarget } from './testing/mongo-target';
 
@@ -21,10 +22,10 @@ if (mongo.description) {
     async () => {
       // A database per test: a fresh, empty store without touching anyone else's data.
       const db = await mongo.freshDatabase();
-      const records = new MongoRecordStore({ uri: db.uri, dbName: db.dbName });
+      const records = new MongoRecordStores({ uri: db.uri, dbName: db.dbName });
       return {
-        records,
-        keywords: new MongoKeywordIndex(records),
+        libraries: records.libraries,
+        keywords: new MongoKeywordIndex(records.database),
         cleanup: async () => {
           await db.drop();
           await records.close();
@@ -106,7 +107,7 @@ describe('MongoKeywordIndex queries', () => {
       find: (...args: unknown[]) => (calls.push(['find', ...args]), cursor),
       aggregate: async (...args: unknown[]) => (calls.push(['aggregate', ...args]), rows),
     };
-    const store = { chunkModel: async () => chunks } as unknown as MongoRecordStore;
+    const store = { chunkModel: async () => chunks } as unknown as MongoRecordDatabase;
     const hits = [
       { libraryId: 'acme/docs', chunkId: 'a', url: 'https://docs.example.com/a', score: 2 },
       { libraryId: 'acme/docs', chunkId: 'b', url: null, score: 1 },
@@ -141,7 +142,7 @@ describe('MongoKeywordIndex queries', () => {
 
     const store = {
       chunkModel: () => Promise.reject(new Error('no query was expected')),
-    } as unknown as MongoRecordStore;
+    } as unknown as MongoRecordDatabase;
     const text = new MongoKeywordIndex(store);
     const atlas = new MongoKeywordIndex(store, { atlasSearchIndex: 'chunk_search' });
     for (const query of [...nothingToFind, onlySyntax]) await expect(text.search(query)).resolves.toEqual([]);

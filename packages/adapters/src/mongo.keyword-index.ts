@@ -1,7 +1,7 @@
 import type { PipelineStage, QueryFilter } from 'mongoose';
 import type { ChunkHit, KeywordIndex, KeywordQuery } from '@docshelf/core';
 import type { ChunkDoc } from './mongo.models';
-import type { MongoRecordStore } from './mongo.record-store';
+import type { MongoRecordDatabase } from './mongo.record-database';
 
 /** Atlas Search boost of a title match: 2.5× a body match, as in SQLite FTS and the text index's weights. */
 export const ATLAS_TITLE_BOOST = 2.5;
@@ -20,7 +20,7 @@ type ScoredChunk = Pick<ChunkDoc, 'libraryId' | 'id' | 'url'> & { score: number 
  */
 export class MongoKeywordIndex implements KeywordIndex {
   constructor(
-    private readonly store: MongoRecordStore,
+    private readonly database: MongoRecordDatabase,
     private readonly options: MongoKeywordIndexOptions = {},
   ) {}
 
@@ -33,7 +33,7 @@ export class MongoKeywordIndex implements KeywordIndex {
   private async searchText(query: KeywordQuery): Promise<ScoredChunk[]> {
     const filter = textSearchFilter(query);
     if (!filter) return [];
-    const chunks = await this.store.chunkModel();
+    const chunks = await this.database.chunkModel();
     return chunks
       .find(filter, { _id: 0, libraryId: 1, id: 1, url: 1, score: { $meta: 'textScore' } })
       .sort({ score: { $meta: 'textScore' }, libraryId: 1, position: 1 })
@@ -44,7 +44,7 @@ export class MongoKeywordIndex implements KeywordIndex {
   private async searchAtlas(query: KeywordQuery, index: string): Promise<ScoredChunk[]> {
     const pipeline = atlasSearchPipeline(query, index);
     if (!pipeline) return [];
-    const chunks = await this.store.chunkModel();
+    const chunks = await this.database.chunkModel();
     return chunks.aggregate<ScoredChunk>(pipeline);
   }
 }

@@ -5,7 +5,7 @@ import { describeKeywordIndexContract } from './contracts/keyword-index.contract
 import { migrateSchema, openSqliteDatabase } from './sqlite.database';
 import { libraryKey, registerSearchFunctions } from './sqlite-fts.functions';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteLibraryStore } from './sqlite.library-store';
 import { announceContractTarget } from './testing/announce-target';
 import { createTempDir } from './testing/temp-dir';
 
@@ -14,7 +14,7 @@ describeKeywordIndexContract('SqliteFtsKeywordIndex', async () => {
   const { dir, removeDir } = createTempDir();
   const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));
   return {
-    records: new SqliteRecordStore(db),
+    libraries: new SqliteLibraryStore(db),
     keywords: new SqliteFtsKeywordIndex(db),
     cleanup: async () => {
       db.close();
@@ -47,14 +47,14 @@ describe('SqliteFtsKeywordIndex', () => {
       old.close();
 
       const db = openSqliteDatabase(file);
-      const records = new SqliteRecordStore(db);
+      const libraries = new SqliteLibraryStore(db);
       const hits = await new SqliteFtsKeywordIndex(db).search({
         terms: ['legacy'],
         libraryIds: ['acme/old'],
         limit: 10,
       });
       expect(hits.map((h) => h.chunkId).sort()).toEqual(['first', 'second']);
-      expect((await records.listChunks('acme/old', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual([
+      expect((await libraries.listChunks('acme/old', { offset: 0, limit: 10 })).map((c) => c.id)).toEqual([
         'first',
         'second',
       ]);
@@ -88,13 +88,13 @@ describe('SqliteFtsKeywordIndex', () => {
       old.close();
 
       const db = openSqliteDatabase(file);
-      const records = new SqliteRecordStore(db);
+      const libraries = new SqliteLibraryStore(db);
       const keywords = new SqliteFtsKeywordIndex(db);
       const found = async (libraryIds: string[] | null) =>
         (await keywords.search({ terms: ['gearbox'], libraryIds, limit: 10 })).map((h) => h.chunkId).sort();
       expect(await found(['acme/a'])).toEqual(['a0', 'a1']);
       expect(await found(['acme/b'])).toEqual(['b0', 'b1']);
-      await records.commitIngestion({
+      await libraries.commitIngestion({
         library: { id: 'acme/a', name: 'A', sourceType: 'llms_txt' },
         ownerId: 'o',
         chunks: [
@@ -105,7 +105,7 @@ describe('SqliteFtsKeywordIndex', () => {
         ingestionId: 'i2',
         now: new Date(),
       });
-      await records.commitIngestion({
+      await libraries.commitIngestion({
         library: { id: 'acme/c', name: 'C', sourceType: 'llms_txt' },
         ownerId: 'o',
         chunks: [{ id: 'c0', content: 'gearbox of a later library' }],
@@ -127,7 +127,7 @@ describe('SqliteFtsKeywordIndex', () => {
     const { dir, removeDir } = createTempDir();
     const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));
     try {
-      await new SqliteRecordStore(db).commitIngestion({
+      await new SqliteLibraryStore(db).commitIngestion({
         library: { id: 'node/fs', name: 'fs', sourceType: 'html' },
         ownerId: 'o',
         chunks: [
@@ -155,7 +155,7 @@ describe('SqliteFtsKeywordIndex', () => {
     const { dir, removeDir } = createTempDir();
     const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));
     try {
-      const records = new SqliteRecordStore(db);
+      const libraries = new SqliteLibraryStore(db);
       const marker = libraryKey('acme/b');
       for (const [library, chunks] of [
         ['acme/a', [{ id: 'a0', content: `error 404 and the number ${marker} quoted in text` }]],
@@ -167,7 +167,7 @@ describe('SqliteFtsKeywordIndex', () => {
           ],
         ],
       ] as const) {
-        await records.commitIngestion({
+        await libraries.commitIngestion({
           library: { id: library, name: library, sourceType: 'html' },
           ownerId: 'o',
           chunks: [...chunks],

@@ -3,7 +3,7 @@ import type { ChunkHit } from '@docshelf/core';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { readVarint, type PrunedPlan } from './sqlite-fts.pruned-search';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteLibraryStore } from './sqlite.library-store';
 import { createTempDir } from './testing/temp-dir';
 
 /** A seeded source, so a failure names a question that fails again. */
@@ -37,12 +37,12 @@ beforeAll(async () => {
   const temp = createTempDir();
   removeDir = temp.removeDir;
   db = openSqliteDatabase(path.join(temp.dir, 'docshelf.sqlite'));
-  const records = new SqliteRecordStore(db);
+  const store = new SqliteLibraryStore(db);
   const next = random(7);
   const word = zipf(next);
   // Chunks of varied length (5–120 words), titles of 1–3 words: lengths and title matches move scores.
   for (const [i, id] of libraries.entries()) {
-    await records.commitIngestion({
+    await store.commitIngestion({
       library: { id, name: id, sourceType: 'json' },
       ownerId: 'o',
       chunks: Array.from({ length: [2_000, 1_500, 300][i]! }, (_, c) => ({
@@ -109,13 +109,13 @@ describe('pruned keyword search', () => {
   });
 
   it('counts again after a write: a term the cache knew as absent is found', async () => {
-    const records = new SqliteRecordStore(db);
+    const store = new SqliteLibraryStore(db);
     const plans: PrunedPlan[] = [];
     const keywords = new SqliteFtsKeywordIndex(db, { onPlan: (plan) => plans.push(plan) });
     const full = new SqliteFtsKeywordIndex(db, { pruning: false });
     const terms = ['k2q', 'freshword'];
     await keywords.search({ terms, libraryIds: ['zipf/three'], limit: 5 });
-    await records.commitIngestion({
+    await store.commitIngestion({
       library: { id: 'zipf/three', name: 'three', sourceType: 'json' },
       ownerId: 'o',
       chunks: Array.from({ length: 400 }, (_, c) => ({

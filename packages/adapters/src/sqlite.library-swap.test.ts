@@ -3,7 +3,7 @@ import type { ChunkInput } from '@docshelf/core';
 import { SqliteLibrarySwap } from './sqlite.library-swap';
 import { openSqliteDatabase } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteLibraryStore } from './sqlite.library-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 import { createTempDir } from './testing/temp-dir';
 
@@ -13,7 +13,7 @@ const unit = (axis: number) => Array.from({ length: 4 }, (_, i) => (i === axis ?
 describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states in one SQLite file)', () => {
   let removeDir: () => void;
   let db: ReturnType<typeof openSqliteDatabase>;
-  let records: SqliteRecordStore;
+  let libraries: SqliteLibraryStore;
   let vectors: SqliteVecVectorIndex;
   let swap: SqliteLibrarySwap;
 
@@ -21,11 +21,11 @@ describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states
     const temp = createTempDir();
     removeDir = temp.removeDir;
     db = openSqliteDatabase(path.join(temp.dir, 'docshelf.sqlite'));
-    records = new SqliteRecordStore(db);
+    libraries = new SqliteLibraryStore(db);
     vectors = new SqliteVecVectorIndex(db, 4);
-    swap = new SqliteLibrarySwap(db, records, vectors);
+    swap = new SqliteLibrarySwap(db, libraries, vectors);
     const commit = (id: string, chunks: ChunkInput[]) =>
-      records.commitIngestion({
+      libraries.commitIngestion({
         library: { id, name: id, sourceType: 'html' },
         ownerId: 'o',
         chunks,
@@ -51,7 +51,7 @@ describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states
 
   it('swaps chunks, keyword index and vectors in together', async () => {
     expect(await swap.swapIn(STAGED, 'acme/docs', new Date())).toBe(true);
-    expect((await records.listChunks('acme/docs', { offset: 0, limit: 5 })).map((c) => c.id)).toEqual(['new']);
+    expect((await libraries.listChunks('acme/docs', { offset: 0, limit: 5 })).map((c) => c.id)).toEqual(['new']);
     expect(await searchable('motor')).toEqual(['new']);
     expect(await searchable('gearbox')).toEqual([]);
     expect((await vectors.query('acme/docs', unit(1), 5)).map((m) => m.chunkId)).toEqual(['new']);
@@ -64,16 +64,16 @@ describe('SqliteLibrarySwap (records, keyword index, vectors and embedder states
       throw new Error('disk full');
     };
     await expect(swap.swapIn(STAGED, 'acme/docs', new Date())).rejects.toThrow('disk full');
-    expect((await records.listChunks('acme/docs', { offset: 0, limit: 5 })).map((c) => c.id)).toEqual(['old']);
+    expect((await libraries.listChunks('acme/docs', { offset: 0, limit: 5 })).map((c) => c.id)).toEqual(['old']);
     expect(await searchable('gearbox')).toEqual(['old']);
     expect((await vectors.query('acme/docs', unit(0), 5)).map((m) => m.chunkId)).toEqual(['old']);
-    expect(await records.getLibrary(STAGED)).not.toBeNull();
+    expect(await libraries.getLibrary(STAGED)).not.toBeNull();
   });
 
   it('discards a replacement that will not be swapped in', async () => {
     await swap.discard(STAGED);
-    expect(await records.getLibrary(STAGED)).toBeNull();
+    expect(await libraries.getLibrary(STAGED)).toBeNull();
     expect(await vectors.count(STAGED)).toBe(0);
-    expect(await records.countChunks('acme/docs')).toBe(1);
+    expect(await libraries.countChunks('acme/docs')).toBe(1);
   });
 });

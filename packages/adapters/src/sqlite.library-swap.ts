@@ -1,6 +1,6 @@
 import type { LibrarySwap } from '@docshelf/core';
 import type { Database } from './sqlite.database';
-import type { SqliteRecordStore } from './sqlite.record-store';
+import type { SqliteLibraryStore } from './sqlite.library-store';
 import type { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 
 /**
@@ -10,7 +10,7 @@ import type { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 export class SqliteLibrarySwap implements LibrarySwap {
   constructor(
     private readonly db: Database,
-    private readonly records: SqliteRecordStore,
+    private readonly libraries: SqliteLibraryStore,
     private readonly vectors: SqliteVecVectorIndex,
   ) {}
 
@@ -19,7 +19,7 @@ export class SqliteLibrarySwap implements LibrarySwap {
       const chunkIds = (
         this.db.prepare('SELECT id FROM chunks WHERE library_id = ?').all(stagedId) as { id: string }[]
       ).map((r) => r.id);
-      if (!this.records.swapLibraryNow(stagedId, libraryId, now)) return false;
+      if (!this.libraries.swapLibraryNow(stagedId, libraryId, now)) return false;
       this.vectors.moveLibraryNow(stagedId, libraryId, chunkIds);
       return true;
     });
@@ -28,6 +28,6 @@ export class SqliteLibrarySwap implements LibrarySwap {
 
   async discard(stagedId: string): Promise<void> {
     await this.vectors.deleteLibrary(stagedId);
-    await this.records.deleteLibrary(stagedId);
+    await this.libraries.deleteLibrary(stagedId);
   }
 }

@@ -1,4 +1,4 @@
-import { chunkPages, type LibrarySwap, type RecordStore, type VectorIndex } from '@docshelf/core';
+import { chunkPages, type LibrarySwap, type LibraryStore, type VectorIndex } from '@docshelf/core';
 
 /**
  * LibrarySwap across engines that share no transaction (MongoDB with Pinecone, or mixed): the vectors move first,
@@ -7,22 +7,22 @@ import { chunkPages, type LibrarySwap, type RecordStore, type VectorIndex } from
  */
 export class StepwiseLibrarySwap implements LibrarySwap {
   constructor(
-    private readonly records: RecordStore,
+    private readonly libraries: LibraryStore,
     private readonly vectors: VectorIndex,
   ) {}
 
   async swapIn(stagedId: string, libraryId: string, now: Date): Promise<boolean> {
-    if (!(await this.records.getLibrary(stagedId))) return false;
+    if (!(await this.libraries.getLibrary(stagedId))) return false;
     const chunkIds: string[] = [];
-    for await (const page of chunkPages(this.records, stagedId, { pageSize: 1_000 })) {
+    for await (const page of chunkPages(this.libraries, stagedId, { pageSize: 1_000 })) {
       chunkIds.push(...page.map((chunk) => chunk.id));
     }
     await this.vectors.moveLibrary(stagedId, libraryId, chunkIds);
-    return this.records.swapLibrary(stagedId, libraryId, now);
+    return this.libraries.swapLibrary(stagedId, libraryId, now);
   }
 
   async discard(stagedId: string): Promise<void> {
     await this.vectors.deleteLibrary(stagedId);
-    await this.records.deleteLibrary(stagedId);
+    await this.libraries.deleteLibrary(stagedId);
   }
 }

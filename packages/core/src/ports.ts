@@ -192,13 +192,20 @@ export interface StagingStore {
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
 }
 
-/**
- * The record database: libraries, accounts and staging in one store (one SQLite file, or one MongoDB database), which
- * the processes check and close as one. Use cases take the part they use.
- */
-export interface RecordStore extends LibraryStore, AccountStore, StagingStore {
+/** The record database as a whole (one SQLite file, or one MongoDB database): checked and closed as one. */
+export interface RecordDatabase {
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The record database's stores: libraries, accounts and staging, each its own port over the same engine. Use cases
+ * take the store they use.
+ */
+export interface RecordStores extends RecordDatabase {
+  libraries: LibraryStore;
+  accounts: AccountStore;
+  staging: StagingStore;
 }
 
 /** Embedding vectors of chunks, kept apart per library. */

@@ -5,7 +5,7 @@ import {
   SESSION_COOKIE,
   unauthorized,
   type ApiKeyRecord,
-  type RecordStore,
+  type AccountStore,
   type User,
 } from '@docshelf/core';
 import { parseCookie } from 'cookie';
@@ -23,7 +23,7 @@ declare module 'express-serve-static-core' {
 }
 
 export interface AuthDeps {
-  records: RecordStore;
+  accounts: AccountStore;
   sessionTtlMs: number;
   sessionIdleMs?: number;
   /** Throttles wrong API keys per client address; absent = unlimited. */
@@ -32,12 +32,12 @@ export interface AuthDeps {
 
 /** What the credential checks need from the API's dependencies. */
 export function authDeps(deps: {
-  records: RecordStore;
+  accounts: AccountStore;
   config: { sessionTtlMs: number; security?: { sessionIdleMs: number } };
   keyFailures?: KeyFailureGuard;
 }): AuthDeps {
   return {
-    records: deps.records,
+    accounts: deps.accounts,
     sessionTtlMs: deps.config.sessionTtlMs,
     sessionIdleMs: deps.config.security?.sessionIdleMs,
     keyFailures: deps.keyFailures,

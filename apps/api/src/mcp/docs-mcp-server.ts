@@ -59,7 +59,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
     },
     (args) =>
       guard(logger, async () => {
-        const libraries = await deps.records.listLibraries();
+        const libraries = await deps.libraries.listLibraries();
         let matches = rankLibraries(libraries, args.libraryName);
         if (matches.length === 0 && args.query) matches = rankLibraries(libraries, `${args.libraryName} ${args.query}`);
         if (matches.length === 0) {
@@ -131,7 +131,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
           const context = await buildContext(deps, { libraryId, query: args.topic, tokens });
           return result(context.text || `Library '${libraryId}' has no documentation matching "${args.topic}".`);
         }
-        const chunks = await deps.records.listChunks(libraryId, { offset: 0, limit: OVERVIEW_CHUNKS });
+        const chunks = await deps.libraries.listChunks(libraryId, { offset: 0, limit: OVERVIEW_CHUNKS });
         const packed = packContext(
           chunks.map((chunk) => ({ ...chunk, libraryId, score: 0 })),
           tokens,
@@ -147,7 +147,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
 async function existingLibraryId(deps: RetrievalDeps, raw: string): Promise<string> {
   const parsed = libraryIdSchema.safeParse(raw.trim().replace(/^\/+/, ''));
   if (!parsed.success) throw libraryNotFound(raw);
-  if (!(await deps.records.getLibrary(parsed.data))) throw libraryNotFound(parsed.data);
+  if (!(await deps.libraries.getLibrary(parsed.data))) throw libraryNotFound(parsed.data);
   return parsed.data;
 }
 

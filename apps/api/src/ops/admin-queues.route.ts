@@ -12,7 +12,7 @@ import { type Endpoint } from './openapi/endpoint';
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 
 /** Bull Board over every Docshelf queue, for a logged-in dashboard session only. */
-export function adminQueueRoutes(deps: Pick<ApiDeps, 'queues' | 'records' | 'config'>): Router {
+export function adminQueueRoutes(deps: Pick<ApiDeps, 'queues' | 'accounts' | 'config'>): Router {
   const board = new ExpressAdapter().setBasePath(ADMIN_QUEUES_PATH);
   createBullBoard({
     queues: deps.queues.allQueues().map((queue) => new BullMQAdapter(queue)),

@@ -1,4 +1,4 @@
-import type { RecordStore } from '@docshelf/core';
+import type { RecordDatabase } from '@docshelf/core';
 import express from 'express';
 import request from 'supertest';
 import { healthRoutes } from './health.route';
@@ -9,7 +9,7 @@ function appWith(options: { recordsFail?: boolean; stopping?: boolean }) {
     ping: async () => {
       if (options.recordsFail) throw new Error('SQLITE_CANTOPEN: unable to open database file');
     },
-  } as unknown as RecordStore;
+  } as unknown as RecordDatabase;
   const queues = { allQueues: () => [], ping: async () => undefined };
   return express().use(healthRoutes({ records, queues, isStopping: () => options.stopping ?? false }));
 }

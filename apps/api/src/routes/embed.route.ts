@@ -10,7 +10,7 @@ import { JOB_ERRORS, RUNS_AS_JOB, type Endpoint } from '../ops/openapi/endpoint'
 
 export function embedRoutes(deps: ApiDeps): Router {
   const auth = authDeps(deps);
-  const embedDeps = { ...submitDepsOf(deps), records: deps.records };
+  const embedDeps = { ...submitDepsOf(deps), libraries: deps.libraries };
   return Router().post('/api/embed', requireAdmin(auth), async (req, res) => {
     const body = parseInput(embedRequestSchema, req.body);
     checkBodyLimits(deps.config.limits, body);

@@ -10,7 +10,7 @@ import { JOB_ERRORS, RUNS_AS_JOB, type Endpoint } from '../ops/openapi/endpoint'
 
 export function ingestRoutes(deps: ApiDeps): Router {
   const auth = authDeps(deps);
-  const ingestDeps = { ...submitDepsOf(deps), records: deps.records };
+  const ingestDeps = { ...submitDepsOf(deps), staging: deps.staging };
   return Router().post('/api/ingest', requireAdmin(auth), async (req, res) => {
     const body = parseInput(ingestRequestSchema, req.body);
     checkBodyLimits(deps.config.limits, body);

@@ -39,16 +39,16 @@ export function libraryRoutes(deps: ApiDeps): Router {
   return Router()
     .get('/api/libraries', async (req, res) => {
       const { q } = parseInput(libraryListQuerySchema, req.query, 'Query');
-      const libraries = await deps.records.listLibraries();
+      const libraries = await deps.libraries.listLibraries();
       res.json({
         libraries: await Promise.all((q ? rankLibraries(libraries, q) : libraries).map(withVectorCount)),
       } satisfies LibraryListResponse);
     })
     .get('/api/libraries/*id', async (req, res) => {
       const id = libraryIdOf(req);
-      const library = await deps.records.getLibrary(id);
+      const library = await deps.libraries.getLibrary(id);
       if (!library) throw libraryNotFound(id);
-      const [view, chunks] = await Promise.all([withVectorCount(library), deps.records.listChunkMeta(id)]);
+      const [view, chunks] = await Promise.all([withVectorCount(library), deps.libraries.listChunkMeta(id)]);
       res.json({ library: view, chunks } satisfies LibraryDetailResponse);
     })
     .delete('/api/libraries/*id', guardDelete, async (req, res) => {

@@ -1,11 +1,11 @@
-import type { RecordStore } from '@docshelf/core';
+import type { RecordDatabase } from '@docshelf/core';
 import type { ReadinessCheck } from '@docshelf/observability';
 import type { RunningWorkers } from '../worker';
 
 /** Redis and the record store reachable, every queue's worker running, and not shutting down. */
 export function workerReadinessChecks(deps: {
   redis: { ping(timeoutMs?: number): Promise<void> };
-  records: RecordStore;
+  records: Pick<RecordDatabase, 'ping'>;
   running: RunningWorkers;
   isStopping: () => boolean;
 }): Record<string, ReadinessCheck> {

@@ -28,7 +28,8 @@ export type ProcessorMap = {
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
   const pages = {
-    records: deps.records,
+    libraries: deps.libraries,
+    staging: deps.staging,
     loader: deps.pages,
     swap: deps.swap,
     frontier: deps.frontier,
@@ -36,7 +37,7 @@ export function buildProcessors(deps: WorkerDeps): ProcessorMap {
     ...(deps.repetition ? { repetition: deps.repetition } : {}),
   };
   const pageDeps = {
-    records: deps.records,
+    staging: deps.staging,
     loader: deps.pages,
     frontier: deps.frontier,
     throttle: deps.throttle,

@@ -1,15 +1,15 @@
 import type { AccountStore } from '@docshelf/core';
-import { at, T0, type RecordStoreHarness } from './record-fixtures';
+import { at, T0, type RecordStoresHarness } from './record-fixtures';
 
 /** Behaviour every AccountStore adapter must show: users, sessions and API keys. `create` returns a fresh, empty store per test. */
-export function describeAccountStoreContract(label: string, create: () => Promise<RecordStoreHarness>): void {
+export function describeAccountStoreContract(label: string, create: () => Promise<RecordStoresHarness>): void {
   describe(`AccountStore contract: ${label}`, () => {
-    let harness: RecordStoreHarness;
+    let harness: RecordStoresHarness;
     let store: AccountStore;
 
     beforeEach(async () => {
       harness = await create();
-      store = harness.store;
+      store = harness.stores.accounts;
     });
 
     afterEach(async () => {

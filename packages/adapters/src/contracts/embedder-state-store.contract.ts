@@ -1,9 +1,9 @@
-import type { EmbedderStateStore, RecordStore } from '@docshelf/core';
+import type { EmbedderStateStore, LibraryStore } from '@docshelf/core';
 
 export interface EmbedderStateStoreHarness {
   states: EmbedderStateStore;
-  /** The record store the states are kept with: deleting a library deletes its states. */
-  records: RecordStore;
+  /** The library store the states are kept with: deleting a library deletes its states. */
+  libraries: LibraryStore;
   cleanup(): Promise<void>;
 }
 
@@ -22,7 +22,7 @@ export function describeEmbedderStateStoreContract(
       harness = await create();
       states = harness.states;
       for (const id of ['acme/a', 'acme/b']) {
-        await harness.records.commitIngestion({
+        await harness.libraries.commitIngestion({
           library: { id, name: id, sourceType: 'llms_txt' },
           ownerId: 'owner',
           chunks: [{ id: 'c', content: 'text' }],
@@ -60,7 +60,7 @@ export function describeEmbedderStateStoreContract(
 
     it("moves with a replacement swapped into its library, replacing the library's own", async () => {
       const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
-      await harness.records.commitIngestion({
+      await harness.libraries.commitIngestion({
         library: { id: staged, name: 'a', sourceType: 'llms_txt' },
         ownerId: 'owner',
         chunks: [{ id: 'c', content: 'new text' }],
@@ -70,7 +70,7 @@ export function describeEmbedderStateStoreContract(
       });
       await states.putEmbedderState('acme/a', 'm1', state('old'));
       await states.putEmbedderState(staged, 'm1', state('new'));
-      await harness.records.swapLibrary(staged, 'acme/a', new Date());
+      await harness.libraries.swapLibrary(staged, 'acme/a', new Date());
       expect(await states.getEmbedderStateId('acme/a', 'm1')).toBe('new');
       expect(await states.getEmbedderStateId(staged, 'm1')).toBeNull();
     });
@@ -81,7 +81,7 @@ export function describeEmbedderStateStoreContract(
       await states.deleteEmbedderState('acme/a', 'm1');
       expect(await states.getEmbedderState('acme/a', 'm1')).toBeNull();
       expect((await states.putEmbedderState('acme/a', 'm1', state('three'))).id).toBe('three');
-      await harness.records.deleteLibrary('acme/b');
+      await harness.libraries.deleteLibrary('acme/b');
       expect(await states.getEmbedderStateId('acme/b', 'm1')).toBeNull();
       expect(await states.getEmbedderStateId('acme/a', 'm1')).toBe('three');
     });

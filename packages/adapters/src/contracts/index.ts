@@ -1,5 +1,5 @@
 // Kept out of the package index because these declare jest suites.
-export { describeRecordStoreContract, type RecordStoreHarness } from './record-store.contract';
+export { describeRecordStoresContract, type RecordStoresHarness } from './record-stores.contract';
 export { describeLibraryStoreContract } from './library-store.contract';
 export { describeAccountStoreContract } from './account-store.contract';
 export { describeStagingStoreContract } from './staging-store.contract';

@@ -1,9 +1,9 @@
-import type { ChunkInput, KeywordIndex, KeywordQuery, RecordStore } from '@docshelf/core';
+import type { ChunkInput, KeywordIndex, KeywordQuery, LibraryStore } from '@docshelf/core';
 import { announceContractTarget } from '../testing/announce-target';
 
 export interface KeywordIndexHarness {
-  /** The record store whose writes the index follows. */
-  records: RecordStore;
+  /** The library store whose writes the index follows. */
+  libraries: LibraryStore;
   keywords: KeywordIndex;
   cleanup(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export function describeKeywordIndexContract(
     });
 
     const ingest = (libraryId: string, chunks: ChunkInput[], replace = false) =>
-      harness.records.commitIngestion({
+      harness.libraries.commitIngestion({
         library: { id: libraryId, name: libraryId, sourceType: 'llms_txt' },
         ownerId: 'owner',
         chunks,
@@ -149,7 +149,7 @@ export function describeKeywordIndexContract(
       expect(await ids(['kittens'])).toEqual([]);
       expect(await ids(['phrasing'])).toEqual([]);
       expect(await ids(['puppies'])).toEqual(['three']);
-      await harness.records.deleteLibrary('acme/docs');
+      await harness.libraries.deleteLibrary('acme/docs');
       expect(await ids(['puppies'])).toEqual([]);
     });
 

@@ -1,15 +1,15 @@
 import { countTokens, type LibraryInput, type LibraryStore } from '@docshelf/core';
-import { at, chunk, ingestion, library, T0, type RecordStoreHarness } from './record-fixtures';
+import { at, chunk, ingestion, library, T0, type RecordStoresHarness } from './record-fixtures';
 
 /** Behaviour every LibraryStore adapter must show: libraries, their chunks, swaps and embedding models. `create` returns a fresh, empty store per test. */
-export function describeLibraryStoreContract(label: string, create: () => Promise<RecordStoreHarness>): void {
+export function describeLibraryStoreContract(label: string, create: () => Promise<RecordStoresHarness>): void {
   describe(`LibraryStore contract: ${label}`, () => {
-    let harness: RecordStoreHarness;
+    let harness: RecordStoresHarness;
     let store: LibraryStore;
 
     beforeEach(async () => {
       harness = await create();
-      store = harness.store;
+      store = harness.stores.libraries;
     });
 
     afterEach(async () => {

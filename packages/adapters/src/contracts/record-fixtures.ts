@@ -1,8 +1,8 @@
-import type { ChunkInput, CommitIngestionInput, LibraryInput, RecordStore } from '@docshelf/core';
+import type { ChunkInput, CommitIngestionInput, LibraryInput, RecordStores } from '@docshelf/core';
 
-/** A fresh, empty record store for one test, and how to drop it. */
-export interface RecordStoreHarness {
-  store: RecordStore;
+/** Fresh, empty record stores for one test, and how to drop them. */
+export interface RecordStoresHarness {
+  stores: RecordStores;
   cleanup(): Promise<void>;
 }
 

@@ -1,15 +1,17 @@
 import { type CrawledPage, type LibraryStore, type StagedPageContent, type StagingStore } from '@docshelf/core';
-import { at, chunk, ingestion, library, T0, type RecordStoreHarness } from './record-fixtures';
+import { at, chunk, ingestion, library, T0, type RecordStoresHarness } from './record-fixtures';
 
 /** Behaviour every StagingStore adapter must show: staged pages and the pages crawls kept (with the commits and swaps of the library store that write them). `create` returns a fresh, empty store per test. */
-export function describeStagingStoreContract(label: string, create: () => Promise<RecordStoreHarness>): void {
+export function describeStagingStoreContract(label: string, create: () => Promise<RecordStoresHarness>): void {
   describe(`StagingStore contract: ${label}`, () => {
-    let harness: RecordStoreHarness;
-    let store: StagingStore & LibraryStore;
+    let harness: RecordStoresHarness;
+    let store: StagingStore;
+    let libraries: LibraryStore;
 
     beforeEach(async () => {
       harness = await create();
-      store = harness.store;
+      store = harness.stores.staging;
+      libraries = harness.stores.libraries;
     });
 
     afterEach(async () => {
@@ -167,7 +169,7 @@ export function describeStagingStoreContract(label: string, create: () => Promis
       it('reads kept pages by URL and counts them with their distinct chunks', async () => {
         const a = page('https://d.test/a', { chunkIds: ['a1', 'shared'] });
         const b = page('https://d.test/b', { chunkIds: ['b1', 'shared'] });
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({ chunks: [chunk('a1'), chunk('b1'), chunk('shared')], crawledPages: [a, b] }),
         );
         const read = await store.getCrawledPages('vercel/next.js', ['https://d.test/b', 'https://d.test/z']);
@@ -181,7 +183,7 @@ export function describeStagingStoreContract(label: string, create: () => Promis
       it('stores pages with a commit, updates them by URL, forgets removed ones and drops removed chunks in the same commit', async () => {
         const a = page('https://d.test/a', { chunkIds: ['a1', 'a2'] });
         const { etag: _none, ...b } = page('https://d.test/b', { chunkIds: ['b1'] });
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({ chunks: [chunk('a1'), chunk('a2'), chunk('b1')], crawledPages: [a, b] }),
         );
         expect(await store.getCrawledPage('vercel/next.js', 'https://d.test/a')).toEqual(a);
@@ -189,7 +191,7 @@ export function describeStagingStoreContract(label: string, create: () => Promis
         expect(await store.getCrawledPage('other/lib', 'https://d.test/a')).toBeNull();
 
         const a2 = { ...a, contentHash: 'changed', chunkIds: ['a3'] };
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({
             chunks: [chunk('a3')],
             crawledPages: [a2],
@@ -200,15 +202,15 @@ export function describeStagingStoreContract(label: string, create: () => Promis
         );
         expect(await keptPages('vercel/next.js')).toEqual([a2]);
         expect(await store.countCrawledPages('vercel/next.js')).toEqual({ pages: 1, chunks: 1 });
-        expect((await store.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(['a3']);
-        expect((await store.getLibrary('vercel/next.js'))?.chunkCount).toBe(1);
+        expect((await libraries.listChunkMeta('vercel/next.js')).map((c) => c.id)).toEqual(['a3']);
+        expect((await libraries.getLibrary('vercel/next.js'))?.chunkCount).toBe(1);
       });
 
       it('replaces the pages with a replacing commit, swaps them in with a staged library and deletes them with the library', async () => {
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({ chunks: [chunk('a1')], crawledPages: [page('https://d.test/a'), page('https://d.test/b')] }),
         );
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({
             chunks: [chunk('c1')],
             replace: true,
@@ -219,7 +221,7 @@ export function describeStagingStoreContract(label: string, create: () => Promis
         expect((await keptPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/c']);
 
         const staged = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
-        await store.commitIngestion(
+        await libraries.commitIngestion(
           ingestion({
             library: library({ id: staged }),
             chunks: [chunk('d1')],
@@ -228,11 +230,11 @@ export function describeStagingStoreContract(label: string, create: () => Promis
             ingestionId: 'ing-3',
           }),
         );
-        expect(await store.swapLibrary(staged, 'vercel/next.js', at(5))).toBe(true);
+        expect(await libraries.swapLibrary(staged, 'vercel/next.js', at(5))).toBe(true);
         expect((await keptPages('vercel/next.js')).map((p) => p.url)).toEqual(['https://d.test/d']);
         expect(await keptPages(staged)).toEqual([]);
 
-        await store.deleteLibrary('vercel/next.js');
+        await libraries.deleteLibrary('vercel/next.js');
         expect(await keptPages('vercel/next.js')).toEqual([]);
         expect(await store.countCrawledPages('vercel/next.js')).toEqual({ pages: 0, chunks: 0 });
       });

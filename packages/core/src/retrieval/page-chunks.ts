@@ -4,14 +4,14 @@ import type { LibraryStore } from '../ports';
 
 /** GET /api/chunks: one page of a library's chunks with their text, in library order. */
 export async function pageChunks(
-  deps: { records: LibraryStore },
+  deps: { libraries: LibraryStore },
   query: Omit<ChunksQuery, never>,
 ): Promise<ChunksResponse> {
-  const library = await deps.records.getLibrary(query.libraryId);
+  const library = await deps.libraries.getLibrary(query.libraryId);
   if (!library) throw libraryNotFound(query.libraryId);
   const [chunks, total] = await Promise.all([
-    deps.records.listChunks(query.libraryId, { offset: query.offset, limit: query.limit }),
-    deps.records.countChunks(query.libraryId),
+    deps.libraries.listChunks(query.libraryId, { offset: query.offset, limit: query.limit }),
+    deps.libraries.countChunks(query.libraryId),
   ]);
   const end = query.offset + chunks.length;
   return {

@@ -31,7 +31,7 @@ function fakes(options: {
   const embedded: string[] = [];
   const queried: number[][] = [];
   const deps: RetrievalDeps = {
-    records: {
+    libraries: {
       getLibrary: async (id) => options.libraries.find((l) => l.id === id) ?? null,
       listLibraries: async () => options.libraries,
       getChunks: async (libraryId, ids) => (options.chunks[libraryId] ?? []).filter((c) => ids.includes(c.id)),

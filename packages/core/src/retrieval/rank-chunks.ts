@@ -7,7 +7,7 @@ import { queryTerms } from './query-terms';
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
 export interface RetrievalDeps {
-  records: Pick<LibraryStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
+  libraries: Pick<LibraryStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
   keywords: KeywordIndex;
   vectors: VectorIndex;
   /** Every embedder the service can run: a library's questions are embedded by the one that made its vectors. */
@@ -58,8 +58,8 @@ const FEEDBACK_CHUNKS = 5;
 export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Promise<RankOutcome> {
   const scoped = request.libraryIds !== undefined && request.libraryIds.length > 0;
   const libraries = scoped
-    ? await loadLibraries(deps.records, request.libraryIds!)
-    : await deps.records.listLibraries();
+    ? await loadLibraries(deps.libraries, request.libraryIds!)
+    : await deps.libraries.listLibraries();
   const withVectors = libraries.filter((library) => embedderOf(library, deps.embedders) !== undefined);
   const mode = request.mode ?? (withVectors.length > 0 ? 'hybrid' : 'keyword');
   if (mode === 'vector' && withVectors.length === 0) {
@@ -89,7 +89,7 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
   const vectorHits = vector.hits;
   // A hybrid search whose embedder could not place the question (a remote model down) answers by keyword alone.
   if (mode === 'hybrid' && !vector.ran)
-    return { mode: 'keyword', chunks: await hydrateFor(request, deps.records, keywordHits, candidates) };
+    return { mode: 'keyword', chunks: await hydrateFor(request, deps.libraries, keywordHits, candidates) };
   if (mode === 'vector' && !vector.ran) throw embedderUnavailable();
   const rankings = [
     { hits: keywordHits, weight: KEYWORD_WEIGHT },
@@ -97,21 +97,21 @@ export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Pro
   ];
   // Search answers pages: fused by page, one page's many chunks do not crowd out another page's one good chunk.
   if (mode === 'hybrid' && request.onePerPageFirst) {
-    return { mode, chunks: await fusePages(deps.records, rankings, request.limit) };
+    return { mode, chunks: await fusePages(deps.libraries, rankings, request.limit) };
   }
   const ranked = mode === 'hybrid' ? fuseRankings(rankings) : mode === 'keyword' ? keywordHits : vectorHits;
-  return { mode, chunks: await hydrateFor(request, deps.records, ranked, candidates) };
+  return { mode, chunks: await hydrateFor(request, deps.libraries, ranked, candidates) };
 }
 
 async function hydrateFor(
   request: RankRequest,
-  records: RetrievalDeps['records'],
+  store: RetrievalDeps['libraries'],
   ranked: ChunkHit[],
   candidates: number,
 ): Promise<RankedChunk[]> {
-  if (!request.onePerPageFirst) return hydrate(records, ranked, request.limit);
+  if (!request.onePerPageFirst) return hydrate(store, ranked, request.limit);
   const considered = ranked.slice(0, candidates);
-  return hydrate(records, onePerPageFirst(considered, await pagesOf(records, [ranked], considered)), request.limit);
+  return hydrate(store, onePerPageFirst(considered, await pagesOf(store, [ranked], considered)), request.limit);
 }
 
 const embedderUnavailable = () =>
@@ -127,9 +127,9 @@ export function embedderOf(library: Library, embedders: Embedder[]): Embedder | 
   return embedders.find((e) => e.model === library.embeddingModel && e.dimensions === library.embeddingDimensions);
 }
 
-async function loadLibraries(records: RetrievalDeps['records'], ids: string[]): Promise<Library[]> {
+async function loadLibraries(store: RetrievalDeps['libraries'], ids: string[]): Promise<Library[]> {
   const unique = [...new Set(ids)];
-  const libraries = await Promise.all(unique.map((id) => records.getLibrary(id)));
+  const libraries = await Promise.all(unique.map((id) => store.getLibrary(id)));
   const missing = unique.find((_, i) => libraries[i] === null);
   if (missing !== undefined) throw libraryNotFound(missing);
   return libraries as Library[];
@@ -207,13 +207,13 @@ function lengthOf(vector: number[]): number {
  * page's chunks follow the chunk-level fusion. Each page's best chunk comes first, then the others.
  */
 async function fusePages(
-  records: RetrievalDeps['records'],
+  store: RetrievalDeps['libraries'],
   rankings: Ranking[],
   limit: number,
 ): Promise<RankedChunk[]> {
   const byChunk = fuseRankings(rankings);
   const pageOf = await pagesOf(
-    records,
+    store,
     rankings.map((ranking) => ranking.hits),
     byChunk,
   );
@@ -238,7 +238,7 @@ async function fusePages(
   const ordered = [...firsts.values()].sort((a, b) => b.score - a.score);
   const floor = ordered.at(-1)?.score ?? 0;
   // Only the chunks that may be returned are read with their text.
-  return hydrate(records, [...ordered, ...rest.map((hit) => ({ ...hit, score: Math.min(hit.score, floor) }))], limit);
+  return hydrate(store, [...ordered, ...rest.map((hit) => ({ ...hit, score: Math.min(hit.score, floor) }))], limit);
 }
 
 /** Each page's best hit in rank order, then the others in rank order; hits without a page (chunk gone) are dropped. */
@@ -266,7 +266,7 @@ const pageKey = (libraryId: string, url: string | null | undefined, chunkId: str
  * whose chunk is gone has no page.
  */
 async function pagesOf(
-  records: RetrievalDeps['records'],
+  store: RetrievalDeps['libraries'],
   rankings: ChunkHit[][],
   hits: ChunkHit[],
 ): Promise<Map<string, string>> {
@@ -276,7 +276,7 @@ async function pagesOf(
       if (hit.url !== undefined) pages.set(hitKey(hit), pageKey(hit.libraryId, hit.url, hit.chunkId));
   }
   const found = await readChunks(
-    records,
+    store,
     hits.filter((hit) => !pages.has(hitKey(hit))),
   );
   for (const [key, chunk] of found) pages.set(key, pageKey(chunk.libraryId, chunk.url, chunk.id));
@@ -284,10 +284,10 @@ async function pagesOf(
 }
 
 /** Reads the ranked chunks' text; a hit whose chunk is gone (deleted or replaced since it was indexed) is dropped. */
-async function hydrate(records: RetrievalDeps['records'], hits: ChunkHit[], limit: number): Promise<RankedChunk[]> {
+async function hydrate(store: RetrievalDeps['libraries'], hits: ChunkHit[], limit: number): Promise<RankedChunk[]> {
   // A few extra hits cover the ones that turn out stale.
   const wanted = hits.slice(0, limit + Math.min(limit, 10));
-  const found = await readChunks(records, wanted);
+  const found = await readChunks(store, wanted);
   const chunks: RankedChunk[] = [];
   for (const hit of wanted) {
     const chunk = found.get(hitKey(hit));
@@ -299,7 +299,7 @@ async function hydrate(records: RetrievalDeps['records'], hits: ChunkHit[], limi
 
 /** The hits' chunks as stored, by hit key; chunks that are gone are absent. */
 async function readChunks(
-  records: RetrievalDeps['records'],
+  store: RetrievalDeps['libraries'],
   hits: ChunkHit[],
 ): Promise<Map<string, StoredChunk & { libraryId: string }>> {
   const byLibrary = new Map<string, string[]>();
@@ -307,7 +307,7 @@ async function readChunks(
   const found = new Map<string, StoredChunk & { libraryId: string }>();
   await Promise.all(
     [...byLibrary].map(async ([libraryId, ids]) => {
-      for (const chunk of await records.getChunks(libraryId, ids))
+      for (const chunk of await store.getChunks(libraryId, ids))
         found.set(hitKey({ libraryId, chunkId: chunk.id }), { ...chunk, libraryId });
     }),
   );

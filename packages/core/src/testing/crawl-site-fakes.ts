@@ -153,7 +153,13 @@ export async function run(
   ctx: JobContext,
 ) {
   const swap = { swapIn: async () => true, discard: async () => undefined };
-  const deps = { records: store.records, loader: site.loader, swap, frontier: new MemoryCrawlFrontier() };
+  const deps = {
+    libraries: store.records,
+    staging: store.records,
+    loader: site.loader,
+    swap,
+    frontier: new MemoryCrawlFrontier(),
+  };
   const added: string[][] = [];
   const outcome = await runWorkflowInline(crawlSiteWorkflow(deps), payload, ctx, {
     'crawl-page': (p, pageCtx) =>

@@ -1,6 +1,6 @@
 import { generateApiKey, hashApiKey, keyPrefixOf } from '../../auth/api-key';
 import type { ApiKeyCandidate } from '../../domain/types';
-import type { RecordStore } from '../../ports';
+import type { AccountStore } from '../../ports';
 import { authenticateApiKey } from './api-keys';
 
 const candidate = (key: string, id: string): ApiKeyCandidate => ({
@@ -20,20 +20,20 @@ describe('authenticateApiKey', () => {
     // Another stored key that happens to share the public prefix.
     const sibling = keyPrefixOf(key) + generateApiKey().slice(12);
     const lookedUp: string[] = [];
-    const records = {
+    const accounts = {
       findApiKeysByPrefix: async (prefix: string) => {
         lookedUp.push(prefix);
         return prefix === keyPrefixOf(key) ? [candidate(sibling, 'sibling'), candidate(key, 'mine')] : [];
       },
       touchApiKey: async () => undefined,
-    } as unknown as RecordStore;
-    const found = await authenticateApiKey({ records }, key);
+    } as unknown as AccountStore;
+    const found = await authenticateApiKey({ accounts }, key);
     expect(found).toMatchObject({ id: 'mine', userId: 'u1' });
     expect(found).not.toHaveProperty('keyHash');
-    expect(await authenticateApiKey({ records }, generateApiKey())).toBeNull();
+    expect(await authenticateApiKey({ accounts }, generateApiKey())).toBeNull();
     expect(lookedUp).toEqual([keyPrefixOf(key), expect.any(String)]);
     // A malformed key is refused before any lookup.
-    expect(await authenticateApiKey({ records }, 'dsk_nope')).toBeNull();
+    expect(await authenticateApiKey({ accounts }, 'dsk_nope')).toBeNull();
     expect(lookedUp).toHaveLength(2);
   });
 });

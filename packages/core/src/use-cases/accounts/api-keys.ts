@@ -8,7 +8,7 @@ import type { AccountStore } from '../../ports';
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface KeyDeps {
-  records: AccountStore;
+  accounts: AccountStore;
   now?: () => Date;
 }
 
@@ -20,7 +20,7 @@ export async function createApiKey(
   input: { name: string; permissions: Permission },
 ): Promise<Omit<ApiKey, 'lastUsedAt' | 'createdAt'> & { key: string }> {
   const key = generateApiKey();
-  const created = await deps.records.createApiKey({
+  const created = await deps.accounts.createApiKey({
     id: randomUUID(),
     userId,
     name: input.name,
@@ -33,11 +33,11 @@ export async function createApiKey(
 }
 
 export function listApiKeys(deps: KeyDeps, userId: string): Promise<ApiKey[]> {
-  return deps.records.listApiKeys(userId);
+  return deps.accounts.listApiKeys(userId);
 }
 
 export async function revokeApiKey(deps: KeyDeps, userId: string, keyId: string): Promise<void> {
-  if (!(await deps.records.deleteApiKey(userId, keyId))) throw keyNotFound(keyId);
+  if (!(await deps.accounts.deleteApiKey(userId, keyId))) throw keyNotFound(keyId);
 }
 
 /** Compared against when no stored key has the prefix, so a miss costs what a hit costs. */
@@ -51,7 +51,7 @@ const NO_KEY_HASH = Buffer.alloc(32);
 export async function authenticateApiKey(deps: KeyDeps, key: string): Promise<ApiKeyRecord | null> {
   if (!isWellFormedApiKey(key)) return null;
   const presented = Buffer.from(hashApiKey(key), 'hex');
-  const candidates = await deps.records.findApiKeysByPrefix(keyPrefixOf(key));
+  const candidates = await deps.accounts.findApiKeysByPrefix(keyPrefixOf(key));
   let found: ApiKeyRecord | null = null;
   for (const { keyHash, ...candidate } of candidates) {
     const stored = Buffer.from(keyHash, 'hex');
@@ -62,7 +62,7 @@ export async function authenticateApiKey(deps: KeyDeps, key: string): Promise<Ap
   if (!record) return null;
   const now = clock(deps);
   if (!record.lastUsedAt || now.getTime() - new Date(record.lastUsedAt).getTime() >= TOUCH_INTERVAL_MS) {
-    await deps.records.touchApiKey(record.id, now);
+    await deps.accounts.touchApiKey(record.id, now);
   }
   return record;
 }

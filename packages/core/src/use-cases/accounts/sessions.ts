@@ -5,7 +5,7 @@ import { unauthorized } from '../../errors';
 import type { AccountStore } from '../../ports';
 
 export interface SessionDeps {
-  records: AccountStore;
+  accounts: AccountStore;
   /** Absolute lifetime of a session, from login. */
   sessionTtlMs: number;
   /** A session unused for this long is refused and removed; absent = only the absolute lifetime applies. */
@@ -29,21 +29,21 @@ export async function logIn(
   credentials: { email: string; password: string },
   previousToken?: string,
 ): Promise<{ user: User; token: string; expiresAt: Date }> {
-  const found = await deps.records.findUserByEmail(credentials.email);
+  const found = await deps.accounts.findUserByEmail(credentials.email);
   // An unknown user costs the same scrypt work as a wrong password, so timing does not reveal which emails exist.
   const valid = await verifyPassword(credentials.password, found?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!found || !valid) throw unauthorized('Invalid email or password');
   const now = clock(deps);
-  if (previousToken) await deps.records.deleteSession(hashSessionToken(previousToken));
+  if (previousToken) await deps.accounts.deleteSession(hashSessionToken(previousToken));
   const token = generateSessionToken();
   const expiresAt = new Date(now.getTime() + deps.sessionTtlMs);
-  await deps.records.deleteExpiredSessions(now);
-  await deps.records.createSession({ tokenHash: hashSessionToken(token), userId: found.id, expiresAt, now });
+  await deps.accounts.deleteExpiredSessions(now);
+  await deps.accounts.createSession({ tokenHash: hashSessionToken(token), userId: found.id, expiresAt, now });
   return { user: { id: found.id, email: found.email }, token, expiresAt };
 }
 
 export async function logOut(deps: SessionDeps, token: string): Promise<void> {
-  await deps.records.deleteSession(hashSessionToken(token));
+  await deps.accounts.deleteSession(hashSessionToken(token));
 }
 
 /**
@@ -52,23 +52,23 @@ export async function logOut(deps: SessionDeps, token: string): Promise<void> {
  */
 export async function resolveSession(deps: SessionDeps, token: string): Promise<User | null> {
   const tokenHash = hashSessionToken(token);
-  const session = await deps.records.findSession(tokenHash);
+  const session = await deps.accounts.findSession(tokenHash);
   if (!session) return null;
   const now = clock(deps).getTime();
   const lastUsed = new Date(session.lastUsedAt).getTime();
   const idle = deps.sessionIdleMs !== undefined && now - lastUsed >= deps.sessionIdleMs;
   if (new Date(session.expiresAt).getTime() <= now || idle) {
-    await deps.records.deleteSession(tokenHash);
+    await deps.accounts.deleteSession(tokenHash);
     return null;
   }
   if (now - lastUsed >= sessionTouchInterval(deps.sessionIdleMs))
-    await deps.records.touchSession(tokenHash, new Date(now));
-  return deps.records.getUser(session.userId);
+    await deps.accounts.touchSession(tokenHash, new Date(now));
+  return deps.accounts.getUser(session.userId);
 }
 
 /** Creates or updates the configured dashboard user at boot. */
 export async function ensureAdminUser(deps: SessionDeps, admin: { email: string; password: string }): Promise<User> {
-  return deps.records.upsertUser({
+  return deps.accounts.upsertUser({
     email: admin.email,
     passwordHash: await hashPassword(admin.password),
     now: clock(deps),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Library, StoredChunk } from '../../domain/types';
 import type { JobPayload, JobResult } from '../../jobs/registry';
-import type { BackupBody, BackupStorage, RecordStore } from '../../ports';
+import type { BackupBody, BackupStorage, LibraryStore } from '../../ports';
 import { readBackup } from './read-backup';
 import { BACKUP_FORMAT, BACKUP_PAGE_SIZE, writeBackup } from './write-backup';
 
@@ -10,14 +10,14 @@ const NOW = new Date('2026-03-04T05:06:07.089Z');
 
 /** A snapshot written in memory, as writeBackup wrote it before it streamed: the reference for the streamed text. */
 async function writeSnapshotInMemory(
-  deps: { records: RecordStore; backups: BackupStorage; now?: () => Date },
+  deps: { libraries: LibraryStore; backups: BackupStorage; now?: () => Date },
   job: JobPayload<'write-backup'>,
 ): Promise<JobResult<'write-backup'>> {
-  const library = await deps.records.getLibrary(job.libraryId);
+  const library = await deps.libraries.getLibrary(job.libraryId);
   if (!library) return { written: false, chunks: 0 };
   const chunks = [];
   for (let offset = 0; ; offset += 1_000) {
-    const page = await deps.records.listChunks(job.libraryId, { offset, limit: 1_000 });
+    const page = await deps.libraries.listChunks(job.libraryId, { offset, limit: 1_000 });
     chunks.push(...page.map(({ bpeTokens: _bpeTokens, ...chunk }) => chunk));
     if (page.length < 1_000) break;
   }
@@ -58,10 +58,14 @@ function makeChunks(count: number, filler: () => string = () => 'x'.repeat(40)):
 type Page = { offset?: number; afterPosition?: number; limit: number; ingestionId?: string };
 
 /**
- * A RecordStore that knows one library, and notes every page asked of it. `writtenBy` says which ingestion last wrote
+ * A LibraryStore that knows one library, and notes every page asked of it. `writtenBy` says which ingestion last wrote
  * each chunk (every chunk is the first ingestion's unless it says otherwise).
  */
-function fakeRecords(chunks: StoredChunk[], pages: Page[] = [], writtenBy: Record<string, string> = {}): RecordStore {
+function fakeLibraries(
+  chunks: StoredChunk[],
+  pages: Page[] = [],
+  writtenBy: Record<string, string> = {},
+): LibraryStore {
   const after = (list: StoredChunk[], page: Page) =>
     page.afterPosition === undefined
       ? list.slice(page.offset, page.offset! + page.limit)
@@ -77,7 +81,7 @@ function fakeRecords(chunks: StoredChunk[], pages: Page[] = [], writtenBy: Recor
       const written = chunks.filter((c) => (writtenBy[c.id] ?? 'ing-1') === ingestionId);
       return id === library.id ? after(written, page) : [];
     },
-  } as unknown as RecordStore;
+  } as unknown as LibraryStore;
 }
 
 /** BackupStorage in memory that keeps an object only once its body has ended, as the contract asks. */
@@ -127,11 +131,11 @@ describe('writeBackup', () => {
     ['a multiple of the page size', 3 * BACKUP_PAGE_SIZE],
     ['pages and a part', 2 * BACKUP_PAGE_SIZE + 345],
   ])('writes the same snapshot as the in-memory version for %s', async (_, count) => {
-    const records = fakeRecords(makeChunks(count));
+    const libraries = fakeLibraries(makeChunks(count));
     const streamed = new MemoryBackupStorage();
     const inMemory = new MemoryBackupStorage();
-    const result = await writeBackup({ records, backups: streamed, now: () => NOW }, job);
-    const expected = await writeSnapshotInMemory({ records, backups: inMemory, now: () => NOW }, job);
+    const result = await writeBackup({ libraries, backups: streamed, now: () => NOW }, job);
+    const expected = await writeSnapshotInMemory({ libraries, backups: inMemory, now: () => NOW }, job);
 
     expect(result).toEqual(expected);
     expect(result).toEqual({ written: true, name: '2026-03-04T05-06-07-089Z-ing-1.json.gz', chunks: count });
@@ -144,9 +148,9 @@ describe('writeBackup', () => {
 
   it('overwrites its own snapshot when the job runs again', async () => {
     const backups = new MemoryBackupStorage();
-    const first = await writeBackup({ records: fakeRecords(makeChunks(2)), backups, now: () => NOW }, job);
+    const first = await writeBackup({ libraries: fakeLibraries(makeChunks(2)), backups, now: () => NOW }, job);
     const later = () => new Date(NOW.getTime() + 60_000);
-    const again = await writeBackup({ records: fakeRecords(makeChunks(5)), backups, now: later }, job);
+    const again = await writeBackup({ libraries: fakeLibraries(makeChunks(5)), backups, now: later }, job);
 
     expect(again.name).toBe(first.name);
     expect(await backups.list(library.id)).toEqual([first.name]);
@@ -160,7 +164,7 @@ describe('writeBackup', () => {
 
   it('writes nothing for a library that is gone', async () => {
     const backups = new MemoryBackupStorage();
-    const result = await writeBackup({ records: fakeRecords([]), backups }, { ...job, libraryId: 'gone/lib' });
+    const result = await writeBackup({ libraries: fakeLibraries([]), backups }, { ...job, libraryId: 'gone/lib' });
     expect(result).toEqual({ written: false, chunks: 0 });
     expect(backups.objects.size).toBe(0);
   });
@@ -168,12 +172,12 @@ describe('writeBackup', () => {
   it('reads the next page only as storage takes the gzipped text, never the whole library first', async () => {
     const pages: Page[] = [];
     // Random contents, so each page gzips to far more than the streams between it and storage buffer.
-    const records = fakeRecords(makeChunks(10 * BACKUP_PAGE_SIZE, randomText), pages);
+    const libraries = fakeLibraries(makeChunks(10 * BACKUP_PAGE_SIZE, randomText), pages);
     const backups = new MemoryBackupStorage();
     const pagesReadAtPiece: number[] = [];
     backups.onPiece = () => pagesReadAtPiece.push(pages.length);
 
-    const result = await writeBackup({ records, backups, now: () => NOW }, job);
+    const result = await writeBackup({ libraries, backups, now: () => NOW }, job);
 
     expect(result.chunks).toBe(10 * BACKUP_PAGE_SIZE);
     expect(pages).toHaveLength(11);
@@ -187,16 +191,16 @@ describe('writeBackup', () => {
   });
 
   it('fails, storing nothing, when reading the library fails halfway', async () => {
-    const records = fakeRecords(makeChunks(3 * BACKUP_PAGE_SIZE));
-    const listChunks = records.listChunks.bind(records);
-    records.listChunks = async (id, page) => {
+    const libraries = fakeLibraries(makeChunks(3 * BACKUP_PAGE_SIZE));
+    const listChunks = libraries.listChunks.bind(libraries);
+    libraries.listChunks = async (id, page) => {
       if ('afterPosition' in page && page.afterPosition >= 2 * BACKUP_PAGE_SIZE - 1) {
         throw new Error('record store went away');
       }
       return listChunks(id, page);
     };
     const backups = new MemoryBackupStorage();
-    await expect(writeBackup({ records, backups, now: () => NOW }, job)).rejects.toThrow('record store went away');
+    await expect(writeBackup({ libraries, backups, now: () => NOW }, job)).rejects.toThrow('record store went away');
     expect(backups.objects.size).toBe(0);
   });
 
@@ -206,8 +210,8 @@ describe('writeBackup', () => {
     backups.put = async () => {
       throw new Error('bucket not found');
     };
-    const records = fakeRecords(makeChunks(5 * BACKUP_PAGE_SIZE), pages);
-    await expect(writeBackup({ records, backups, now: () => NOW }, job)).rejects.toThrow('bucket not found');
+    const libraries = fakeLibraries(makeChunks(5 * BACKUP_PAGE_SIZE), pages);
+    await expect(writeBackup({ libraries, backups, now: () => NOW }, job)).rejects.toThrow('bucket not found');
     expect(pages.length).toBeLessThanOrEqual(2);
   });
 
@@ -215,11 +219,11 @@ describe('writeBackup', () => {
     const backups = new MemoryBackupStorage();
     const chunks = makeChunks(5);
     const writtenBy = { c3: 'ing-2', c4: 'ing-2' };
-    const first = await writeBackup({ records: fakeRecords(chunks, [], writtenBy), backups, now: () => NOW }, job);
+    const first = await writeBackup({ libraries: fakeLibraries(chunks, [], writtenBy), backups, now: () => NOW }, job);
     const pages: Page[] = [];
     const later = () => new Date(NOW.getTime() + 1_000);
     const second = await writeBackup(
-      { records: fakeRecords(chunks, pages, writtenBy), backups, now: later },
+      { libraries: fakeLibraries(chunks, pages, writtenBy), backups, now: later },
       { libraryId: library.id, ingestionId: 'ing-2', removedChunkIds: ['gone-1'] },
     );
 
@@ -237,9 +241,9 @@ describe('writeBackup', () => {
 
   it('writes a snapshot for a replacement even when the library has one', async () => {
     const backups = new MemoryBackupStorage();
-    await writeBackup({ records: fakeRecords(makeChunks(3)), backups, now: () => NOW }, job);
+    await writeBackup({ libraries: fakeLibraries(makeChunks(3)), backups, now: () => NOW }, job);
     const replaced = await writeBackup(
-      { records: fakeRecords(makeChunks(4)), backups, now: () => new Date(NOW.getTime() + 1) },
+      { libraries: fakeLibraries(makeChunks(4)), backups, now: () => new Date(NOW.getTime() + 1) },
       { libraryId: library.id, ingestionId: 'ing-2', replace: true },
     );
     expect(replaced).toMatchObject({ name: expect.stringMatching(/-ing-2\.json\.gz$/), chunks: 4 });

@@ -23,10 +23,10 @@ export const isIncrementName = (name: string) => name.endsWith(INCREMENT_SUFFIX)
  * library holds. Objects are gzipped while storage reads them, one page of chunks at a time.
  */
 export async function writeBackup(
-  deps: { records: LibraryStore; backups: BackupStorage; now?: () => Date },
+  deps: { libraries: LibraryStore; backups: BackupStorage; now?: () => Date },
   job: JobPayload<'write-backup'>,
 ): Promise<JobResult<'write-backup'>> {
-  const library = await deps.records.getLibrary(job.libraryId);
+  const library = await deps.libraries.getLibrary(job.libraryId);
   if (!library) return { written: false, chunks: 0 };
   const createdAt = (deps.now ?? (() => new Date()))().toISOString();
   const names = await deps.backups.list(job.libraryId);
@@ -47,7 +47,7 @@ export async function writeBackup(
     library,
     ...(kind === 'increment' ? { removedChunkIds: job.removedChunkIds ?? [] } : {}),
   };
-  const pages = chunkPages(deps.records, job.libraryId, {
+  const pages = chunkPages(deps.libraries, job.libraryId, {
     pageSize: BACKUP_PAGE_SIZE,
     ...(kind === 'increment' ? { ingestionId: job.ingestionId } : {}),
   });

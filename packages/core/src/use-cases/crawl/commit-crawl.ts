@@ -26,8 +26,8 @@ const CHUNKS_PER_WRITE = 250;
 type CrawlJob = JobPayload<'crawl-site'>;
 
 export interface CommitCrawlDeps {
-  records: Pick<StagingStore, 'listStagedOutlines' | 'getStagedPages' | 'getCrawledPages' | 'countCrawledPages'> &
-    Pick<LibraryStore, 'commitIngestion' | 'countChunks' | 'getChunks'>;
+  staging: Pick<StagingStore, 'listStagedOutlines' | 'getStagedPages' | 'getCrawledPages' | 'countCrawledPages'>;
+  libraries: Pick<LibraryStore, 'commitIngestion' | 'countChunks' | 'getChunks'>;
   /** Which lines are dropped as repeated chrome (minShare 0: none). */
   repetition?: RepetitionRule;
   now?: () => Date;
@@ -99,7 +99,7 @@ export async function commitCrawl(
     for (let start = 0; start === 0 || start < batch.chunks.length; start += CHUNKS_PER_WRITE) {
       if (start > 0) await yieldToEventLoop();
       const last = start + CHUNKS_PER_WRITE >= batch.chunks.length;
-      await deps.records.commitIngestion({
+      await deps.libraries.commitIngestion({
         library,
         ownerId: job.ownerId,
         chunks: batch.chunks.slice(start, start + CHUNKS_PER_WRITE),
@@ -156,7 +156,7 @@ export async function commitCrawl(
   const removedChunkIds = removed.filter((id) => !seen.has(id));
   const gone = replace ? { chunkIds: [], urls: [] } : await goneChunks(deps, job, pages.gone, seen);
   if (removedChunkIds.length + gone.chunkIds.length + gone.urls.length > 0) {
-    await deps.records.commitIngestion({
+    await deps.libraries.commitIngestion({
       library,
       ownerId: job.ownerId,
       chunks: [],
@@ -191,14 +191,14 @@ async function buildBatch(
   repeated: ReadonlySet<string>,
   seen: Set<string>,
 ): Promise<Batch> {
-  const { records } = deps;
-  const staged = new Map((await records.getStagedPages(job.crawlId, urls)).map((page) => [page.url, page]));
-  const known = new Map((await records.getCrawledPages(job.libraryId, urls)).map((page) => [page.url, page]));
+  const { staging, libraries } = deps;
+  const staged = new Map((await staging.getStagedPages(job.crawlId, urls)).map((page) => [page.url, page]));
+  const known = new Map((await staging.getCrawledPages(job.libraryId, urls)).map((page) => [page.url, page]));
   // A replacement copies the chunks of unchanged pages from the library: read in one query a batch.
   const keptIds = replace
     ? urls.flatMap((url) => (staged.get(url)?.page?.unchanged ? (known.get(url)?.chunkIds ?? []) : []))
     : [];
-  const kept = new Map((await records.getChunks(job.libraryId, keptIds)).map((c) => [c.id, toChunkInput(c)]));
+  const kept = new Map((await libraries.getChunks(job.libraryId, keptIds)).map((c) => [c.id, toChunkInput(c)]));
   const take = (chunks: ChunkInput[]) => {
     const fresh = chunks.filter((chunk) => !seen.has(chunk.id));
     fresh.forEach((chunk) => seen.add(chunk.id));
@@ -252,16 +252,16 @@ async function findRepeatedLines(
   const rule = deps.repetition ?? DEFAULT_REPETITION_RULE;
   if (rule.minShare <= 0) return new Set();
   async function* keysOfPages(): AsyncGenerator<string[]> {
-    for await (const outlines of readStagedOutlines(deps.records, job.crawlId)) {
+    for await (const outlines of readStagedOutlines(deps.staging, job.crawlId)) {
       const pages = outlines.filter((outline) => crawled.has(outline.url) && !outline.chunksOnly);
       const unchanged = pages.filter((outline) => outline.unchanged).map((outline) => outline.url);
       const known = new Map(
-        (await deps.records.getCrawledPages(job.libraryId, unchanged)).map((page) => [page.url, page.lineKeys]),
+        (await deps.staging.getCrawledPages(job.libraryId, unchanged)).map((page) => [page.url, page.lineKeys]),
       );
       // Pages staged without their keys (by an older worker): counted from their text.
       const keyless = pages.filter((outline) => !outline.unchanged && !outline.lineKeys).map((outline) => outline.url);
       const counted = new Map<string, string[]>();
-      for (const page of await deps.records.getStagedPages(job.crawlId, keyless))
+      for (const page of await deps.staging.getStagedPages(job.crawlId, keyless))
         counted.set(page.url, page.page ? await repeatableKeysInTurns(page.page) : []);
       for (const outline of pages) {
         yield outline.unchanged ? (known.get(outline.url) ?? []) : (outline.lineKeys ?? counted.get(outline.url) ?? []);
@@ -278,7 +278,7 @@ async function goneChunks(
   gone: string[],
   seen: ReadonlySet<string>,
 ): Promise<{ chunkIds: string[]; urls: string[] }> {
-  const known = await deps.records.getCrawledPages(job.libraryId, gone);
+  const known = await deps.staging.getCrawledPages(job.libraryId, gone);
   return {
     chunkIds: known.flatMap((page) => page.chunkIds.filter((id) => !seen.has(id))),
     urls: known.map((page) => page.url),
@@ -293,9 +293,9 @@ async function goneChunks(
 async function replacesNothing(deps: CommitCrawlDeps, job: CrawlJob, pages: CrawledPages): Promise<boolean> {
   if (!job.replace || pages.failed > 0 || pages.crawled.length === 0 || pages.unchanged !== pages.crawled.length)
     return false;
-  const known = await deps.records.countCrawledPages(job.libraryId);
+  const known = await deps.staging.countCrawledPages(job.libraryId);
   if (known.pages !== new Set(pages.crawled).size) return false;
-  return (await deps.records.countChunks(job.libraryId)) === known.chunks;
+  return (await deps.libraries.countChunks(job.libraryId)) === known.chunks;
 }
 
 function toChunkInput(chunk: StoredChunk): ChunkInput {

@@ -9,7 +9,7 @@ import { readStagedOutlines } from './staged-outlines';
  * from the staged pages, kept as indexes into the pages handed out (4 bytes a link), never as the pages' text.
  */
 export async function breadthFirstOrder(
-  records: Pick<StagingStore, 'listStagedOutlines'>,
+  store: Pick<StagingStore, 'listStagedOutlines'>,
   crawlId: string,
   seeds: string[],
   summary: FrontierSummary,
@@ -18,7 +18,7 @@ export async function breadthFirstOrder(
   const handedOut = summary.scheduled.map((s) => s.url);
   const indexOf = new Map(handedOut.map((url, i) => [url, i]));
   const links: Array<Int32Array | undefined> = [];
-  for await (const outlines of readStagedOutlines(records, crawlId)) {
+  for await (const outlines of readStagedOutlines(store, crawlId)) {
     for (const outline of outlines) {
       const index = indexOf.get(outline.url);
       if (index === undefined || !crawled.has(outline.url)) continue;

@@ -55,7 +55,7 @@ const known = (validators: Partial<CrawledPage>): CrawledPage => ({
   links: [],
   ...validators,
 });
-const records = (page: CrawledPage | null) => ({ getCrawledPage: async () => page, stagePage: async () => undefined });
+const staging = (page: CrawledPage | null) => ({ getCrawledPage: async () => page, stagePage: async () => undefined });
 const ctx: JobContext = {
   workflowId: 'crawl-1',
   signal: new AbortController().signal,
@@ -76,7 +76,7 @@ describe('crawlPage politeness', () => {
   it('gives a page crawled for the first time a whole turn (10 pages/s: 100 ms)', async () => {
     const { throttle, calls } = fakeThrottle();
     await crawlPage(
-      { records: records(null), loader: loaderAnswering('full'), throttle, politeness, frontier },
+      { staging: staging(null), loader: loaderAnswering('full'), throttle, politeness, frontier },
       job(),
       ctx,
     );
@@ -87,7 +87,7 @@ describe('crawlPage politeness', () => {
     const { throttle, calls } = fakeThrottle();
     const result = await crawlPage(
       {
-        records: records(known({ etag: '"v1"' })),
+        staging: staging(known({ etag: '"v1"' })),
         loader: loaderAnswering('not-modified'),
         throttle,
         politeness,
@@ -105,7 +105,7 @@ describe('crawlPage politeness', () => {
       const { throttle, calls } = fakeThrottle();
       await crawlPage(
         {
-          records: records(known({ lastModified: 'Tue, 02 Jan 2024 10:00:00 GMT' })),
+          staging: staging(known({ lastModified: 'Tue, 02 Jan 2024 10:00:00 GMT' })),
           loader: loaderAnswering(answer),
           throttle,
           politeness,
@@ -125,7 +125,7 @@ describe('crawlPage politeness', () => {
     const hashOnly = fakeThrottle();
     await crawlPage(
       {
-        records: records(known({})),
+        staging: staging(known({})),
         loader: loaderAnswering('same-body'),
         throttle: hashOnly.throttle,
         politeness,
@@ -139,7 +139,7 @@ describe('crawlPage politeness', () => {
     const delayed = fakeThrottle();
     await crawlPage(
       {
-        records: records(known({ etag: '"v1"' })),
+        staging: staging(known({ etag: '"v1"' })),
         loader: loaderAnswering('not-modified'),
         throttle: delayed.throttle,
         politeness,
@@ -181,7 +181,7 @@ describe('crawlPage hands out the known pages it found', () => {
     const added: string[] = [];
     const result = await crawlPage(
       {
-        records: { getCrawledPage: async (_id, url) => pages.get(url) ?? null, stagePage: async () => undefined },
+        staging: { getCrawledPage: async (_id, url) => pages.get(url) ?? null, stagePage: async () => undefined },
         loader,
         throttle,
         politeness,

@@ -15,7 +15,7 @@ export const PAGE_GONE_STATUSES = new Set([404, 410]);
 
 /** Worker side of one crawl page. Only counts and links go back through Redis. */
 export interface CrawlPageDeps extends PolitenessDeps {
-  records: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
+  staging: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
   loader: PageLoader;
   now?: () => Date;
   /** Which pages of a crawl are known and handed out, shared by its page jobs on every worker. */
@@ -36,7 +36,7 @@ export async function crawlPage(
   ctx: JobContext,
 ): Promise<JobResult<'crawl-page'>> {
   try {
-    const known = job.libraryId ? await deps.records.getCrawledPage(job.libraryId, job.url) : null;
+    const known = job.libraryId ? await deps.staging.getCrawledPage(job.libraryId, job.url) : null;
     const owed = await takeTurn(deps, job, Boolean(known?.etag || known?.lastModified), ctx.signal);
     const page = await deps.loader.load(job.url, {
       renderer: job.renderer,
@@ -86,7 +86,7 @@ export async function crawlPage(
       ...(page.validators ? { validators: page.validators } : {}),
     };
     const stage = (staged: typeof content) =>
-      deps.records.stagePage({
+      deps.staging.stagePage({
         stagingId: job.crawlId,
         url: job.url,
         chunks: [],

@@ -26,7 +26,7 @@ describe('crawlSiteWorkflow: what a crawl commits (fake pages, fake records)', (
           ids.map((id, position) => ({ id, content: `The text of ${id}.`, tokenCount: 5, position })),
       };
       const swap = { swapIn: async () => true, discard: async () => undefined };
-      const deps = { records, loader, swap, frontier: new MemoryCrawlFrontier() };
+      const deps = { libraries: records, staging: records, loader, swap, frontier: new MemoryCrawlFrontier() };
       const { result, children } = await runWorkflowInline(
         crawlSiteWorkflow(deps),
         { ...job(['/']), replace: true },

@@ -108,7 +108,7 @@ describe('crawlSiteWorkflow: order and hand-out of pages (fake pages, fake recor
       seed: true,
       renderer: 'http' as const,
     };
-    const deps = { records: store.records, loader: site.loader, frontier };
+    const deps = { staging: store.records, loader: site.loader, frontier };
     const crashing = { ...ctx, addToWorkflow: async () => Promise.reject(new Error('the worker stopped')) };
     await expect(crawlPage(deps, payload, crashing)).rejects.toThrow('the worker stopped');
     // The page failed before its next attempt could load it again: what it admitted is still handed out.

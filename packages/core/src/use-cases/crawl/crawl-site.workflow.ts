@@ -52,7 +52,7 @@ type CrawlJob = JobPayload<'crawl-site'>;
 type CrawlStep = Step<CrawlState, z.infer<(typeof jobRegistry)['crawl-site']['result']>>;
 
 export interface CrawlSiteDeps extends CommitCrawlDeps {
-  records: CommitCrawlDeps['records'] & Pick<StagingStore, 'discardStaging'>;
+  staging: CommitCrawlDeps['staging'] & Pick<StagingStore, 'discardStaging'>;
   loader: PageLoader;
   swap: LibrarySwap;
   /** Which pages of a crawl are known and handed out; its page jobs admit the links they find through it. */
@@ -198,7 +198,7 @@ async function afterPages(
   }
   // Pages another page's job found unchanged with a conditional request: staged as such, their kept links with them.
   if (revalidated.size > 0) {
-    for await (const outlines of readStagedOutlines(deps.records, job.crawlId)) {
+    for await (const outlines of readStagedOutlines(deps.staging, job.crawlId)) {
       for (const { url, unchanged } of outlines) {
         if (!unchanged || !revalidated.has(url) || pages.has(url)) continue;
         pages.set(url, { url, finalUrl: url, title: '', renderedWith: 'http', unchanged: true });
@@ -206,7 +206,7 @@ async function afterPages(
     }
   }
   const order = summary
-    ? await breadthFirstOrder(deps.records, job.crawlId, state.seeds, summary, new Set(pages.keys()))
+    ? await breadthFirstOrder(deps.staging, job.crawlId, state.seeds, summary, new Set(pages.keys()))
     : state.seeds;
   const crawled: string[] = [];
   const errors = [...state.errors];
@@ -252,7 +252,7 @@ async function afterPages(
 async function commitPages(deps: CrawlSiteDeps, job: CrawlJob, state: CrawlState, ctx: JobContext): Promise<CrawlStep> {
   const target = (replace: boolean) => commitTargetOf({ libraryId: job.libraryId, ingestionId: job.crawlId, replace });
   const commit = await commitCrawl(deps, job, state, ctx, target);
-  const generate = job.options.embedAll || (await deps.records.countChunks(commit.target)) <= CRAWL_AUTO_EMBED_LIMIT;
+  const generate = job.options.embedAll || (await deps.libraries.countChunks(commit.target)) <= CRAWL_AUTO_EMBED_LIMIT;
   const { finishing, wait } = await indexAndBackUp(ctx, {
     libraryId: job.libraryId,
     ingestionId: job.crawlId,
@@ -300,6 +300,6 @@ function reportCrawl(
 /** Also drops staging left behind by crawls that crashed long ago, and the crawl's frontier. */
 async function discardStaging(deps: CrawlSiteDeps, job: CrawlJob): Promise<void> {
   const now = (deps.now ?? (() => new Date()))();
-  await deps.records.discardStaging(job.crawlId, new Date(now.getTime() - STALE_STAGING_MS));
+  await deps.staging.discardStaging(job.crawlId, new Date(now.getTime() - STALE_STAGING_MS));
   await deps.frontier.drop(job.crawlId);
 }

@@ -13,7 +13,7 @@ export const REVALIDATION_CONCURRENCY = 8;
 type PageJob = JobPayload<'crawl-page'>;
 
 export interface HandOutPagesDeps extends HandOutDeps, PolitenessDeps {
-  records: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
+  staging: Pick<StagingStore, 'stagePage' | 'getCrawledPage'>;
 }
 
 /**
@@ -54,7 +54,7 @@ async function handOutPages(
     const known: Array<[string, CrawledPage]> = [];
     const others: string[] = [];
     for (const url of round) {
-      const page = budget > 0 ? await deps.records.getCrawledPage(libraryId, url) : null;
+      const page = budget > 0 ? await deps.staging.getCrawledPage(libraryId, url) : null;
       if (page) {
         budget -= 1;
         known.push([url, page]);
@@ -95,13 +95,13 @@ async function revalidate(
 
 /** Stages a page unchanged since the library's last crawl: its chunks stand, its kept links lead the crawl on. */
 export async function stageUnchanged(
-  deps: { records: Pick<StagingStore, 'stagePage'>; now?: () => Date },
+  deps: { staging: Pick<StagingStore, 'stagePage'>; now?: () => Date },
   crawlId: string,
   url: string,
   page: { finalUrl: string; links: string[]; validators?: PageValidators },
 ): Promise<void> {
   const { finalUrl, links, validators } = page;
-  await deps.records.stagePage({
+  await deps.staging.stagePage({
     stagingId: crawlId,
     url,
     chunks: [],

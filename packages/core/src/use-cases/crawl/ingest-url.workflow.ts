@@ -23,7 +23,7 @@ const state = z.object({ chunksIngested: z.number().int().min(0), finishing: fin
  * whole or not at all (index-and-back-up.ts).
  */
 export function ingestUrlWorkflow(deps: {
-  records: Pick<LibraryStore, 'commitIngestion' | 'countChunks'>;
+  libraries: Pick<LibraryStore, 'commitIngestion' | 'countChunks'>;
   loader: PageLoader;
   swap: LibrarySwap;
   now?: () => Date;
@@ -63,7 +63,7 @@ export function ingestUrlWorkflow(deps: {
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
       const { libraryId, name, description, sourceUrl, sourceType, ingestionId } = job;
       const target = commitTargetOf({ libraryId, ingestionId, replace: true });
-      await deps.records.commitIngestion({
+      await deps.libraries.commitIngestion({
         library: { id: target, name, description, sourceUrl, sourceType },
         ownerId: job.ownerId,
         chunks,
@@ -71,7 +71,7 @@ export function ingestUrlWorkflow(deps: {
         ingestionId,
         now: (deps.now ?? (() => new Date()))(),
       });
-      const generate = job.embedAll || (await deps.records.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
+      const generate = job.embedAll || (await deps.libraries.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
       const { finishing, wait } = await indexAndBackUp(ctx, {
         libraryId,
         ingestionId,

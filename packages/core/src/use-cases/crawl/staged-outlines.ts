@@ -9,11 +9,11 @@ const OUTLINES_PER_READ = 500;
  * between reads, so a commit of ten thousand pages keeps renewing its job's lock.
  */
 export async function* readStagedOutlines(
-  records: Pick<StagingStore, 'listStagedOutlines'>,
+  store: Pick<StagingStore, 'listStagedOutlines'>,
   stagingId: string,
 ): AsyncGenerator<StagedPageOutline[]> {
   for (let afterUrl: string | undefined; ;) {
-    const outlines = await records.listStagedOutlines(stagingId, {
+    const outlines = await store.listStagedOutlines(stagingId, {
       ...(afterUrl === undefined ? {} : { afterUrl }),
       limit: OUTLINES_PER_READ,
     });

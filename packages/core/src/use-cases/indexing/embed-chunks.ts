@@ -14,7 +14,7 @@ export function embeddingTextOf(chunk: Pick<StoredChunk, 'title' | 'content'>): 
 
 /** Embeds in batches; each batch is reported as done, and a cancelled job stops between batches. */
 export async function embedChunks(
-  deps: { records: LibraryStore; embedder: Embedder; vectors: VectorIndex },
+  deps: { libraries: LibraryStore; embedder: Embedder; vectors: VectorIndex },
   libraryId: string,
   chunks: StoredChunk[],
   ctx?: Pick<JobContext, 'signal' | 'reportProgress'>,
@@ -36,13 +36,13 @@ export async function embedChunks(
 
 /** Vectors of two models in one library would be compared as if alike: the first model to write one owns it. */
 async function claimEmbeddingModel(
-  deps: { records: LibraryStore; embedder: Embedder },
+  deps: { libraries: LibraryStore; embedder: Embedder },
   libraryId: string,
 ): Promise<void> {
-  const library = await deps.records.getLibrary(libraryId);
+  const library = await deps.libraries.getLibrary(libraryId);
   const current = { model: deps.embedder.model, dimensions: deps.embedder.dimensions };
   if (!library?.embeddingModel) {
-    await deps.records.setEmbeddingModel(libraryId, current);
+    await deps.libraries.setEmbeddingModel(libraryId, current);
     return;
   }
   if (library.embeddingModel !== current.model || library.embeddingDimensions !== current.dimensions) {

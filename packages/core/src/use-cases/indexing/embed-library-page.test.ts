@@ -1,7 +1,7 @@
 import type { StoredChunk } from '../../domain/types';
 import type { JobProgress } from '../../jobs/job-record';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { MemoryJobStore } from '../../testing/memory-job-store';
 import { embedLibraryPage } from './embed-library-page';
 
@@ -17,16 +17,16 @@ function fakeLibrary(count: number) {
     tokenCount: 4,
     position: i,
   }));
-  const records = {
+  const libraries = {
     getLibrary: async () => ({ id: LIBRARY, embeddingModel: 'fake', embeddingDimensions: 2 }),
     setEmbeddingModel: async () => undefined,
     countChunks: async () => chunks.length,
     listChunks: async (_id: string, page: { offset: number; limit: number }) =>
       chunks.slice(page.offset, page.offset + page.limit),
-  } as unknown as RecordStore;
+  } as unknown as LibraryStore;
   const vectors = { upsert: async () => undefined } as unknown as VectorIndex;
   const embedder: Embedder = { model: 'fake', dimensions: 2, embed: async (texts) => texts.map(() => [0, 1]) };
-  return { records, vectors, embedder };
+  return { libraries, vectors, embedder };
 }
 
 /** One attempt of the job, writing its progress to `store`; it dies (aborts) after `dieAfter` reports. */

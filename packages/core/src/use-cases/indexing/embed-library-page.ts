@@ -10,11 +10,11 @@ import { submitJob, type JobMode, type SubmitDeps, type Submitted } from '../job
 
 /** API side of POST /api/embed. */
 export async function requestEmbedding(
-  deps: SubmitDeps & { records: LibraryStore },
+  deps: SubmitDeps & { libraries: LibraryStore },
   request: EmbedRequest,
   mode: JobMode,
 ): Promise<Submitted<EmbedResponse>> {
-  if (!(await deps.records.getLibrary(request.libraryId))) throw libraryNotFound(request.libraryId);
+  if (!(await deps.libraries.getLibrary(request.libraryId))) throw libraryNotFound(request.libraryId);
   const { libraryId, offset, limit, all, callbackUrl } = request;
   const payload = { libraryId, offset, limit, ...(all ? { all } : {}) };
   return submitJob(deps, { id: randomUUID(), name: 'embed-range', libraryId, callbackUrl, payload }, mode);
@@ -22,14 +22,14 @@ export async function requestEmbedding(
 
 /** Worker side: embeds chunks [offset, offset + limit) in library order, or with `all` those without a vector. */
 export async function embedLibraryPage(
-  deps: { records: LibraryStore; vectors: VectorIndex; embedder: Embedder },
+  deps: { libraries: LibraryStore; vectors: VectorIndex; embedder: Embedder },
   job: JobPayload<'embed-range'>,
   ctx: JobContext,
 ): Promise<JobResult<'embed-range'>> {
-  if (!(await deps.records.getLibrary(job.libraryId))) throw libraryNotFound(job.libraryId);
+  if (!(await deps.libraries.getLibrary(job.libraryId))) throw libraryNotFound(job.libraryId);
   if (job.all) return embedRemainingChunks(deps, job.libraryId, ctx);
-  const total = await deps.records.countChunks(job.libraryId);
-  const chunks = await deps.records.listChunks(job.libraryId, { offset: job.offset, limit: job.limit });
+  const total = await deps.libraries.countChunks(job.libraryId);
+  const chunks = await deps.libraries.listChunks(job.libraryId, { offset: job.offset, limit: job.limit });
   // `exact`: a retried attempt embeds the range again, so it counts from 0 rather than on top of the last attempt.
   await ctx.reportProgress({ phase: 'embedding', exact: { done: 0, total: chunks.length } });
   const processed = await embedChunks(deps, job.libraryId, chunks, ctx);

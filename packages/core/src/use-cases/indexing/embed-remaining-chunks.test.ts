@@ -1,7 +1,7 @@
 import type { StoredChunk } from '../../domain/types';
 import type { ProgressChange } from '../../jobs/job-record';
 import type { JobContext } from '../../jobs/workflow';
-import type { Embedder, RecordStore, VectorIndex } from '../../ports';
+import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { embedRemainingChunks } from './embed-remaining-chunks';
 
 const LIBRARY = 'acme/docs';
@@ -18,7 +18,7 @@ function fakeLibrary(count: number, embedded: string[] = [], orphans: string[] =
   const vectors = new Map<string, number[]>([...embedded, ...orphans].map((id) => [id, [1, 0]]));
   const pagesRead: { afterPosition: number; limit: number }[] = [];
   const embedCalls: string[][] = [];
-  const records = {
+  const libraries = {
     getLibrary: async () => ({ id: LIBRARY, embeddingModel: 'fake', embeddingDimensions: 2 }),
     setEmbeddingModel: async () => undefined,
     countChunks: async () => chunks.length,
@@ -26,7 +26,7 @@ function fakeLibrary(count: number, embedded: string[] = [], orphans: string[] =
       pagesRead.push(page);
       return chunks.filter((c) => c.position > page.afterPosition).slice(0, page.limit);
     },
-  } as unknown as RecordStore;
+  } as unknown as LibraryStore;
   const index = {
     count: async () => vectors.size,
     fetch: async (_id: string, ids: string[]) =>
@@ -43,7 +43,7 @@ function fakeLibrary(count: number, embedded: string[] = [], orphans: string[] =
       return texts.map(() => [0, 1]);
     },
   };
-  return { deps: { records, vectors: index, embedder }, vectors, pagesRead, embedCalls };
+  return { deps: { libraries, vectors: index, embedder }, vectors, pagesRead, embedCalls };
 }
 
 function fakeContext(abortAfterReports = Infinity) {

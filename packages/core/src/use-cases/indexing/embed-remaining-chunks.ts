@@ -12,17 +12,17 @@ export const EMBED_ALL_PAGE_SIZE = 250;
  * that have no vector yet. Progress counts them: phase `embed`, `total` the chunks left to embed.
  */
 export async function embedRemainingChunks(
-  deps: { records: LibraryStore; vectors: VectorIndex; embedder: Embedder },
+  deps: { libraries: LibraryStore; vectors: VectorIndex; embedder: Embedder },
   libraryId: string,
   ctx: Pick<JobContext, 'signal' | 'reportProgress'>,
   pageSize = EMBED_ALL_PAGE_SIZE,
 ): Promise<EmbedResponse> {
-  const total = await deps.records.countChunks(libraryId);
+  const total = await deps.libraries.countChunks(libraryId);
   // Counting from the index spares reading the library twice; a page that finds more raises it (see below).
   let left = Math.max(0, total - (await deps.vectors.count(libraryId)));
   await ctx.reportProgress({ phase: 'embed', set: { done: 0, total: left } });
   let processed = 0;
-  for await (const page of chunkPages(deps.records, libraryId, { pageSize })) {
+  for await (const page of chunkPages(deps.libraries, libraryId, { pageSize })) {
     ctx.signal.throwIfAborted();
     const embedded = await deps.vectors.fetch(
       libraryId,

@@ -5,7 +5,7 @@ import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
 import { chunkPages } from '../libraries/chunk-pages';
 import { embedChunks } from './embed-chunks';
 
-type IndexDeps = { records: LibraryStore; vectors: VectorIndex; embedder: Embedder };
+type IndexDeps = { libraries: LibraryStore; vectors: VectorIndex; embedder: Embedder };
 
 /** Chunks read (and embedded) at a time: an ingestion of a whole site is never held in memory at once. */
 const CHUNKS_PER_READ = 500;
@@ -17,13 +17,13 @@ export async function indexIngestion(
   ctx?: JobContext,
 ): Promise<JobResult<'index-ingestion'>> {
   const pages = () =>
-    chunkPages(deps.records, job.libraryId, { ingestionId: job.ingestionId, pageSize: CHUNKS_PER_READ });
+    chunkPages(deps.libraries, job.libraryId, { ingestionId: job.ingestionId, pageSize: CHUNKS_PER_READ });
   if (job.dropChunkIds?.length) await deps.vectors.deleteChunks(job.libraryId, job.dropChunkIds);
   if (job.replace) {
     await deps.vectors.deleteLibrary(job.libraryId);
     // No vector is left, so the library may be embedded with whatever model this service uses now, and an embedder
     // that learned from its old text learns again from the new.
-    await deps.records.setEmbeddingModel(job.libraryId, null);
+    await deps.libraries.setEmbeddingModel(job.libraryId, null);
     await deps.embedder.forget?.(job.libraryId);
   } else if (!job.generate) {
     for await (const chunks of pages()) {
@@ -58,7 +58,7 @@ function vectorReuse(deps: IndexDeps, from: string, to: string): (chunks: Stored
   let shared: boolean | undefined;
   return async (chunks) => {
     if (shared === false) return chunks;
-    const source = await deps.records.getLibrary(from);
+    const source = await deps.libraries.getLibrary(from);
     if (source?.embeddingModel !== embedder.model || source.embeddingDimensions !== embedder.dimensions) {
       shared = false;
       return chunks;
@@ -69,7 +69,7 @@ function vectorReuse(deps: IndexDeps, from: string, to: string): (chunks: Stored
     }
     const before = new Map(
       (
-        await deps.records.getChunks(
+        await deps.libraries.getChunks(
           from,
           chunks.map((c) => c.id),
         )
@@ -91,7 +91,7 @@ function vectorReuse(deps: IndexDeps, from: string, to: string): (chunks: Stored
     if (shared === undefined) {
       shared = embedder.shareLearned ? await embedder.shareLearned(from, to) : true;
       if (!shared) return chunks;
-      await deps.records.setEmbeddingModel(to, { model: embedder.model, dimensions: embedder.dimensions });
+      await deps.libraries.setEmbeddingModel(to, { model: embedder.model, dimensions: embedder.dimensions });
     }
     await deps.vectors.upsert(
       to,

@@ -8,7 +8,7 @@ import { stageChunks } from './staged-chunks';
 export const INGEST_AUTO_EMBED_LIMIT = 50;
 
 export interface IngestDeps extends SubmitDeps {
-  records: Pick<StagingStore, 'stagePage' | 'discardStaging'>;
+  staging: Pick<StagingStore, 'stagePage' | 'discardStaging'>;
 }
 
 /**
@@ -23,7 +23,7 @@ export async function ingestLibrary(
 ): Promise<Submitted<IngestResponse>> {
   const ingestionId = randomUUID();
   const { libraryId, chunks, replace, skipEmbeddings, embedAll, callbackUrl, ...fields } = request;
-  const stage = () => stageChunks(deps.records, ingestionId, chunks, (deps.now ?? (() => new Date()))());
+  const stage = () => stageChunks(deps.staging, ingestionId, chunks, (deps.now ?? (() => new Date()))());
   try {
     return await submitJob(
       deps,
@@ -47,7 +47,7 @@ export async function ingestLibrary(
       stage,
     );
   } catch (error) {
-    if (isQueueUnavailable(error)) await deps.records.discardStaging(ingestionId);
+    if (isQueueUnavailable(error)) await deps.staging.discardStaging(ingestionId);
     throw error;
   }
 }

@@ -19,7 +19,8 @@ const state = z.object({ chunksIngested: z.number().int().min(0), finishing: fin
  * is committed and indexed aside and swapped in whole (index-and-back-up.ts).
  */
 export function ingestLibraryWorkflow(deps: {
-  records: Pick<LibraryStore, 'commitIngestion'> & Pick<StagingStore, 'listStagedPages' | 'discardStaging'>;
+  libraries: Pick<LibraryStore, 'commitIngestion'>;
+  staging: Pick<StagingStore, 'listStagedPages' | 'discardStaging'>;
   swap: LibrarySwap;
   now?: () => Date;
 }): Workflow<'ingest-library', z.infer<typeof state>> {
@@ -29,7 +30,7 @@ export function ingestLibraryWorkflow(deps: {
       if (committed) {
         const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
-        await deps.records.discardStaging(job.ingestionId);
+        await deps.staging.discardStaging(job.ingestionId);
         return {
           done: {
             success: true,
@@ -39,7 +40,7 @@ export function ingestLibraryWorkflow(deps: {
           },
         };
       }
-      const chunks = await readStagedChunks(deps.records, job.ingestionId);
+      const chunks = await readStagedChunks(deps.staging, job.ingestionId);
       if (chunks.length !== job.chunkCount) {
         throw new AppError(
           'STAGING_INCOMPLETE',
@@ -51,7 +52,7 @@ export function ingestLibraryWorkflow(deps: {
       await ctx.beginCommit();
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
       const { ingestionId, libraryId, replace, ownerId, name, description, sourceUrl, sourceType, version } = job;
-      await deps.records.commitIngestion({
+      await deps.libraries.commitIngestion({
         library: { id: commitTargetOf(job), name, description, sourceUrl, sourceType, version },
         ownerId,
         chunks,
@@ -71,7 +72,7 @@ export function ingestLibraryWorkflow(deps: {
     },
     discard: async (job) => {
       await discardReplacement(deps, job);
-      await deps.records.discardStaging(job.ingestionId);
+      await deps.staging.discardStaging(job.ingestionId);
     },
   };
 }

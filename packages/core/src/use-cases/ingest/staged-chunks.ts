@@ -10,22 +10,22 @@ const batchKey = (index: number) => `chunks/${String(index).padStart(6, '0')}`;
  * the ingestion id however large the payload. Uses the crawl staging area, one entry per batch.
  */
 export async function stageChunks(
-  records: Pick<StagingStore, 'stagePage'>,
+  store: Pick<StagingStore, 'stagePage'>,
   stagingId: string,
   chunks: ChunkInput[],
   now: Date,
 ): Promise<void> {
   for (let start = 0, index = 0; start < chunks.length; start += BATCH_SIZE, index++) {
-    await records.stagePage({ stagingId, url: batchKey(index), chunks: chunks.slice(start, start + BATCH_SIZE), now });
+    await store.stagePage({ stagingId, url: batchKey(index), chunks: chunks.slice(start, start + BATCH_SIZE), now });
   }
 }
 
 /** The staged chunks in the order they were sent. */
 export async function readStagedChunks(
-  records: Pick<StagingStore, 'listStagedPages'>,
+  store: Pick<StagingStore, 'listStagedPages'>,
   stagingId: string,
 ): Promise<ChunkInput[]> {
-  const batches = (await records.listStagedPages(stagingId)).filter((page) => page.url.startsWith('chunks/'));
+  const batches = (await store.listStagedPages(stagingId)).filter((page) => page.url.startsWith('chunks/'));
   batches.sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return batches.flatMap((batch) => batch.chunks);
 }

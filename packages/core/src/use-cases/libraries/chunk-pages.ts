@@ -6,7 +6,7 @@ import type { LibraryStore } from '../../ports';
  * found by the position the one before ended at, so the thousandth page costs what the first did.
  */
 export async function* chunkPages(
-  records: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion'>,
+  store: Pick<LibraryStore, 'listChunks' | 'listChunksOfIngestion'>,
   libraryId: string,
   options: { pageSize: number; ingestionId?: string },
 ): AsyncGenerator<StoredChunk[]> {
@@ -14,8 +14,8 @@ export async function* chunkPages(
   for (let afterPosition = -1; ;) {
     const page =
       ingestionId === undefined
-        ? await records.listChunks(libraryId, { afterPosition, limit: pageSize })
-        : await records.listChunksOfIngestion(libraryId, ingestionId, { afterPosition, limit: pageSize });
+        ? await store.listChunks(libraryId, { afterPosition, limit: pageSize })
+        : await store.listChunksOfIngestion(libraryId, ingestionId, { afterPosition, limit: pageSize });
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     afterPosition = page.at(-1)!.position;

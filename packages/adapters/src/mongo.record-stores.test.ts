@@ -1,6 +1,6 @@
 import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
-import { describeRecordStoreContract } from './contracts/record-store.contract';
-import { MongoRecordStore } from './mongo.record-store';
+import { describeRecordStoresContract } from './contracts/record-stores.contract';
+import { MongoRecordStores } from './mongo.record-stores';
 import { announceContractTarget } from './testing/announce-target';
 import { mongoTarget } from './testing/mongo-target';
 
@@ -8,13 +8,13 @@ const mongo = mongoTarget();
 afterAll(async () => mongo.stop());
 
 if (mongo.description) {
-  announceContractTarget('RecordStore', 'mongo (mongoose)', mongo.description);
-  describeRecordStoreContract('mongo', async () => {
+  announceContractTarget('RecordStores', 'mongo (mongoose)', mongo.description);
+  describeRecordStoresContract('mongo', async () => {
     // A database per test: a fresh, empty store without touching anyone else's data.
     const db = await mongo.freshDatabase();
-    const store = new MongoRecordStore({ uri: db.uri, dbName: db.dbName });
+    const store = new MongoRecordStores({ uri: db.uri, dbName: db.dbName });
     return {
-      store,
+      stores: store,
       cleanup: async () => {
         await db.drop();
         await store.close();
@@ -24,10 +24,10 @@ if (mongo.description) {
   announceContractTarget('EmbedderStateStore', 'mongo (mongoose)', mongo.description);
   describeEmbedderStateStoreContract('mongo', async () => {
     const db = await mongo.freshDatabase();
-    const store = new MongoRecordStore({ uri: db.uri, dbName: db.dbName });
+    const store = new MongoRecordStores({ uri: db.uri, dbName: db.dbName });
     return {
-      states: store,
-      records: store,
+      states: store.embedderStates,
+      libraries: store.libraries,
       cleanup: async () => {
         await db.drop();
         await store.close();
@@ -36,9 +36,9 @@ if (mongo.description) {
   });
 } else {
   const reason = mongo.skipReason;
-  announceContractTarget('RecordStore', 'mongo (mongoose)', reason);
+  announceContractTarget('RecordStores', 'mongo (mongoose)', reason);
   announceContractTarget('EmbedderStateStore', 'mongo (mongoose)', reason);
-  describe.skip(`RecordStore and EmbedderStateStore contracts: mongo — ${reason}`, () => {
+  describe.skip(`RecordStores and EmbedderStateStore contracts: mongo — ${reason}`, () => {
     it('runs against a real MongoDB replica set', () => {});
   });
 }

@@ -1,21 +1,21 @@
 import path from 'node:path';
 import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
-import { describeRecordStoreContract } from './contracts/record-store.contract';
+import { describeRecordStoresContract } from './contracts/record-stores.contract';
 import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { countTokens } from '@docshelf/core';
 import { migrateSchema, openSqliteDatabase } from './sqlite.database';
 import { registerSearchFunctions } from './sqlite-fts.functions';
-import { SqliteRecordStore } from './sqlite.record-store';
+import { SqliteRecordStores } from './sqlite.record-stores';
 import { createTempDir } from './testing/temp-dir';
 import { announceContractTarget } from './testing/announce-target';
 
-announceContractTarget('RecordStore', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
-describeRecordStoreContract('SqliteRecordStore', async () => {
+announceContractTarget('RecordStores', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
+describeRecordStoresContract('SqliteRecordStores', async () => {
   const { dir, removeDir } = createTempDir();
-  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+  const store = new SqliteRecordStores(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
   return {
-    store,
+    stores: store,
     cleanup: async () => {
       await store.close();
       removeDir();
@@ -23,7 +23,7 @@ describeRecordStoreContract('SqliteRecordStore', async () => {
   };
 });
 
-describe('SqliteRecordStore on a shared file', () => {
+describe('SqliteRecordStores on a shared file', () => {
   let dir: string;
   let removeDir: () => void;
 
@@ -37,9 +37,9 @@ describe('SqliteRecordStore on a shared file', () => {
 
   it('shows committed data to a second store on the same file, also after reopening', async () => {
     const file = path.join(dir, 'nested', 'docshelf.db');
-    const writer = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
-    const reader = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
-    const library = await writer.commitIngestion({
+    const writer = new SqliteRecordStores(openSqliteDatabase(file), { ownsDatabase: true });
+    const reader = new SqliteRecordStores(openSqliteDatabase(file), { ownsDatabase: true });
+    const library = await writer.libraries.commitIngestion({
       library: { id: 'vercel/next.js', name: 'Next.js', sourceType: 'github' },
       ownerId: 'owner-1',
       chunks: [{ id: 'a', content: 'alpha' }],
@@ -47,29 +47,29 @@ describe('SqliteRecordStore on a shared file', () => {
       ingestionId: 'ing-1',
       now: new Date('2025-01-01T00:00:00.000Z'),
     });
-    expect(await reader.getLibrary('vercel/next.js')).toEqual(library);
+    expect(await reader.libraries.getLibrary('vercel/next.js')).toEqual(library);
     await writer.close();
     await reader.close();
 
-    const reopened = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
-    expect(await reopened.getLibrary('vercel/next.js')).toEqual(library);
-    expect((await reopened.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.content)).toEqual([
-      'alpha',
-    ]);
+    const reopened = new SqliteRecordStores(openSqliteDatabase(file), { ownsDatabase: true });
+    expect(await reopened.libraries.getLibrary('vercel/next.js')).toEqual(library);
+    expect(
+      (await reopened.libraries.listChunks('vercel/next.js', { offset: 0, limit: 10 })).map((c) => c.content),
+    ).toEqual(['alpha']);
     await reopened.close();
   });
 
   it('leaves a shared Database open on close unless it owns it', async () => {
     const db = openSqliteDatabase(path.join(dir, 'docshelf.db'));
-    await new SqliteRecordStore(db).close();
+    await new SqliteRecordStores(db).close();
     expect(db.open).toBe(true);
-    await new SqliteRecordStore(db, { ownsDatabase: true }).close();
+    await new SqliteRecordStores(db, { ownsDatabase: true }).close();
     expect(db.open).toBe(false);
   });
 
   it('rolls the whole ingestion back when one chunk fails', async () => {
-    const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
-    const commit = store.commitIngestion({
+    const store = new SqliteRecordStores(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+    const commit = store.libraries.commitIngestion({
       library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
       ownerId: 'owner-1',
       // A null content violates NOT NULL, standing in for any failure midway.
@@ -83,15 +83,15 @@ describe('SqliteRecordStore on a shared file', () => {
     });
     // SqliteError comes from whichever jest sandbox loaded the native addon first, so match by message, not class.
     await expect(commit).rejects.toHaveProperty('message', expect.stringContaining('NOT NULL'));
-    expect(await store.getLibrary('lib')).toBeNull();
-    expect(await store.countChunks('lib')).toBe(0);
+    expect(await store.libraries.getLibrary('lib')).toBeNull();
+    expect(await store.libraries.countChunks('lib')).toBe(0);
     await store.close();
   });
 
   it('numbers positions from 0 without gaps, also with repeated ids in one payload', async () => {
-    const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+    const store = new SqliteRecordStores(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
     const commit = (ids: string[], ingestionId: string) =>
-      store.commitIngestion({
+      store.libraries.commitIngestion({
         library: { id: 'lib', name: 'Lib', sourceType: 'upload' },
         ownerId: 'owner-1',
         chunks: ids.map((id) => ({ id, content: id, tokenCount: 1 })),
@@ -103,7 +103,7 @@ describe('SqliteRecordStore on a shared file', () => {
     const ids = Array.from({ length: 450 }, (_, i) => `c${i}`);
     const library = await commit(['b', ...ids, 'c0'], 'ing-2');
     expect(library.chunkCount).toBe(452);
-    const chunks = await store.listChunks('lib', { offset: 0, limit: 1000 });
+    const chunks = await store.libraries.listChunks('lib', { offset: 0, limit: 1000 });
     expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
     expect(chunks.map((c) => c.id)).toEqual(['a', 'b', ...ids]);
     await store.close();
@@ -130,11 +130,11 @@ describe('SqliteRecordStore on a shared file', () => {
       .run();
     old.close();
 
-    const store = new SqliteRecordStore(openSqliteDatabase(file), { ownsDatabase: true });
-    const [before] = await store.getChunks('acme/old', ['a']);
+    const store = new SqliteRecordStores(openSqliteDatabase(file), { ownsDatabase: true });
+    const [before] = await store.libraries.getChunks('acme/old', ['a']);
     expect(before).toMatchObject({ id: 'a', content: 'an introduction to the legacy format', tokenCount: 5 });
     expect(before).not.toHaveProperty('bpeTokens');
-    await store.commitIngestion({
+    await store.libraries.commitIngestion({
       library: { id: 'acme/old', name: 'Old', sourceType: 'llms_txt' },
       ownerId: 'o',
       chunks: [{ id: 'a', content: 'the legacy format, rewritten' }],
@@ -142,18 +142,20 @@ describe('SqliteRecordStore on a shared file', () => {
       ingestionId: 'i2',
       now: new Date(),
     });
-    expect((await store.getChunks('acme/old', ['a']))[0]?.bpeTokens).toBe(countTokens('the legacy format, rewritten'));
+    expect((await store.libraries.getChunks('acme/old', ['a']))[0]?.bpeTokens).toBe(
+      countTokens('the legacy format, rewritten'),
+    );
     await store.close();
   });
 });
 
 announceContractTarget('EmbedderStateStore', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
-describeEmbedderStateStoreContract('SqliteRecordStore', async () => {
+describeEmbedderStateStoreContract('SqliteEmbedderStateStore', async () => {
   const { dir, removeDir } = createTempDir();
-  const store = new SqliteRecordStore(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
+  const store = new SqliteRecordStores(openSqliteDatabase(path.join(dir, 'docshelf.db')), { ownsDatabase: true });
   return {
-    states: store,
-    records: store,
+    states: store.embedderStates,
+    libraries: store.libraries,
     cleanup: async () => {
       await store.close();
       removeDir();

@@ -1,21 +1,21 @@
 import { describeAccountStoreContract } from './account-store.contract';
 import { describeLibraryStoreContract } from './library-store.contract';
-import type { RecordStoreHarness } from './record-fixtures';
+import type { RecordStoresHarness } from './record-fixtures';
 import { describeStagingStoreContract } from './staging-store.contract';
 
-export type { RecordStoreHarness } from './record-fixtures';
+export type { RecordStoresHarness } from './record-fixtures';
 
 /**
- * Behaviour every RecordStore adapter must show: the contracts of its three ports (libraries, accounts, staging) and
+ * Behaviour every adapter of the record stores must show: the contracts of its three ports (libraries, accounts, staging) and
  * its health check. `create` returns a fresh, empty store per test.
  */
-export function describeRecordStoreContract(label: string, create: () => Promise<RecordStoreHarness>): void {
+export function describeRecordStoresContract(label: string, create: () => Promise<RecordStoresHarness>): void {
   describeLibraryStoreContract(label, create);
   describeAccountStoreContract(label, create);
   describeStagingStoreContract(label, create);
 
-  describe(`RecordStore contract: ${label}`, () => {
-    let harness: RecordStoreHarness;
+  describe(`RecordStores contract: ${label}`, () => {
+    let harness: RecordStoresHarness;
 
     beforeEach(async () => {
       harness = await create();
@@ -26,7 +26,7 @@ export function describeRecordStoreContract(label: string, create: () => Promise
     });
 
     it('answers ping', async () => {
-      await expect(harness.store.ping()).resolves.toBeUndefined();
+      await expect(harness.stores.ping()).resolves.toBeUndefined();
     });
   });
 }
