@@ -1,7 +1,8 @@
 /**
- * The layering, checked by `npm run lint` (dependency-cruiser over every workspace's sources): core imports nothing
- * of ours and no vendor SDK; the crawler and the queue import only core; the adapters only core and config; only the
- * apps compose packages; the dashboard imports only core's schemas; no import cycles anywhere.
+ * The layering, checked by `npm run lint` (dependency-cruiser over every workspace's sources and their tests): core
+ * imports nothing of ours and no vendor SDK; the crawler and the queue import only core; the adapters only core and
+ * config; only the apps compose packages; the dashboard imports only core's schemas; what the tests share
+ * (`packages/testing`) is imported by tests alone; no import cycles anywhere.
  */
 const SOURCES = '^(packages|apps)/[^/]+/src/';
 const VENDOR_SDKS = [
@@ -19,11 +20,8 @@ const VENDOR_SDKS = [
   'playwright-core',
   'express',
 ];
-const ours = (allowed) => `^(apps/|packages/(?!(${allowed.join('|')})/))`;
-/**
- * Tests are held to the cycle rule only: a port's contract suite and its test helpers live with the adapters, and a
- * package's tests run them against its own implementation (the queue's Redis frontier).
- */
+/** Anything of ours outside `allowed`; a package's tests may also use what the tests share (`packages/testing`). */
+const ours = (allowed) => `^(apps/|packages/(?!(${[...allowed, 'testing'].join('|')})/))`;
 const TESTS = '[.]test[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -37,61 +35,69 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'only-tests-import-testing',
+      comment:
+        'Fakes, test targets and contract suites never reach the product: only tests and the testing package use them.',
+      severity: 'error',
+      from: { path: SOURCES, pathNot: [TESTS, '^packages/testing/'] },
+      to: { path: '^packages/testing/' },
+    },
+    {
       name: 'core-imports-nothing-of-ours',
       comment: 'Core holds the domain and the ports; every other package depends on it, never the other way.',
       severity: 'error',
-      from: { path: '^packages/core/src/', pathNot: TESTS },
+      from: { path: '^packages/core/src/' },
       to: { path: ours(['core']) },
     },
     {
       name: 'core-imports-no-vendor-sdk',
       comment: 'Core reaches databases, queues, browsers and model APIs only through its ports.',
       severity: 'error',
-      from: { path: '^packages/core/src/', pathNot: TESTS },
+      from: { path: '^packages/core/src/' },
       to: { path: `node_modules/(${VENDOR_SDKS.join('|')})/` },
     },
     {
       name: 'crawler-imports-only-core',
       severity: 'error',
-      from: { path: '^packages/crawler/src/', pathNot: TESTS },
+      from: { path: '^packages/crawler/src/' },
       to: { path: ours(['core', 'crawler']) },
     },
     {
       name: 'queue-imports-only-core',
       severity: 'error',
-      from: { path: '^packages/queue/src/', pathNot: TESTS },
+      from: { path: '^packages/queue/src/' },
       to: { path: ours(['core', 'queue']) },
     },
     {
       name: 'adapters-import-only-core-and-config',
       severity: 'error',
-      from: { path: '^packages/adapters/src/', pathNot: TESTS },
+      from: { path: '^packages/adapters/src/' },
       to: { path: ours(['core', 'config', 'adapters']) },
     },
     {
       name: 'config-imports-only-core',
       severity: 'error',
-      from: { path: '^packages/config/src/', pathNot: TESTS },
+      from: { path: '^packages/config/src/' },
       to: { path: ours(['core', 'config']) },
     },
     {
       name: 'observability-imports-nothing-of-ours',
       severity: 'error',
-      from: { path: '^packages/observability/src/', pathNot: TESTS },
+      from: { path: '^packages/observability/src/' },
       to: { path: ours(['observability']) },
     },
     {
       name: 'apps-do-not-import-each-other',
       comment: 'Each app composes the packages itself.',
       severity: 'error',
-      from: { path: '^apps/([^/]+)/', pathNot: TESTS },
+      from: { path: '^apps/([^/]+)/' },
       to: { path: '^apps/', pathNot: '^apps/$1/' },
     },
     {
       name: 'dashboard-imports-only-core-schemas',
       comment: "The dashboard runs in the browser: of ours it may use only core's request and response schemas.",
       severity: 'error',
-      from: { path: '^apps/web/src/', pathNot: TESTS },
+      from: { path: '^apps/web/src/' },
       to: { path: '^packages/', pathNot: '^packages/core/src/schemas' },
     },
   ],

@@ -32,8 +32,7 @@ export default tseslint.config(
       'test/**/*.ts',
       'packages/adapters/src/sqlite*.ts',
       'packages/adapters/src/local*.embedder.ts',
-      'packages/core/src/testing/**/*.ts',
-      'packages/crawler/src/fetch/test-support/**/*.ts',
+      'packages/testing/src/**/*.ts',
     ],
     rules: { '@typescript-eslint/require-await': 'off' },
   },
@@ -48,7 +47,7 @@ export default tseslint.config(
       'test/**/*.ts',
       'bench/**/*.ts',
       'eval/**/*.ts',
-      'packages/adapters/src/contracts/**/*.ts',
+      'packages/testing/src/contracts/**/*.ts',
       'apps/web/e2e/**/*.ts',
     ],
     rules: {

@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
-import { startGcsEmulator, type GcsEmulator } from '../packages/adapters/src/testing/gcs-emulator';
-import { startOpenAiFake, type OpenAiFake } from '../packages/adapters/src/testing/openai-fake';
-import { startPineconeFake, type PineconeFake } from '../packages/adapters/src/testing/pinecone-fake';
+import { startGcsEmulator, type GcsEmulator } from '@docshelf/testing/fakes/gcs-emulator';
+import { startOpenAiFake, type OpenAiFake } from '@docshelf/testing/fakes/openai-fake';
+import { startPineconeFake, type PineconeFake } from '@docshelf/testing/fakes/pinecone-fake';
 import { makeChunks, startHarness, type Harness } from './support/harness';
 
 const DIMENSIONS = 256;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { startOpenAiFake, type OpenAiFake } from '../../packages/adapters/src/testing/openai-fake';
+import { startOpenAiFake, type OpenAiFake } from '@docshelf/testing/fakes/openai-fake';
 import { serveFixtures, type FixtureServer } from '../support/fixture-server';
 import { startHarness, type Harness } from '../support/harness';
 import { recordFigure } from './support/figures';

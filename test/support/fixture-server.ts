@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
-import { startFixtureServer } from '../../packages/crawler/src/fetch/test-support/fixture-server';
+import { startFixtureServer } from '@docshelf/testing/targets/fixture-server';
 
 export interface FixtureServer {
   origin: string;

@@ -2,7 +2,7 @@ import { AppError, decodeAppError } from '@docshelf/core';
 import type { BullmqWorkerQueues } from '@docshelf/queue';
 import { UnrecoverableError, type Job } from 'bullmq';
 import pino from 'pino';
-import { MemoryJobStore } from '../../../packages/core/src/testing/memory-job-store';
+import { MemoryJobStore } from '@docshelf/testing/fakes/memory-job-store';
 import { createWorkerMetrics } from './ops/worker-metrics';
 import type { ProcessorMap } from './processors';
 import { runJob, type JobRuntime } from './run-job';

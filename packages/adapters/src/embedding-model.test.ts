@@ -3,7 +3,7 @@ import { AppError, embedChunks, indexIngestion, type VectorIndex } from '@docshe
 import { LocalEmbedder } from './local.embedder';
 import { openSqliteDatabase } from './sqlite.database';
 import { SqliteRecordStores } from './sqlite.record-stores';
-import { createTempDir } from './testing/temp-dir';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 /** A vector index that accepts anything: these tests are about the record of which model made the vectors. */
 const anyVectors: VectorIndex = {

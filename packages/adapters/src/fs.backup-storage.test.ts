@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeBackupStorageContract, failHalfway } from './contracts/backup-storage.contract';
+import { describeBackupStorageContract, failHalfway } from '@docshelf/testing/contracts/backup-storage.contract';
 import { FsBackupStorage } from './fs.backup-storage';
-import { createTempDir } from './testing/temp-dir';
-import { announceContractTarget } from './testing/announce-target';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
 
 announceContractTarget('BackupStorage', 'fs', 'real files in a temp dir');
 describeBackupStorageContract('FsBackupStorage', async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { describeBackupStorageContract } from './contracts/backup-storage.contract';
+import { describeBackupStorageContract } from '@docshelf/testing/contracts/backup-storage.contract';
 import { GcsBackupStorage } from './gcs.backup-storage';
-import { announceContractTarget } from './testing/announce-target';
-import { startGcsEmulator, type GcsEmulator } from './testing/gcs-emulator';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { startGcsEmulator, type GcsEmulator } from '@docshelf/testing/fakes/gcs-emulator';
 
 let emulator: GcsEmulator | undefined;
 

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { ChunkInput } from '@docshelf/core';
-import { describeEmbedderContract } from './contracts/embedder.contract';
+import { describeEmbedderContract } from '@docshelf/testing/contracts/embedder.contract';
 import { fitLsi } from './local-lsi/fit-lsi';
 import { LsiModel } from './local-lsi/lsi-model';
 import { lsiTerms } from './local-lsi/lsi-terms';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { openSqliteDatabase } from './sqlite.database';
 import { SqliteRecordStores } from './sqlite.record-stores';
-import { announceContractTarget } from './testing/announce-target';
-import { createTempDir } from './testing/temp-dir';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let dot = 0;

@@ -1,6 +1,6 @@
-import { describeEmbedderContract } from './contracts/embedder.contract';
+import { describeEmbedderContract } from '@docshelf/testing/contracts/embedder.contract';
 import { LocalEmbedder } from './local.embedder';
-import { announceContractTarget } from './testing/announce-target';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
 
 announceContractTarget('Embedder', 'local', 'in-process, no network');
 describeEmbedderContract('LocalEmbedder', async () => ({ embedder: new LocalEmbedder(), cleanup: async () => {} }));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
-import { describeJobStoreContract } from './contracts/job-store.contract';
+import { describeJobStoreContract } from '@docshelf/testing/contracts/job-store.contract';
 import { MongoJobStore } from './mongo.job-store';
-import { announceContractTarget } from './testing/announce-target';
-import { detectContainerRuntimeSync } from './testing/container-runtime';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { detectContainerRuntimeSync } from '@docshelf/testing/targets/container-runtime';
 
 const MONGO_IMAGE = 'mongo:7';
 const givenUri = process.env.MONGODB_URI;

@@ -1,5 +1,5 @@
 import type { KeywordQuery } from '@docshelf/core';
-import { describeKeywordIndexContract } from './contracts/keyword-index.contract';
+import { describeKeywordIndexContract } from '@docshelf/testing/contracts/keyword-index.contract';
 import {
   ATLAS_TITLE_BOOST,
   MongoKeywordIndex,
@@ -9,8 +9,8 @@ import {
 } from './mongo.keyword-index';
 import type { MongoRecordDatabase } from './mongo.record-database';
 import { MongoRecordStores } from './mongo.record-stores';
-import { announceContractTarget } from './testing/announce-target';
-import { mongoTarget } from './testing/mongo-target';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { mongoTarget } from '@docshelf/testing/targets/mongo-target';
 
 const mongo = mongoTarget();
 afterAll(async () => mongo.stop());

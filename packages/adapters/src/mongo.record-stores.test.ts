@@ -1,8 +1,8 @@
-import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
-import { describeRecordStoresContract } from './contracts/record-stores.contract';
+import { describeEmbedderStateStoreContract } from '@docshelf/testing/contracts/embedder-state-store.contract';
+import { describeRecordStoresContract } from '@docshelf/testing/contracts/record-stores.contract';
 import { MongoRecordStores } from './mongo.record-stores';
-import { announceContractTarget } from './testing/announce-target';
-import { mongoTarget } from './testing/mongo-target';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { mongoTarget } from '@docshelf/testing/targets/mongo-target';
 
 const mongo = mongoTarget();
 afterAll(async () => mongo.stop());

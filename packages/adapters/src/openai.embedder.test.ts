@@ -1,9 +1,9 @@
 import OpenAI from 'openai';
 import { AppError } from '@docshelf/core';
-import { describeEmbedderContract } from './contracts/embedder.contract';
+import { describeEmbedderContract } from '@docshelf/testing/contracts/embedder.contract';
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai.embedder';
-import { announceContractTarget } from './testing/announce-target';
-import { startOpenAiFake, type OpenAiFake } from './testing/openai-fake';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { startOpenAiFake, type OpenAiFake } from '@docshelf/testing/fakes/openai-fake';
 
 const embedderFor = (fake: OpenAiFake, overrides: Partial<OpenAiEmbedderOptions> = {}) =>
   new OpenAiEmbedder({

@@ -1,9 +1,9 @@
 import { Pinecone } from '@pinecone-database/pinecone';
-import { describeVectorIndexContract } from './contracts/vector-index.contract';
+import { describeVectorIndexContract } from '@docshelf/testing/contracts/vector-index.contract';
 import { PineconeVectorIndex, batchUpsertRecords } from './pinecone.vector-index';
 import { toChunkId, toVectorId } from './pinecone.vector-ids';
-import { announceContractTarget } from './testing/announce-target';
-import { startPineconeFake, type PineconeFake } from './testing/pinecone-fake';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { startPineconeFake, type PineconeFake } from '@docshelf/testing/fakes/pinecone-fake';
 
 const indexOn = (fake: PineconeFake, dimensions = fake.dimension) =>
   new PineconeVectorIndex({ apiKey: fake.apiKey, indexHost: fake.url, dimensions });

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { describeKeywordIndexContract } from './contracts/keyword-index.contract';
+import { describeKeywordIndexContract } from '@docshelf/testing/contracts/keyword-index.contract';
 import { migrateSchema, openSqliteDatabase } from './sqlite.database';
 import { libraryKey, registerSearchFunctions } from './sqlite-fts.functions';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteLibraryStore } from './sqlite.library-store';
-import { announceContractTarget } from './testing/announce-target';
-import { createTempDir } from './testing/temp-dir';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 announceContractTarget('KeywordIndex', 'sqlite-fts', 'FTS5 table in a real SQLite file (better-sqlite3) in a temp dir');
 describeKeywordIndexContract('SqliteFtsKeywordIndex', async () => {

@@ -4,7 +4,7 @@ import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { readVarint, type PrunedPlan } from './sqlite-fts.pruned-search';
 import { SqliteLibraryStore } from './sqlite.library-store';
-import { createTempDir } from './testing/temp-dir';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 /** A seeded source, so a failure names a question that fails again. */
 function random(seed: number): () => number {

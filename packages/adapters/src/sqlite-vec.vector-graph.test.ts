@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
 import { openSqliteDatabase, type Database } from './sqlite.database';
-import { createTempDir } from './testing/temp-dir';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 const DIMENSIONS = 32;
 const VECTORS = 4_000;

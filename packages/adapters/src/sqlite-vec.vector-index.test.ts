@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { describeVectorIndexContract } from './contracts/vector-index.contract';
+import { describeVectorIndexContract } from '@docshelf/testing/contracts/vector-index.contract';
 import { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite-vec.vector-index';
 import { openSqliteDatabase } from './sqlite.database';
-import { createTempDir } from './testing/temp-dir';
-import { announceContractTarget } from './testing/announce-target';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
 
 announceContractTarget(
   'VectorIndex',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { openSqliteDatabase } from './sqlite.database';
-import { createTempDir } from './testing/temp-dir';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 /** Opens the file from a separate Node process, as the API and the worker do at start-up. */
 function openInChildProcess(file: string): Promise<void> {

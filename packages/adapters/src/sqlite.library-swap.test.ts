@@ -5,7 +5,7 @@ import { openSqliteDatabase } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
 import { SqliteLibraryStore } from './sqlite.library-store';
 import { SqliteVecVectorIndex } from './sqlite-vec.vector-index';
-import { createTempDir } from './testing/temp-dir';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
 const STAGED = '~staged/6f1c1e9e-3b0a-4c55-9a51-1f4f3b1c2d3e';
 const unit = (axis: number) => Array.from({ length: 4 }, (_, i) => (i === axis ? 1 : 0));

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import { describeEmbedderStateStoreContract } from './contracts/embedder-state-store.contract';
-import { describeRecordStoresContract } from './contracts/record-stores.contract';
+import { describeEmbedderStateStoreContract } from '@docshelf/testing/contracts/embedder-state-store.contract';
+import { describeRecordStoresContract } from '@docshelf/testing/contracts/record-stores.contract';
 import BetterSqlite3 from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { countTokens } from '@docshelf/core';
 import { migrateSchema, openSqliteDatabase } from './sqlite.database';
 import { registerSearchFunctions } from './sqlite-fts.functions';
 import { SqliteRecordStores } from './sqlite.record-stores';
-import { createTempDir } from './testing/temp-dir';
-import { announceContractTarget } from './testing/announce-target';
+import { createTempDir } from '@docshelf/testing/targets/temp-dir';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
 
 announceContractTarget('RecordStores', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');
 describeRecordStoresContract('SqliteRecordStores', async () => {

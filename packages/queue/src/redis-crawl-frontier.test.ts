@@ -1,5 +1,5 @@
-import { describeCrawlFrontierContract } from '../../adapters/src/contracts/crawl-frontier.contract';
-import { announceContractTarget } from '../../adapters/src/testing/announce-target';
+import { describeCrawlFrontierContract } from '@docshelf/testing/contracts/crawl-frontier.contract';
+import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
 import { deleteRedisKeys } from '../../../test/support/redis-keys';
 import { RedisCrawlFrontier } from './redis-crawl-frontier';
 

@@ -17,7 +17,7 @@ const SCOPE_CACHE_SIZE = 32;
 const PARTS_READ_AT_ONCE = 16;
 
 // KEYS: meta, depth, order, by, links, ids, urls. ARGV[1]: a JSON array of PageLinks, admitted one after the other.
-// Each page's admission is atomic: the same rules as MemoryCrawlFrontier (packages/core/src/testing), which the shared
+// Each page's admission is atomic: the same rules as MemoryCrawlFrontier (packages/testing/src/fakes), which the shared
 // contract holds both to. 'x' marks a URL found but never to be crawled. A done page's links are kept (for when its
 // depth drops) as numbers of URLs interned in ids/urls, negative for robots-disallowed ones: a few bytes a link
 // instead of the URL, since every page of a documentation site links to the same few hundred others.

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { BlockedUrlError, createAddressPolicy } from '../fetch/address-policy';
-import { startCanary, startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
+import { startCanary, startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 import { BrowserPool, RenderFailedError } from './browser-pool';
 import { chromiumSandboxUsable } from './chromium-sandbox';
 import { findChromium } from './find-chromium';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
+import { startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 import { findChromium } from './find-chromium';
 import { SETTLE_TRACKER_SCRIPT } from './wait-for-settled';
 

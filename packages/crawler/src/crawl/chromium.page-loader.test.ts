@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { createAddressPolicy } from '../fetch/address-policy';
-import { startCanary, startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
+import { startCanary, startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 import { ChromiumPageLoader } from './chromium.page-loader';
 
 /** rustdoc's redirect stub for a re-exported item: a 0 s refresh and the same redirect in a script. */

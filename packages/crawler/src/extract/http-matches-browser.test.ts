@@ -4,7 +4,7 @@ import { BrowserPool } from '../browser/browser-pool';
 import { findChromium } from '../browser/find-chromium';
 import { ChromiumPageLoader } from '../crawl/chromium.page-loader';
 import { createAddressPolicy } from '../fetch/address-policy';
-import { startFixtureServer, type FixtureServer } from '../fetch/test-support/fixture-server';
+import { startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 
 // `auto` extracts what it fetched over HTTP; it must read each page as Chromium reads it.
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH);

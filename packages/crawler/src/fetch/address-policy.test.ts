@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { BlockedUrlError, classifyAddress, createAddressPolicy } from './address-policy';
-import { startFixtureServer, type FixtureServer } from './test-support/fixture-server';
+import { startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 
 describe('classifyAddress', () => {
   it.each([

@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import type { LookupAddress } from 'node:dns';
 import { BlockedUrlError, createAddressPolicy } from './address-policy';
 import { DEFAULT_USER_AGENT, FetchFailedError, safeFetch } from './safe-fetch';
-import { startCanary, startFixtureServer, type FixtureServer } from './test-support/fixture-server';
+import { startCanary, startFixtureServer, type FixtureServer } from '@docshelf/testing/targets/fixture-server';
 
 const PAGE = '<html><head><title>Fixture</title></head><body><h1>Hello docs</h1></body></html>';
 

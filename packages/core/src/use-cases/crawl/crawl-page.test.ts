@@ -2,7 +2,7 @@ import type { HostThrottle, LoadedPage, PageLoader } from '../../crawl/page-load
 import type { JobContext } from '../../jobs/workflow';
 import type { CrawledPage } from '../../ports';
 import { pageKeyOf } from '../../crawl/crawl-frontier';
-import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
+import { MemoryCrawlFrontier } from '@docshelf/testing/fakes/memory-crawl-frontier';
 import { crawlPage } from './crawl-page';
 
 const URL_A = 'https://docs.test/guide.html';

@@ -1,8 +1,17 @@
 import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
-import { fakeContext, fakeRecords, fakeSite, job, keptPage, ORIGIN, page, run } from '../../testing/crawl-site-fakes';
-import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
-import { runWorkflowInline } from '../../testing/run-workflow-inline';
+import {
+  fakeContext,
+  fakeRecords,
+  fakeSite,
+  job,
+  keptPage,
+  ORIGIN,
+  page,
+  run,
+} from '@docshelf/testing/fakes/crawl-site-fakes';
+import { MemoryCrawlFrontier } from '@docshelf/testing/fakes/memory-crawl-frontier';
+import { runWorkflowInline } from '@docshelf/testing/fakes/run-workflow-inline';
 import { crawlPage } from './crawl-page';
 import { crawlSiteWorkflow } from './crawl-site.workflow';
 

@@ -11,8 +11,8 @@ import {
   page,
   run,
   keptPage,
-} from '../../testing/crawl-site-fakes';
-import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
+} from '@docshelf/testing/fakes/crawl-site-fakes';
+import { MemoryCrawlFrontier } from '@docshelf/testing/fakes/memory-crawl-frontier';
 import { crawlPage } from './crawl-page';
 
 describe('crawlSiteWorkflow: order and hand-out of pages (fake pages, fake records)', () => {

@@ -1,5 +1,5 @@
 import type { FoundLink } from '../../crawl/crawl-frontier';
-import { MemoryCrawlFrontier } from '../../testing/memory-crawl-frontier';
+import { MemoryCrawlFrontier } from '@docshelf/testing/fakes/memory-crawl-frontier';
 import { ADMISSION_LINKS, admitInParts, packCalls, partsOf } from './hand-out-links';
 
 const links = (n: number, from = 0): FoundLink[] =>

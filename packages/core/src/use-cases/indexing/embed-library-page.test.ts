@@ -2,7 +2,7 @@ import type { StoredChunk } from '../../domain/types';
 import type { JobProgress } from '../../jobs/job-record';
 import type { JobContext } from '../../jobs/workflow';
 import type { Embedder, LibraryStore, VectorIndex } from '../../ports';
-import { MemoryJobStore } from '../../testing/memory-job-store';
+import { MemoryJobStore } from '@docshelf/testing/fakes/memory-job-store';
 import { embedLibraryPage } from './embed-library-page';
 
 const LIBRARY = 'acme/docs';

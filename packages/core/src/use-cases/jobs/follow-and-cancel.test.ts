@@ -1,4 +1,4 @@
-import { MemoryJobStore } from '../../testing/memory-job-store';
+import { MemoryJobStore } from '@docshelf/testing/fakes/memory-job-store';
 import type { JobWatcher } from '../../jobs/job-signals';
 import { followJob, type JobEvent } from './follow-job';
 import { cancelJob } from './manage-jobs';

@@ -1,20 +1,18 @@
 import {
   appendProgressErrors,
   boundProgress,
+  IDEMPOTENCY_WINDOW_MS,
   JOB_COUNTERS,
   PROGRESS_COUNTERS,
-  type JobProgress,
-  type ProgressChange,
-} from '../jobs/job-record';
-import {
-  IDEMPOTENCY_WINDOW_MS,
   type CancelOutcome,
   type FinalWrite,
   type JobOutcome,
+  type JobProgress,
   type JobStore,
   type NewJob,
+  type ProgressChange,
   type StoredJob,
-} from '../jobs/job-store';
+} from '@docshelf/core';
 
 /** A JobStore in memory for fast tests of use cases; the adapters' contract suite runs against it too. */
 export class MemoryJobStore implements JobStore {

@@ -1,13 +1,13 @@
-import type {
-  Admission,
-  CrawlFrontier,
-  FoundLink,
-  FrontierScope,
-  FrontierStart,
-  FrontierSummary,
-  PageLinks,
-} from '../crawl/crawl-frontier';
-import { admissionKeyOf } from '../crawl/crawl-frontier';
+import {
+  admissionKeyOf,
+  type Admission,
+  type CrawlFrontier,
+  type FoundLink,
+  type FrontierScope,
+  type FrontierStart,
+  type FrontierSummary,
+  type PageLinks,
+} from '@docshelf/core';
 
 /** A URL found but never to be crawled (over budget, disallowed, after the deadline, or a final URL). */
 const NOT_CRAWLED = 'x';

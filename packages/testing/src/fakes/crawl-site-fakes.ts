@@ -1,11 +1,18 @@
-import type { LoadedPage, PageLoader } from '../crawl/page-loader';
-import type { ChunkInput, Library } from '../domain/types';
-import type { ProgressChange } from '../jobs/job-record';
-import type { JobPayload } from '../jobs/registry';
-import { jobCancelled, type JobContext } from '../jobs/workflow';
-import type { CommitIngestionInput, CrawledPage, StagedPageContent } from '../ports';
-import { crawlPage } from '../use-cases/crawl/crawl-page';
-import { crawlSiteWorkflow } from '../use-cases/crawl/crawl-site.workflow';
+import {
+  crawlPage,
+  crawlSiteWorkflow,
+  jobCancelled,
+  type ChunkInput,
+  type CommitIngestionInput,
+  type CrawledPage,
+  type JobContext,
+  type JobPayload,
+  type Library,
+  type LoadedPage,
+  type PageLoader,
+  type ProgressChange,
+  type StagedPageContent,
+} from '@docshelf/core';
 import { MemoryCrawlFrontier } from './memory-crawl-frontier';
 import { runWorkflowInline } from './run-workflow-inline';
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Storage } from '@google-cloud/storage';
-import { detectContainerRuntime } from './container-runtime';
+import { detectContainerRuntime } from '../targets/container-runtime';
 
 export interface GcsEmulator {
   /** Give this to the adapter as apiEndpoint (GCS_API_ENDPOINT / STORAGE_EMULATOR_HOST). */

@@ -1,6 +1,6 @@
-import { MemoryJobStore } from '../../core/src/testing/memory-job-store';
-import { describeJobStoreContract } from './contracts/job-store.contract';
-import { announceContractTarget } from './testing/announce-target';
+import { MemoryJobStore } from './memory-job-store';
+import { describeJobStoreContract } from '../contracts/job-store.contract';
+import { announceContractTarget } from '../targets/announce-target';
 
 // The fake that core's fast tests use passes the same contract as the real stores.
 announceContractTarget('JobStore', 'memory (test fake)', 'in-process Map');

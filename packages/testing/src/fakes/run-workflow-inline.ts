@@ -1,6 +1,14 @@
-import { jobRegistry, type JobName, type JobPayload, type JobResult } from '../jobs/registry';
-import type { ChildJob, ChildOutcome, JobContext, Workflow } from '../jobs/workflow';
-import { AppError } from '../errors';
+import {
+  AppError,
+  jobRegistry,
+  type ChildJob,
+  type ChildOutcome,
+  type JobContext,
+  type JobName,
+  type JobPayload,
+  type JobResult,
+  type Workflow,
+} from '@docshelf/core';
 
 export type ChildHandlers = { [N in JobName]?: (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>> };
 

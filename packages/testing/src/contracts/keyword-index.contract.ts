@@ -1,5 +1,5 @@
 import type { ChunkInput, KeywordIndex, KeywordQuery, LibraryStore } from '@docshelf/core';
-import { announceContractTarget } from '../testing/announce-target';
+import { announceContractTarget } from '../targets/announce-target';
 
 export interface KeywordIndexHarness {
   /** The library store whose writes the index follows. */

@@ -1,5 +1,5 @@
 import { estimateTokens } from '@docshelf/core';
-import { LocalEmbedder } from '../local.embedder';
+import { LocalEmbedder } from '@docshelf/adapters';
 import { startJsonServer, type JsonRequest, type JsonResponse } from './json-http-server';
 
 /** The limits OpenAI documents for POST /v1/embeddings. */
