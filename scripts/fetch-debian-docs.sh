@@ -6,6 +6,8 @@
 # unpacked beside them make those links resolve, so a browser runs the pages' real scripts.
 # `--whole-sites` also unpacks the big sites of the whole-site benchmark: rust-doc (Rust's standard library and books,
 # about 32,000 pages, 580 MB) and PostgreSQL's manual (postgresql-doc's versioned package, about 1,170 pages).
+# `--eval` also unpacks the retrieval evaluation's test libraries: Django's documentation (python-django-doc), CMake's
+# (cmake-doc) and rust-doc, whose book "The Rust Programming Language" the questions are asked of.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=.cache/debian-docs
@@ -16,11 +18,16 @@ have_base() {
     [ -f "$dest/usr/share/doc/python3.11/html/index.html" ] && [ -f "$dest/usr/share/doc/mkdocs/html/index.html" ] &&
     [ -f "$dest/usr/share/javascript/sphinxdoc/1.0/doctools.js" ]
 }
+have_eval() {
+  [ -f "$dest/usr/share/doc/python-django-doc/html/index.html" ] && [ -f "$dest/usr/share/doc/cmake-data/html/index.html" ] &&
+    [ -f "$dest/usr/share/doc/rust-doc/html/book/index.html" ]
+}
 have_whole_sites() {
   [ -f "$dest/usr/share/doc/rust-doc/html/std/index.html" ] && compgen -G "$dest/usr/share/doc/postgresql-doc-*/html/index.html" >/dev/null
 }
 wanted=()
 have_base || wanted+=("${packages[@]}")
+if [ "${1:-}" = "--eval" ] && ! have_eval; then wanted+=(python-django-doc cmake-doc rust-doc); fi
 if [ "${1:-}" = "--whole-sites" ] && ! have_whole_sites; then
   # postgresql-doc only depends on the package of the current major version, which holds the files.
   postgresql=$(apt-cache depends postgresql-doc 2>/dev/null | awk '/Depends: postgresql-doc-/ { print $2; exit }')

@@ -1,53 +1,54 @@
 /**
  * npm run eval:retrieval — retrieval quality on real documentation.
  *
- * Crawls Debian's nodejs-doc and git-doc pages (served on 127.0.0.1) into a real Docshelf (API + worker + Redis +
- * SQLite, in this process), asks the hand-written questions of questions.json, and prints hit@1, hit@5 and MRR of
- * keyword, vector and hybrid search beside a plain BM25 baseline computed here over the same chunks.
+ * Crawls the libraries of the question sets (Debian documentation packages served on 127.0.0.1) into a real Docshelf
+ * (API + worker + Redis + SQLite, in this process) and asks the development set's questions (the only ones ranking is
+ * tuned on) and the test set's (written before any tuning against them). For each set it prints hit@1, hit@5, MRR and
+ * nDCG@5 of keyword, vector and hybrid search beside a plain BM25 baseline computed here over the same chunks — over
+ * the set, per library and per kind of question — and how often `/api/context` holds an answering page within 1,000
+ * and 3,000 tokens, with the median tokens it returns.
  *
- *   --keep <dir>   keep the data directory there and reuse its libraries on the next run (ranking work)
- *   --misses       list the questions hybrid search missed
+ *   --set dev|test  one set only (ranking work runs `--set dev`)
+ *   --keep <dir>    keep the data directory there and reuse its libraries on the next run
+ *   --misses        list the questions hybrid search missed
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { serveFixtures } from '../../test/support/fixture-server';
 import { startHarness, type Harness } from '../../test/support/harness';
-import { firstHit, score, type Scores } from './metrics';
+import { median, score, type Outcome, type Scores } from './metrics';
 import { PlainBm25 } from './plain-bm25';
-
-interface Question {
-  id: string;
-  library: string;
-  question: string;
-  answers: string[];
-}
-
-interface QuestionSet {
-  libraries: Record<string, string>;
-  questions: Question[];
-}
+import { KINDS, listPages, loadQuestionSets, type QuestionSet } from './question-sets';
 
 const ROOT = path.resolve(__dirname, '../..');
 const DOCS = path.join(ROOT, '.cache/debian-docs');
 const CRAWL_BATCH = 150;
 const EMBED_BATCH = 500;
 const TOP = 10;
-
-/** Which pages of each docs set are ingested: every HTML page but the single-page and index copies of Node's. */
-const PAGE_SETS: Record<string, { dirs: string[]; exclude: string[] }> = {
-  nodejs: { dirs: [''], exclude: ['all.html', 'index.html'] },
-  git: { dirs: ['', 'howto/', 'technical/'], exclude: [] },
-};
+const MODES = ['keyword', 'vector', 'hybrid'] as const;
+const RANKINGS = ['baseline', ...MODES] as const;
+type Ranking = (typeof RANKINGS)[number];
+const CONTEXT_BUDGETS = [1_000, 3_000] as const;
 
 const args = process.argv.slice(2);
-const keepDir = args.includes('--keep') ? path.resolve(args[args.indexOf('--keep') + 1] ?? '.cache/eval-data') : null;
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const keepDir = args.includes('--keep') ? path.resolve(option('--keep') ?? '.cache/eval-data') : null;
+const onlySet = option('--set');
 const showMisses = args.includes('--misses');
 
+interface Answered {
+  question: QuestionSet['questions'][number];
+  outcomes: Record<Ranking, Outcome>;
+  /** Per context budget: whether an answering page is in the context, and the tokens it returned. */
+  context: { budget: number; holdsAnswer: boolean; tokens: number }[];
+}
+
 async function main(): Promise<void> {
-  execFileSync('bash', [path.join(ROOT, 'scripts/fetch-debian-docs.sh')], { stdio: 'inherit' });
-  const set = JSON.parse(fs.readFileSync(path.join(__dirname, 'questions.json'), 'utf8')) as QuestionSet;
+  execFileSync('bash', [path.join(ROOT, 'scripts/fetch-debian-docs.sh'), '--eval'], { stdio: 'inherit' });
+  const sets = Object.values(loadQuestionSets(DOCS)).filter(
+    (set) => !onlySet || set.name.startsWith(onlySet === 'dev' ? 'development' : onlySet),
+  );
   const site = await serveFixtures({ root: DOCS });
   const h = await startHarness({
     PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
@@ -56,100 +57,142 @@ async function main(): Promise<void> {
   });
   try {
     const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
-    const started = Date.now();
-    const chunksByLibrary = new Map<string, { id: string; page: string; text: string }[]>();
-    for (const [library, root] of Object.entries(set.libraries)) {
-      const libraryId = `debian/${library}`;
-      const pageUrl = (page: string) => `${site.origin}/${root}${page}`;
-      await ingestLibrary(h, auth, libraryId, listPages(root, PAGE_SETS[library]!).map(pageUrl));
-      const chunks = await readChunks(h, auth, libraryId);
-      chunksByLibrary.set(
-        libraryId,
-        chunks.map((c) => ({
-          id: c.id,
-          page: pageOf(c.url, `${site.origin}/${root}`),
-          text: `${c.title ?? ''}\n${c.content}`,
-        })),
-      );
-    }
-    const ingestSeconds = (Date.now() - started) / 1000;
-
-    const modes = ['keyword', 'vector', 'hybrid'] as const;
-    const ranks: Record<string, (number | null)[]> = { baseline: [], keyword: [], vector: [], hybrid: [] };
-    const perLibrary = new Map<string, Record<string, (number | null)[]>>();
-    const misses: string[] = [];
-    const baselines = new Map(
-      [...chunksByLibrary].map(([id, chunks]) => [id, { chunks, bm25: new PlainBm25(chunks) }]),
-    );
-    for (const q of set.questions) {
-      const libraryId = `debian/${q.library}`;
-      const root = `${site.origin}/${set.libraries[q.library]}`;
-      const lib = perLibrary.get(q.library) ?? { baseline: [], keyword: [], vector: [], hybrid: [] };
-      perLibrary.set(q.library, lib);
-      const baseline = baselines.get(libraryId)!;
-      const pageById = new Map(baseline.chunks.map((c) => [c.id, c.page]));
-      const baselineRank = firstHit(
-        baseline.bm25.search(q.question, TOP).map((id) => pageById.get(id)!),
-        q.answers,
-      );
-      ranks.baseline!.push(baselineRank);
-      lib.baseline!.push(baselineRank);
-      for (const mode of modes) {
-        const res = await request(h.app)
-          .get('/api/search')
-          .query({ q: q.question, libraryId, limit: TOP, mode })
-          .set(auth)
-          .expect(200);
-        const rank = firstHit(
-          res.body.results.map((r: { url: string | null }) => pageOf(r.url, root)),
-          q.answers,
+    for (const set of sets) {
+      const started = Date.now();
+      const baselines = new Map<string, { bm25: PlainBm25; pageOf: Map<string, string> }>();
+      let chunkCount = 0;
+      for (const [name, library] of Object.entries(set.libraries)) {
+        const libraryId = `debian/${name}`;
+        const origin = `${site.origin}/${library.root}`;
+        await ingestLibrary(
+          h,
+          auth,
+          libraryId,
+          listPages(DOCS, library).map((page) => `${origin}${page}`),
         );
-        ranks[mode]!.push(rank);
-        lib[mode]!.push(rank);
-        if (mode === 'hybrid' && (rank === null || rank > 5)) {
-          const got = res.body.results
-            .slice(0, 3)
-            .map((r: { url: string | null }) => pageOf(r.url, root))
-            .join(', ');
-          misses.push(`${q.id} (rank ${rank ?? '>10'}): ${q.question}\n    wants ${q.answers.join(' | ')}; got ${got}`);
-        }
+        const chunks = (await readChunks(h, auth, libraryId)).map((c) => ({
+          id: c.id,
+          page: pageOf(c.url, origin),
+          text: `${c.title ?? ''}\n${c.content}`,
+        }));
+        chunkCount += chunks.length;
+        baselines.set(name, { bm25: new PlainBm25(chunks), pageOf: new Map(chunks.map((c) => [c.id, c.page])) });
       }
+      const ingestSeconds = (Date.now() - started) / 1000;
+      const answered: Answered[] = [];
+      for (const question of set.questions) {
+        const library = set.libraries[question.library]!;
+        const baseline = baselines.get(question.library)!;
+        answered.push(
+          await ask(h, auth, question, `${site.origin}/${library.root}`, (text) =>
+            baseline.bm25.search(text, TOP).map((id) => baseline.pageOf.get(id)!),
+          ),
+        );
+      }
+      const embedder = (await h.adapters.libraries.getLibrary(`debian/${Object.keys(set.libraries)[0]!}`))
+        ?.embeddingModel;
+      report(set, answered, { chunkCount, ingestSeconds, embedder: embedder ?? 'none' });
     }
-
-    const chunkCount = [...chunksByLibrary.values()].reduce((n, c) => n + c.length, 0);
-    const library = await h.adapters.libraries.getLibrary('debian/nodejs');
-    console.log(
-      `\nRetrieval evaluation: ${set.questions.length} questions (${[...perLibrary].map(([l, r]) => `${l} ${r.hybrid!.length}`).join(', ')}), ` +
-        `${chunkCount} chunks, embedder ${library?.embeddingModel ?? 'none'}; ingest ${ingestSeconds.toFixed(0)} s\n`,
-    );
-    printTable(ranks);
-    for (const [name, libRanks] of perLibrary) {
-      console.log(`\n${name}:`);
-      printTable(libRanks);
-    }
-    console.log('\nHalves of the set (odd-numbered questions, even-numbered questions):');
-    for (const [name, list] of Object.entries(ranks)) {
-      const half = (parity: number) => score(list.filter((_, i) => i % 2 === parity));
-      const [odd, even] = [half(0), half(1)];
-      console.log(
-        `  ${name.padEnd(9)} hit@5 ${odd.hitAt5.toFixed(3)} / ${even.hitAt5.toFixed(3)}   MRR ${odd.mrr.toFixed(3)} / ${even.mrr.toFixed(3)}`,
-      );
-    }
-    if (showMisses) console.log(`\nHybrid misses (not in the top 5):\n${misses.join('\n')}`);
   } finally {
     await h.close();
     await site.close();
   }
 }
 
-function listPages(root: string, pages: { dirs: string[]; exclude: string[] }): string[] {
-  return pages.dirs.flatMap((dir) =>
-    fs
-      .readdirSync(path.join(DOCS, root, dir))
-      .filter((file) => file.endsWith('.html') && !pages.exclude.includes(`${dir}${file}`))
-      .sort()
-      .map((file) => `${dir}${file}`),
+/** One question asked of every ranking and of /api/context at each budget. */
+async function ask(
+  h: Harness,
+  auth: Record<string, string>,
+  question: QuestionSet['questions'][number],
+  origin: string,
+  baseline: (text: string) => string[],
+): Promise<Answered> {
+  const libraryId = `debian/${question.library}`;
+  const outcomes = {
+    baseline: { pages: baseline(question.question), answers: question.answers },
+  } as Answered['outcomes'];
+  for (const mode of MODES) {
+    const res = await request(h.app)
+      .get('/api/search')
+      .query({ q: question.question, libraryId, limit: TOP, mode })
+      .set(auth)
+      .expect(200);
+    const pages = res.body.results.map((r: { url: string | null }) => pageOf(r.url, origin));
+    outcomes[mode] = { pages, answers: question.answers };
+  }
+  const context: Answered['context'] = [];
+  for (const budget of CONTEXT_BUDGETS) {
+    const res = await request(h.app)
+      .get('/api/context')
+      .query({ libraryId, query: question.question, tokens: budget, format: 'json' })
+      .set(auth)
+      .expect(200);
+    const pages = res.body.pieces.map((piece: { url: string | null }) => pageOf(piece.url, origin));
+    context.push({
+      budget,
+      holdsAnswer: pages.some((page: string) => question.answers.includes(page)),
+      tokens: res.body.tokens,
+    });
+  }
+  return { question, outcomes, context };
+}
+
+function report(
+  set: QuestionSet,
+  answered: Answered[],
+  run: { chunkCount: number; ingestSeconds: number; embedder: string },
+): void {
+  const libraries = Object.keys(set.libraries);
+  const count = (filter: (a: Answered) => boolean) => answered.filter(filter).length;
+  console.log(
+    `\n## Retrieval, ${set.name} set: ${answered.length} questions ` +
+      `(${libraries.map((name) => `${name} ${count((a) => a.question.library === name)}`).join(', ')}), ` +
+      `${run.chunkCount} chunks, embedder ${run.embedder}; ingest ${run.ingestSeconds.toFixed(0)} s\n`,
   );
+  printTable('all questions', answered);
+  for (const name of libraries)
+    printTable(
+      name,
+      answered.filter((a) => a.question.library === name),
+    );
+  for (const kind of KINDS) {
+    const ofKind = answered.filter((a) => a.question.kind === kind);
+    if (ofKind.length > 0) printTable(`${kind} questions`, ofKind);
+  }
+  console.log(`\n/api/context (hybrid), ${set.name} set:\n`);
+  console.log('| budget | answering page in the context | median tokens returned |\n|---|---|---|');
+  for (const budget of CONTEXT_BUDGETS) {
+    const at = answered.map((a) => a.context.find((c) => c.budget === budget)!);
+    const share = at.filter((c) => c.holdsAnswer).length / at.length;
+    console.log(`| ${budget} | ${share.toFixed(3)} | ${median(at.map((c) => c.tokens)).toFixed(0)} |`);
+  }
+  if (showMisses) {
+    const misses = answered.filter(
+      (a) => !a.outcomes.hybrid.pages.slice(0, 5).some((p) => a.question.answers.includes(p)),
+    );
+    console.log(`\nHybrid misses (not in the top 5):`);
+    for (const { question, outcomes } of misses) {
+      console.log(`${question.id} [${question.kind}]: ${question.question}`);
+      console.log(`    wants ${question.answers.join(' | ')}; got ${outcomes.hybrid.pages.slice(0, 3).join(', ')}`);
+    }
+  }
+}
+
+function printTable(title: string, answered: Answered[]): void {
+  const label: Record<Ranking, string> = {
+    baseline: 'plain BM25 (baseline, outside the service)',
+    keyword: 'keyword (mode=keyword)',
+    vector: 'vector (mode=vector)',
+    hybrid: 'hybrid (default)',
+  };
+  console.log(`\n${title} (${answered.length}):\n`);
+  console.log('| ranking | hit@1 | hit@5 | MRR | nDCG@5 |\n|---|---|---|---|---|');
+  for (const ranking of RANKINGS) {
+    const s: Scores = score(answered.map((a) => a.outcomes[ranking]));
+    console.log(
+      `| ${label[ranking]} | ${s.hitAt1.toFixed(3)} | ${s.hitAt5.toFixed(3)} | ${s.mrr.toFixed(3)} | ${s.ndcgAt5.toFixed(3)} |`,
+    );
+  }
 }
 
 /** Crawls the pages over plain HTTP in batches, then embeds whatever the crawl left unembedded. */
@@ -206,24 +249,12 @@ async function readChunks(h: Harness, auth: Record<string, string>, libraryId: s
   return chunks;
 }
 
-/** The page a result came from, relative to its library's root path, without origin, fragment or query. */
+/** The page a result came from, relative to its library's root URL, without origin, fragment or query. */
 function pageOf(url: string | null, root: string): string {
   if (!url) return '';
   const rootPath = new URL(root).pathname;
   const bare = new URL(url).pathname;
   return bare.startsWith(rootPath) ? bare.slice(rootPath.length) : bare;
-}
-
-function printTable(ranks: Record<string, (number | null)[]>): void {
-  const rows: [string, Scores][] = [
-    ['plain BM25 (baseline, outside the service)', score(ranks.baseline!)],
-    ['keyword (GET /api/search?mode=keyword)', score(ranks.keyword!)],
-    ['vector (mode=vector)', score(ranks.vector!)],
-    ['hybrid (default)', score(ranks.hybrid!)],
-  ];
-  console.log(`| ranking | hit@1 | hit@5 | MRR |\n|---|---|---|---|`);
-  for (const [name, s] of rows)
-    console.log(`| ${name} | ${s.hitAt1.toFixed(3)} | ${s.hitAt5.toFixed(3)} | ${s.mrr.toFixed(3)} |`);
 }
 
 main().catch((error: unknown) => {
