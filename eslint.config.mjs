@@ -47,7 +47,7 @@ export default tseslint.config(
       'test/**/*.ts',
       'bench/**/*.ts',
       'eval/**/*.ts',
-      'packages/testing/src/contracts/**/*.ts',
+      'packages/testing/src/**/*.ts',
       'apps/web/e2e/**/*.ts',
     ],
     rules: {

@@ -31,7 +31,7 @@ const config = {
       ...shared,
       displayName: 'reliability',
       testMatch: ['<rootDir>/test/reliability/**/*.rel.test.ts'],
-      globalSetup: '<rootDir>/test/reliability/support/global-setup.cjs',
+      globalSetup: '<rootDir>/packages/testing/src/jest/reliability-setup.cjs',
     },
   ],
   // A whole-run option: scenarios that take longer say so per test.
@@ -40,8 +40,8 @@ const config = {
   maxWorkers: 2,
   reporters: [
     'default',
-    '<rootDir>/test/reliability/figures-reporter.cjs',
-    '<rootDir>/test/support/summary-reporter.cjs',
+    '<rootDir>/packages/testing/src/jest/figures-reporter.cjs',
+    '<rootDir>/packages/testing/src/jest/summary-reporter.cjs',
   ],
 };
 

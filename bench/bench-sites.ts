@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { extractPage } from '@docshelf/crawler';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 
 const MAX_PAGES = 150;
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');

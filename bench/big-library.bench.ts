@@ -10,7 +10,7 @@ import path from 'node:path';
 import { openSqliteDatabase, SqliteFtsKeywordIndex, SqliteVecVectorIndex, type PrunedPlan } from '@docshelf/adapters';
 import { queryTerms, searchDocs } from '@docshelf/core';
 import request from 'supertest';
-import { startHarness, type Harness } from '../test/support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 import { latencies, matchOf, random, topicalQuestions, topicalWords } from './search.bench';
 
 type Text = ReturnType<typeof topicalWords>;

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../test/support/service-process';
-import { deleteRedisKeys } from '../test/support/harness';
+import { freePort } from '@docshelf/testing/e2e/service-process';
+import { deleteRedisKeys } from '@docshelf/testing/e2e/harness';
 
 const REPO = path.join(__dirname, '..');
 const RUNS = 5;

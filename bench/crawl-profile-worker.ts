@@ -11,8 +11,8 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import request from 'supertest';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures } from '../test/support/fixture-server';
-import { REDIS_URL, startHarness } from '../test/support/harness';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
+import { REDIS_URL, startHarness } from '@docshelf/testing/e2e/harness';
 
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { BrowserPool, createAddressPolicy, extractPage, findChromium } from '@docshelf/crawler';
 import { chromium } from 'playwright-core';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures } from '../test/support/fixture-server';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
 
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ADMIN, deleteRedisKeys, REDIS_URL } from '../test/support/harness';
-import { createKeyVia, loginCookie } from '../test/support/ops-processes';
-import { freePort, startService, type ServiceProcess } from '../test/support/service-process';
+import { ADMIN, deleteRedisKeys, REDIS_URL } from '@docshelf/testing/e2e/harness';
+import { createKeyVia, loginCookie } from '@docshelf/testing/e2e/ops-processes';
+import { freePort, startService, type ServiceProcess } from '@docshelf/testing/e2e/service-process';
 import { processTable } from './process-tree';
 
 /** Page jobs at once, in Docshelf and in every baseline. */

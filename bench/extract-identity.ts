@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chunkMarkdown } from '@docshelf/core';
 import { BrowserPool, createAddressPolicy, extractPage, findChromium } from '@docshelf/crawler';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');
 const SITES: Record<string, { root: string; seed: string; exclude: string[] }> = {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BrowserPool, createAddressPolicy, extractPage, findChromium, type ExtractedPage } from '@docshelf/crawler';
-import { serveFixtures } from '../test/support/fixture-server';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
 import { allSites, FILE_SITES, RENDERED_DIR, sitePages } from './extract-pages';
 
 const DEFAULT_FILE = path.resolve(__dirname, '../.cache/extract-snapshot.json');

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { embedLibraryPage, requestEmbedding, standaloneJobContext, type SubmitDeps } from '@docshelf/core';
 import request from 'supertest';
-import { startHarness, type Harness } from '../test/support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const RUNS = 300;
 const WARMUP = 30;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { openSqliteDatabase, SqliteVecVectorIndex, type Database } from '@docshelf/adapters';
 import { searchDocs } from '@docshelf/core';
 import request from 'supertest';
-import { startHarness, type Harness } from '../test/support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 import { latencies, matchOf, random, topicalQuestions, topicalWords } from './search.bench';
 
 const TOTAL = Number(process.env.MANY_LIBRARIES_CHUNKS ?? 1_000_000);

@@ -11,8 +11,8 @@
  */
 import request from 'supertest';
 import { generateDocsSite } from '../test/fixtures/generated-docs-site';
-import { serveFixtures } from '../test/support/fixture-server';
-import { startHarness } from '../test/support/harness';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness } from '@docshelf/testing/e2e/harness';
 
 const RENDERERS = ['browser', 'auto', 'http'] as const;
 type Renderer = (typeof RENDERERS)[number];

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { embedChunks } from '@docshelf/core';
 import request from 'supertest';
-import { startHarness } from '../test/support/harness';
+import { startHarness } from '@docshelf/testing/e2e/harness';
 import { benchSearch } from './search.bench';
 import { benchJobs } from './jobs-overhead';
 import { benchColdStart } from './cold-start.bench';

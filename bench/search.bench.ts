@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openSqliteDatabase } from '@docshelf/adapters';
 import { embedChunks, queryTerms, searchDocs } from '@docshelf/core';
 import request from 'supertest';
-import type { Harness } from '../test/support/harness';
+import type { Harness } from '@docshelf/testing/e2e/harness';
 
 const LIBRARY = 'bench/search';
 const CHUNKS = 10_000;

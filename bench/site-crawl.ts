@@ -5,8 +5,8 @@
  * requests while it ran. A watchdog ends the measurement when the crawl runs past its time or memory limits.
  */
 import type { JobPhase, JobProgress } from '@docshelf/core';
-import { serveFixtures, type FixtureServer } from '../test/support/fixture-server';
-import { openEventStream, type EventStream } from '../test/support/sse';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { openEventStream, type EventStream } from '@docshelf/testing/e2e/sse';
 import type { MemoryCgroup } from './memory-cgroup';
 import { cgroupFor, samplePeakMemory, type Peaks, type PeakSampler } from './process-tree';
 import { watchRedis, type KeyGroup, type RedisFigures } from './redis-watch';

@@ -4,7 +4,7 @@
  * killed, replaced or doubled. Each deployment gets its own data dir and queue prefix; by default a redis-server of
  * its own too, so that Redis's memory and CPU are the run's alone on a machine other people share.
  */
-import { startTestRedis } from '../test/support/redis-server';
+import { startTestRedis } from '@docshelf/testing/e2e/redis-server';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -15,7 +15,7 @@ import {
   stopQuietly,
   type NodeProcess,
   type WorkerProcess,
-} from '../test/support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 import { appPid, CONCURRENCY, startDocshelf, stopDocshelf, waitForWorker } from './docshelf-service';
 import { signalTree } from './process-tree';
 import type { Deployment } from './site-crawl';

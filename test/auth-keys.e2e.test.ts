@@ -1,7 +1,7 @@
 import { parseSetCookie } from 'cookie';
 import request from 'supertest';
-import { cookieHeaderOf } from './support/cookies';
-import { ADMIN, makeChunks, startHarness, type Harness } from './support/harness';
+import { cookieHeaderOf } from '@docshelf/testing/e2e/cookies';
+import { ADMIN, makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 describe('dashboard sessions and API keys', () => {
   let h: Harness;

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from './support/service-process';
-import { cleanUpOpsEnv, opsEnv, spawnNpmScript, stopGroup, type NodeProcess } from './support/ops-processes';
+import { freePort } from '@docshelf/testing/e2e/service-process';
+import {
+  cleanUpOpsEnv,
+  opsEnv,
+  spawnNpmScript,
+  stopGroup,
+  type NodeProcess,
+} from '@docshelf/testing/e2e/ops-processes';
 
 /** Every process below `pid`, with its command line, read from /proc. */
 function descendants(pid: number): { pid: number; command: string }[] {

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
-import { measureRepeatedChrome, type RepeatedChrome } from './support/repeated-chrome';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { measureRepeatedChrome, type RepeatedChrome } from '@docshelf/testing/e2e/repeated-chrome';
 
 const FIXTURES = path.resolve(__dirname, 'fixtures');
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
-import { startTestRedis, type TestRedis } from './support/redis-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
 
 /**
  * A hostile site: a sitemap index whose sitemaps list 150,000 URLs and one of 5,000 characters, and a seed page of

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { describeDocsSiteCrawl } from './support/docs-site-crawl';
-import { serveFixtures } from './support/fixture-server';
+import { describeDocsSiteCrawl } from '@docshelf/testing/e2e/docs-site-crawl';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
 
 const wordsOf = (text: string) => text.split(/\s+/).filter(Boolean);
 

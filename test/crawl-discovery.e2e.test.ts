@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
-import { describeDocsSiteCrawl } from './support/docs-site-crawl';
-import { DOCS_SITE, serveFixtures } from './support/fixture-server';
+import { describeDocsSiteCrawl } from '@docshelf/testing/e2e/docs-site-crawl';
+import { DOCS_SITE, serveFixtures } from '@docshelf/testing/e2e/fixture-site';
 
 const CHROME_MARKERS = ['CHROMENAV', 'CHROMESIDEBAR', 'CHROMEFOOTER', 'CHROMECOOKIE', 'CHROMEPREV'];
 

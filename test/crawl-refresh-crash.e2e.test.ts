@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -14,7 +14,7 @@ import {
   waitForActiveJob,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 const PAGES = 40;
 /** How long the site takes to answer a conditional request in the re-crawl: its checks last a few seconds. */

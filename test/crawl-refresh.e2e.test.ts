@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type http from 'node:http';
 import { readBackup } from '@docshelf/core';
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const WORDS =
   'queue worker retry backoff lock lease schedule cron payload handler timeout priority batch ack nack'.split(' ');

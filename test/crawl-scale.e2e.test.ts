@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import request from 'supertest';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
-import { REDIS_URL, startHarness, type Harness } from './support/harness';
-import { signalAndWait, spawnWorker, type WorkerProcess } from './support/ops-processes';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { REDIS_URL, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { signalAndWait, spawnWorker, type WorkerProcess } from '@docshelf/testing/e2e/ops-processes';
 
 const words = 'gauge chart series axis legend tooltip render stream widget layout'.split(' ');
 const generatedPage = (n: number) =>

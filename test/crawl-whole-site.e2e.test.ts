@@ -2,10 +2,10 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { generateDocsSite, topicKeyword } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { REDIS_URL, startHarness, type Harness } from './support/harness';
-import { signalAndWait, spawnWorker, stopQuietly, type WorkerProcess } from './support/ops-processes';
-import { openEventStream, type SseEvent } from './support/sse';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { REDIS_URL, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { signalAndWait, spawnWorker, stopQuietly, type WorkerProcess } from '@docshelf/testing/e2e/ops-processes';
+import { openEventStream, type SseEvent } from '@docshelf/testing/e2e/sse';
 
 describe('crawl size: CRAWL_MAX_PAGES, and 150 pages unless a crawl asks for more', () => {
   const SITE = generateDocsSite({ pages: 320 });

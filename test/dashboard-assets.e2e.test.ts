@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildApp } from '@docshelf/api';
 import pino from 'pino';
 import request from 'supertest';
-import { startHarness, type Harness } from './support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 /** A stand-in build of apps/web: the API's serving is tested here, the dashboard itself in a browser (apps/web/e2e). */
 function fakeBuild(): string {

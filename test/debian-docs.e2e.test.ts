@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 /** Real documentation nobody here wrote: Debian's nodejs-doc, git-doc and sphinx-doc, unpacked by scripts/fetch-debian-docs.sh. */
 const DOCS = path.resolve(__dirname, '../.cache/debian-docs/usr/share/doc');

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { makeChunks, startHarness, type Harness } from './support/harness';
-import { openEventStream, type SseEvent } from './support/sse';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream, type SseEvent } from '@docshelf/testing/e2e/sse';
 
 /** Pages of the generated site crawled: one chunk a topic page and a few for the index, past the 500-chunk limit. */
 const CRAWL_PAGES = 520;

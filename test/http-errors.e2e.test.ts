@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 describe('bad input gets a clear JSON error and writes nothing', () => {
   let h: Harness;

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
-import { freePort } from './support/service-process';
-import { startHarness, type Harness } from './support/harness';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { freePort } from '@docshelf/testing/e2e/service-process';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 describe('POST /api/ingest-url (session only)', () => {
   let h: Harness;

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { readBackup } from '@docshelf/core';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLite)', () => {
   let h: Harness;

@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const SECRET = 'a-webhook-secret-for-tests';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const ASYNC = { Prefer: 'respond-async' };
 

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const SITE = generateDocsSite();
 

@@ -1,9 +1,9 @@
 import { Job, Queue } from 'bullmq';
 import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { makeChunks, REDIS_URL, startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { makeChunks, REDIS_URL, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const ASYNC = { Prefer: 'respond-async' };
 const SITE = generateDocsSite();

@@ -1,6 +1,6 @@
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig } from '@docshelf/config';
-import { makeChunks } from './support/harness';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -13,8 +13,8 @@ import {
   stopQuietly,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
-import { openEventStream } from './support/sse';
+} from '@docshelf/testing/e2e/ops-processes';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const CHUNKS = 5_000;
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
-import { openEventStream } from './support/sse';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 /** The fixture site with one page held back until the test lets it go, so the crawl is seen while it runs. */
 function holdingSite(held: string) {

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { generateDocsSite } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
-import { startTestRedis, type TestRedis } from './support/redis-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
 
 const SITE = generateDocsSite();
 

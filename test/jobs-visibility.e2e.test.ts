@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 /**
  * An API key sees, follows and cancels only the jobs it started; a dashboard session sees every job. Another key's

@@ -1,6 +1,6 @@
 import { generateDocsSite, topicSlug } from './fixtures/generated-docs-site';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { freePort } from './support/service-process';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { freePort } from '@docshelf/testing/e2e/service-process';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -15,7 +15,7 @@ import {
   type ApiProcess,
   type NodeProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 const SITE = generateDocsSite({ pages: 3 });
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 describe('libraries: list, get, delete, restart persistence', () => {
   let h: Harness;

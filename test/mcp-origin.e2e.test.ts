@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startHarness, type Harness } from './support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const SECRET_TEXT = 'Middleware runs before every handler';
 const QUERY_DOCS = {

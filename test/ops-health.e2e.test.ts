@@ -1,4 +1,4 @@
-import { makeChunks } from './support/harness';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -10,9 +10,9 @@ import {
   stopQuietly,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
-import { startTestRedis, type TestRedis } from './support/redis-server';
-import { freePort } from './support/service-process';
+} from '@docshelf/testing/e2e/ops-processes';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
+import { freePort } from '@docshelf/testing/e2e/service-process';
 
 const getJson = async (url: string) => {
   const res = await fetch(url);

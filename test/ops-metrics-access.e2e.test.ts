@@ -1,7 +1,7 @@
 import { Registry } from '@docshelf/observability';
 import request from 'supertest';
 import { startHealthServer } from '../apps/worker/src/ops/health-server';
-import { startHarness, type Harness } from './support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const TOKEN = 'scrape-token-for-tests-0123456789';
 

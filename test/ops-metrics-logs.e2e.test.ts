@@ -1,5 +1,5 @@
 import { embeddingTextOf, estimateTokens } from '@docshelf/core';
-import { ADMIN, makeChunks } from './support/harness';
+import { ADMIN, makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   loginCookie,
@@ -10,7 +10,7 @@ import {
   stopQuietly,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 interface Sample {
   name: string;

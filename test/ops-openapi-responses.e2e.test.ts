@@ -1,8 +1,8 @@
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
-import { makeChunks, type Harness } from './support/harness';
-import { startOpenApiHarness } from './support/openapi-document';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { makeChunks, type Harness } from '@docshelf/testing/e2e/harness';
+import { startOpenApiHarness } from '@docshelf/testing/e2e/openapi-document';
 
 describe('OpenAPI document and reference page', () => {
   describe('every response body the API sends matches the document', () => {

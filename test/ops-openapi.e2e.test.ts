@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import type { Harness } from './support/harness';
-import { startOpenApiHarness } from './support/openapi-document';
+import type { Harness } from '@docshelf/testing/e2e/harness';
+import { startOpenApiHarness } from '@docshelf/testing/e2e/openapi-document';
 
 const VALIDATOR = path.resolve(
   __dirname,

@@ -1,5 +1,5 @@
 import { checkEvictionPolicy, warnIfEvictionPolicyUnsafe } from '@docshelf/queue';
-import { startTestRedis, type TestRedis } from './support/redis-server';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
 
 /** The boot check of Redis's maxmemory-policy, against redis-servers the test starts itself. */
 describe('Redis maxmemory-policy check', () => {

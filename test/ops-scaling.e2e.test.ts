@@ -1,5 +1,5 @@
-import { makeChunks } from './support/harness';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './support/fixture-server';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -12,7 +12,7 @@ import {
   workerReadiness,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 const metricsOf = async (worker: WorkerProcess) => (await fetch(`${worker.healthUrl}/metrics`)).text();
 const completedJobs = (output: string) =>

@@ -1,6 +1,6 @@
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig } from '@docshelf/config';
-import { makeChunks } from './support/harness';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -15,7 +15,7 @@ import {
   workerReadiness,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 /** 5,000 chunks of 200 words at 4,096 dimensions: an embed-range job of several seconds on this machine. */
 const SLOW = { chunks: 5_000, words: 200, dimensions: '4096' };

@@ -1,6 +1,6 @@
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig } from '@docshelf/config';
-import { makeChunks } from './support/harness';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -14,7 +14,7 @@ import {
   waitForActiveJob,
   type ApiProcess,
   type WorkerProcess,
-} from './support/ops-processes';
+} from '@docshelf/testing/e2e/ops-processes';
 
 const CHUNKS = 5_000;
 

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { startGcsEmulator, type GcsEmulator } from '@docshelf/testing/fakes/gcs-emulator';
 import { startOpenAiFake, type OpenAiFake } from '@docshelf/testing/fakes/openai-fake';
 import { startPineconeFake, type PineconeFake } from '@docshelf/testing/fakes/pinecone-fake';
-import { makeChunks, startHarness, type Harness } from './support/harness';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const DIMENSIONS = 256;
 const mongoUri = process.env.MONGODB_URI;

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import request from 'supertest';
-import { startHarness, type Harness } from './support/harness';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const tokensOf = (text: string) => countTokens(text, PLAIN);

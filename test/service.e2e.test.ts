@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cookieHeaderOf } from './support/cookies';
-import { deleteRedisKeys, makeChunks, REDIS_URL } from './support/harness';
-import { startService, type ServiceProcess } from './support/service-process';
+import { cookieHeaderOf } from '@docshelf/testing/e2e/cookies';
+import { deleteRedisKeys, makeChunks, REDIS_URL } from '@docshelf/testing/e2e/harness';
+import { startService, type ServiceProcess } from '@docshelf/testing/e2e/service-process';
 
 /** The walk-through of docs/getting-started.md, against `npm start`'s real API and worker processes. */
 describe('npm start as a new user runs it', () => {

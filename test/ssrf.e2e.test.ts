@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from './support/fixture-server';
-import { startHarness, type Harness } from './support/harness';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 
 /**
  * Every fetch of a user-supplied URL is checked after DNS resolution. Only 127.0.0.1 is allow-listed here; the canary

@@ -15,8 +15,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
-import { serveFixtures } from '../../test/support/fixture-server';
-import { startHarness, type Harness } from '../../test/support/harness';
+import { serveFixtures } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 import { median, score, type Outcome, type Scores } from './metrics';
 import { PlainBm25 } from './plain-bm25';
 import { KINDS, listPages, loadQuestionSets, type QuestionSet } from './question-sets';

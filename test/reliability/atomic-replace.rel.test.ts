@@ -2,9 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { startOpenAiFake, type OpenAiFake } from '@docshelf/testing/fakes/openai-fake';
-import { serveFixtures, type FixtureServer } from '../support/fixture-server';
-import { startHarness, type Harness } from '../support/harness';
-import { recordFigure } from './support/figures';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const chunksOf = (tag: string, count: number) =>
   Array.from({ length: count }, (_, i) => ({

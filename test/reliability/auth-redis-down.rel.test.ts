@@ -1,8 +1,8 @@
-import { ADMIN } from '../support/harness';
-import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '../support/ops-processes';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
-import { call, login, serverErrors, sessionCookieOf, type Answer } from './support/auth-calls';
-import { recordFigure } from './support/figures';
+import { ADMIN } from '@docshelf/testing/e2e/harness';
+import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '@docshelf/testing/e2e/ops-processes';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
+import { call, login, serverErrors, sessionCookieOf, type Answer } from '@docshelf/testing/reliability/auth-calls';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 describe('Limits while Redis is down (a real API process, a Redis it stops)', () => {
   let redis: TestRedis;

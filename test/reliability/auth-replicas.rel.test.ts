@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ADMIN } from '../support/harness';
-import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '../support/ops-processes';
-import { call, login, serverErrors, sessionCookieOf, type Answer } from './support/auth-calls';
-import { recordFigure } from './support/figures';
+import { ADMIN } from '@docshelf/testing/e2e/harness';
+import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '@docshelf/testing/e2e/ops-processes';
+import { call, login, serverErrors, sessionCookieOf, type Answer } from '@docshelf/testing/reliability/auth-calls';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 describe('Auth across two API replicas on one Redis and one record store (real processes)', () => {
   let env: Record<string, string>;

@@ -1,10 +1,17 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashSessionToken } from '@docshelf/core';
-import { ADMIN } from '../support/harness';
-import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '../support/ops-processes';
-import { call, login, median, serverErrors, sessionCookieOf, type Answer } from './support/auth-calls';
-import { recordFigure } from './support/figures';
+import { ADMIN } from '@docshelf/testing/e2e/harness';
+import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '@docshelf/testing/e2e/ops-processes';
+import {
+  call,
+  login,
+  median,
+  serverErrors,
+  sessionCookieOf,
+  type Answer,
+} from '@docshelf/testing/reliability/auth-calls';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 describe('Login timing and session expiry (a real API process with short expiries)', () => {
   const IDLE_MS = 2_400;

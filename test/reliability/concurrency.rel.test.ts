@@ -2,8 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import request from 'supertest';
-import { startHarness, type Harness } from '../support/harness';
-import { recordFigure } from './support/figures';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const SENDERS = 50;
 const CHUNKS_EACH = 5;

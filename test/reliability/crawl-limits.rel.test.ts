@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { startHarness, type Harness } from '../support/harness';
-import { serveFixtures, type FixtureServer } from '../support/fixture-server';
-import { recordFigure } from './support/figures';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const MAX_BYTES = 1024 * 1024;
 const html = (title: string, body: string) =>

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from '../support/fixture-server';
-import { makeChunks, startHarness, type Harness } from '../support/harness';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
 
 const NESTED = 100_000;
 const EMPTY_LINKS = 100_000;

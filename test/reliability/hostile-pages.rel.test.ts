@@ -1,10 +1,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { serveFixtures, type FixtureServer } from '../support/fixture-server';
-import { startHarness, type Harness } from '../support/harness';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
-import { recordFigure } from './support/figures';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const NESTED = 100_000;
 const EMPTY_LINKS = 100_000;

@@ -1,7 +1,7 @@
 import { createApiKey } from '@docshelf/core';
 import request from 'supertest';
-import { makeChunks, startHarness, type Harness } from '../support/harness';
-import { recordFigure } from './support/figures';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 describe('Idempotency-Key on the job endpoints (API + worker + Redis + SQLite)', () => {
   let h: Harness;

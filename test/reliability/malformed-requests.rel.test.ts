@@ -1,10 +1,14 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { startHarness, type Harness } from '../support/harness';
-import { recordFigure } from './support/figures';
-import { routesOf } from './support/app-routes';
-import { malformedRequests, routeRequests, type MalformedRequest } from './support/malformed-requests';
+import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
+import { routesOf } from '@docshelf/testing/reliability/app-routes';
+import {
+  malformedRequests,
+  routeRequests,
+  type MalformedRequest,
+} from '@docshelf/testing/reliability/malformed-requests';
 
 const COUNT = 1_000;
 const SEED = 20261122;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildAdapters, type Adapters } from '@docshelf/adapters';
 import { loadConfig } from '@docshelf/config';
-import { makeChunks } from '../support/harness';
+import { makeChunks } from '@docshelf/testing/e2e/harness';
 import {
   cleanUpOpsEnv,
   createKeyVia,
@@ -19,9 +19,9 @@ import {
   waitForActiveJob,
   type ApiProcess,
   type WorkerProcess,
-} from '../support/ops-processes';
-import { startTestRedis, type TestRedis } from '../support/redis-server';
-import { recordFigure } from './support/figures';
+} from '@docshelf/testing/e2e/ops-processes';
+import { startTestRedis, type TestRedis } from '@docshelf/testing/e2e/redis-server';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, pollMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -10,8 +10,8 @@ import {
   spawnApi,
   stopQuietly,
   type ApiProcess,
-} from '../support/ops-processes';
-import { recordFigure } from './support/figures';
+} from '@docshelf/testing/e2e/ops-processes';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const chunks = (count: number, content = (i: number) => `Chunk ${i} says something.`) =>
   Array.from({ length: count }, (_, i) => ({ id: `c${i}`, content: content(i) }));

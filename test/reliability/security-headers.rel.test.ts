@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ADMIN } from '../support/harness';
-import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '../support/ops-processes';
-import { recordFigure } from './support/figures';
+import { ADMIN } from '@docshelf/testing/e2e/harness';
+import { cleanUpOpsEnv, opsEnv, spawnApi, stopQuietly, type ApiProcess } from '@docshelf/testing/e2e/ops-processes';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

@@ -1,9 +1,9 @@
 import type { LookupAddress } from 'node:dns';
 import request from 'supertest';
 import { createAddressPolicy, safeFetch } from '@docshelf/crawler';
-import { makeChunks, startHarness, type Harness } from '../support/harness';
-import { serveFixtures, type FixtureServer } from '../support/fixture-server';
-import { recordFigure } from './support/figures';
+import { makeChunks, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
+import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
+import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 /**
  * Every way a user-supplied URL could reach a private address, tried through the running service: crawls (plain HTTP

@@ -1,6 +1,6 @@
 import { describeCrawlFrontierContract } from '@docshelf/testing/contracts/crawl-frontier.contract';
 import { announceContractTarget } from '@docshelf/testing/targets/announce-target';
-import { deleteRedisKeys } from '../../../test/support/redis-keys';
+import { deleteRedisKeys } from '@docshelf/testing/e2e/redis-keys';
 import { RedisCrawlFrontier } from './redis-crawl-frontier';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

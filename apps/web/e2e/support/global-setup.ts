@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DOCS_SITE, serveFixtures } from '../../../../test/support/fixture-server';
-import { deleteRedisKeys } from '../../../../test/support/redis-keys';
-import { startService } from '../../../../test/support/service-process';
+import { DOCS_SITE, serveFixtures } from '@docshelf/testing/e2e/fixture-site';
+import { deleteRedisKeys } from '@docshelf/testing/e2e/redis-keys';
+import { startService } from '@docshelf/testing/e2e/service-process';
 import type http from 'node:http';
 import { ADMIN, E2E_ENV, HELD_PAGE } from './env';
 

@@ -63,4 +63,4 @@ export async function serveFixtures(
   };
 }
 
-export const DOCS_SITE = path.resolve(__dirname, '../fixtures/docs-site');
+export const DOCS_SITE = path.resolve(__dirname, '../../../../test/fixtures/docs-site');

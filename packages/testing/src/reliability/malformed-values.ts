@@ -1,5 +1,22 @@
 import fc from 'fast-check';
 
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type Method = (typeof METHODS)[number];
+
+/** A request a client could send that breaks the contract in one way. */
+export interface MalformedRequest {
+  endpoint: string;
+  method: Method;
+  path: string;
+  /** A JSON value, or raw text sent as is (with `contentType`). */
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Which credential it carries: the endpoint's own, so the request is refused for its content, or none. */
+  credential: 'admin-key' | 'session' | 'read-key' | 'none';
+}
+
 /** Percent-encodings that do not decode: a lone `%`, non-hex digits, a cut-off or an overlong UTF-8 sequence. */
 export const BAD_ENCODINGS = ['%', '%zz', '%E0%A4%A', 'a%2', '%C0%AF', '%%41'];
 

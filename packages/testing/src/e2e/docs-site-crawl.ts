@@ -1,6 +1,6 @@
 import type { StoredChunk } from '@docshelf/core';
 import request from 'supertest';
-import { DOCS_SITE, serveFixtures, type FixtureServer } from './fixture-server';
+import { DOCS_SITE, serveFixtures, type FixtureServer } from './fixture-site';
 import { startHarness, type Harness } from './harness';
 
 /** What the tests of a docs-site crawl suite reach, read when a test runs. */

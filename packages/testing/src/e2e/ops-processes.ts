@@ -7,7 +7,7 @@ import { cookieHeaderOf } from './cookies';
 import { ADMIN, deleteRedisKeys, REDIS_URL } from './harness';
 import { freePort } from './service-process';
 
-const REPO = path.resolve(__dirname, '../..');
+const REPO = path.resolve(__dirname, '../../../..');
 
 export interface NodeProcess {
   child: ChildProcess;

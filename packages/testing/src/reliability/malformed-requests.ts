@@ -2,24 +2,9 @@ import fc from 'fast-check';
 import type { AppRoute } from './app-routes';
 import { bodyRequests, envelopeRequests, mcpRequests } from './malformed-bodies';
 import { readRequests } from './malformed-queries';
-import { BAD_ENCODINGS } from './malformed-values';
+import { BAD_ENCODINGS, METHODS, type MalformedRequest } from './malformed-values';
 
-export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-export type Method = (typeof METHODS)[number];
-
-/** A request a client could send that breaks the contract in one way. */
-export interface MalformedRequest {
-  endpoint: string;
-  method: Method;
-  path: string;
-  /** A JSON value, or raw text sent as is (with `contentType`). */
-  body?: unknown;
-  raw?: string;
-  contentType?: string;
-  headers?: Record<string, string>;
-  /** Which credential it carries: the endpoint's own, so the request is refused for its content, or none. */
-  credential: 'admin-key' | 'session' | 'read-key' | 'none';
-}
+export { METHODS, type MalformedRequest, type Method } from './malformed-values';
 
 /** `count` malformed requests over every endpoint, the same ones for the same seed. */
 export function malformedRequests(count: number, seed: number): MalformedRequest[] {

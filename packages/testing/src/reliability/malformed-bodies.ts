@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import type { MalformedRequest } from './malformed-requests';
-import { badLibraryId, badUrl, notAString, notAnInteger, notAnObject } from './malformed-values';
+import { badLibraryId, badUrl, notAString, notAnInteger, notAnObject, type MalformedRequest } from './malformed-values';
 
 const chunk = { id: 'c1', content: 'Some text.' };
 /** A valid request to each endpoint that takes a JSON body: what the requests below break. */

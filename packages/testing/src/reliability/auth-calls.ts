@@ -1,5 +1,5 @@
-import { cookieHeaderOf } from '../../support/cookies';
-import type { ApiProcess } from '../../support/ops-processes';
+import { cookieHeaderOf } from '../e2e/cookies';
+import type { ApiProcess } from '../e2e/ops-processes';
 
 /** One answer of the API as the auth suites read it: status, headers, the body parsed where it is JSON, and its time. */
 export interface Answer {

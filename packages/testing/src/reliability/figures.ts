@@ -18,7 +18,7 @@ export interface Figure {
   note?: string;
 }
 
-/** Appends a figure for the table the reliability run prints at its end (test/reliability/figures-reporter.cjs). */
+/** Appends a figure for the table the reliability run prints at its end (packages/testing/src/jest/figures-reporter.cjs). */
 export function recordFigure(figure: Figure): void {
   const file = process.env.DOCSHELF_RELIABILITY_FIGURES;
   if (!file) return;

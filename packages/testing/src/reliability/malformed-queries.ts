@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import type { MalformedRequest } from './malformed-requests';
-import { BAD_ENCODINGS, badLibraryId } from './malformed-values';
+import { BAD_ENCODINGS, badLibraryId, type MalformedRequest } from './malformed-values';
 
 /** Query strings and path parameters that break the read side and the job endpoints. */
 export const readRequests: fc.Arbitrary<Omit<MalformedRequest, 'endpoint'> & { endpoint: string }>[] = [
