@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   const h = await startHarness({
     PRIVATE_HOST_ALLOWLIST: '127.0.0.1',
     JOB_WAIT_TIMEOUT_MS: '600000',
+    // Every question is asked five times (three rankings, two context budgets), faster than a client's rate limit.
+    RATE_LIMIT_PER_KEY: '1000000',
     ...(keepDir ? { DATA_DIR: keepDir } : {}),
   });
   try {
