@@ -12,7 +12,8 @@
  *
  * `npm run bench -- extract-quality`, or alone: `npx tsx --conditions=@docshelf/source bench/extract-quality.bench.ts`.
  * That is the test set. `EXTRACT_QUALITY_SET=dev` scores the development set instead (bench/extract-truth/dev: the
- * benchmark's other article pages, what extraction is tuned on), to .cache/extract-quality-dev.json;
+ * scrapinghub benchmark's other article pages and a sample of WCXB's articles, listings and documentation pages, what
+ * extraction is tuned on), to .cache/extract-quality-dev.json;
  * `EXTRACT_QUALITY_READABILITY=0` leaves Readability out (its figures then read 0), for quick runs while tuning.
  */
 import fs from 'node:fs';
@@ -46,7 +47,7 @@ const WITH_READABILITY = process.env.EXTRACT_QUALITY_READABILITY !== '0';
 const TRUTH_DIR = path.join(__dirname, DEV ? 'extract-truth/dev' : 'extract-truth');
 const OUTPUT = path.join(REPO, DEV ? '.cache/extract-quality-dev.json' : '.cache/extract-quality.json');
 const COMMAND = `${DEV ? 'EXTRACT_QUALITY_SET=dev ' : ''}npm run bench -- extract-quality`;
-const GROUPS = ['documentation', 'articles'] as const;
+const GROUPS = ['documentation', 'articles', 'listings'] as const;
 
 type Group = (typeof GROUPS)[number];
 
@@ -161,7 +162,7 @@ export function benchExtractQuality(): void {
 
   const counts = GROUPS.map((g) => `${results.filter((r) => r.group === g).length} ${g}`).join(', ');
   console.log(
-    `extraction quality: ${results.length} pages (${counts}) against ${DEV ? "the benchmark's own truth in bench/extract-truth/dev" : 'hand-checked truth in bench/extract-truth'}; ` +
+    `extraction quality: ${results.length} pages (${counts}) against ${DEV ? "the sources' own truth in bench/extract-truth/dev" : 'hand-checked truth in bench/extract-truth'}; ` +
       `word-level bag-of-words precision/recall, means over pages (a refused page scores 0)` +
       (DEV ? ' -- DEVELOPMENT set' : ''),
   );

@@ -1,5 +1,6 @@
 import { load } from 'cheerio';
-import { nodeText, tokenize } from '../extract-quality-text';
+import { nodeText } from '../extract-quality-text';
+import { articleHost } from './truth-files';
 
 /**
  * Articles from scrapinghub/article-extraction-benchmark (MIT licence; the pages were saved from the sites in 2019
@@ -56,7 +57,6 @@ export const ARTICLE_RULES: ArticleRule[] = [
   { hash: '11ea381ad9' },
 ];
 
-const articleHost = (url: string) => new URL(url).hostname.replace(/^www\./, '');
 export const articleId = (url: string, hash: string) => `article--${articleHost(url).replace(/\./g, '_')}-${hash}`;
 
 /** The headline by the rule's selector (else the first `<h1>`), or none where the truth starts with it already. */
@@ -66,18 +66,6 @@ export function headlineOf(rule: ArticleRule, html: string): string {
   const $ = load(html);
   const found = $(rule.headline ?? 'h1').first();
   return found.length ? nodeText($, found.get(0)!).replace(/^#+\s*/, '') : '';
-}
-
-/** An `<h1>` whose words are mostly in the page's `<title>` is the headline; another (a logo, a section name) is not. */
-export function titledHeadline(html: string): string {
-  const $ = load(html);
-  const h1 = $('h1').first();
-  if (h1.length === 0) return '';
-  const headline = nodeText($, h1.get(0)!).replace(/^#+\s*/, '');
-  const words = tokenize(headline);
-  const title = new Set(tokenize($('head title').first().text()));
-  const shared = words.filter((word) => title.has(word)).length;
-  return words.length > 0 && shared >= words.length * 0.6 ? headline : '';
 }
 
 /** Corrections made by hand to the starting article truth (id → what was changed). */

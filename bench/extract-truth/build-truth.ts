@@ -6,7 +6,8 @@
  * stored copy of the page, then turned into text by `nodeText` (blocks on their own lines, code kept as written).
  * Articles: the article body of scrapinghub's article-extraction-benchmark ground truth, with the page's headline
  * put first; each paragraph is checked to be in the page, and a few are corrected by hand (see ARTICLE_FIXES).
- * The rules are in doc-rules.ts and article-rules.ts, the manifest and the reviews in truth-manifest.ts.
+ * The rules are in doc-rules.ts and article-rules.ts, the manifest and the reviews in truth-manifest.ts, what they share
+ * (gzipped files, plain text, a page's titled headline, the manifest entry) in truth-files.ts.
  * Every truth file was then read against its page (the manifest's `review` says what was found and done).
  *
  *   npx tsx bench/extract-truth/build-truth.ts import-docs
@@ -19,6 +20,10 @@
  *   npx tsx bench/extract-truth/build-truth.ts import-dev <checkout of scrapinghub/article-extraction-benchmark>
  *       writes the development set, dev/: every other page of that benchmark (those not among the 42 above), with its
  *       ground truth as it is (no hand fixes), the headline put first when the page's first <h1> is its <title>'s
+ *   npx tsx bench/extract-truth/build-truth.ts import-wcxb <checkout of Murrough-Foley/web-content-extraction-benchmark>
+ *       adds to the development set every fifth page of WCXB's own development split per page type (articles, listings,
+ *       documentation), none from a site in the test set, with WCXB's ground truth as it is (see import-wcxb.ts); run
+ *       after import-dev, whose manifest it extends
  *   npx tsx bench/extract-truth/build-truth.ts check
  *       checks every article truth paragraph against its page's text
  *   npx tsx bench/extract-truth/build-truth.ts manifest
@@ -32,18 +37,17 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { load } from 'cheerio';
 import { nodeText, tokenize } from '../extract-quality-text';
-import { ARTICLE_RULES, articleId, headlineOf, titledHeadline } from './article-rules';
+import { ARTICLE_RULES, articleId, headlineOf } from './article-rules';
 import { DOC_RULES, docId, docTruth } from './doc-rules';
-import { REVIEWS, writeManifest, type ManifestPage } from './truth-manifest';
+import { importWcxb, WCXB_SOURCE } from './import-wcxb';
+import { plainBody, readGz, titledHeadline, writeGz, type ManifestPage } from './truth-files';
+import { REVIEWS, writeManifest } from './truth-manifest';
 
 const HERE = __dirname;
 const REPO = path.resolve(HERE, '../..');
 const PAGES = path.join(HERE, 'pages');
 const TRUTH = path.join(HERE, 'truth');
 const DEBIAN_DOCS = path.join(REPO, '.cache/debian-docs/usr/share/doc');
-
-const readGz = (file: string) => zlib.gunzipSync(fs.readFileSync(file)).toString('utf8');
-const writeGz = (file: string, text: string | Buffer) => fs.writeFileSync(file, zlib.gzipSync(text, { level: 9 }));
 
 function importDocs() {
   fs.mkdirSync(PAGES, { recursive: true });
@@ -85,10 +89,7 @@ function importArticles(checkout: string) {
     const gz = fs.readFileSync(path.join(checkout, 'html', `${key}.html.gz`));
     fs.writeFileSync(path.join(PAGES, `${id}.html.gz`), gz);
     const headline = headlineOf(rule, zlib.gunzipSync(gz).toString('utf8'));
-    const body = entry.articleBody
-      .replace(/\r/g, '')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim();
+    const body = plainBody(entry.articleBody);
     fs.writeFileSync(path.join(TRUTH, `${id}.txt`), `${headline ? `# ${headline}\n\n` : ''}${body}\n`);
     urls[id] = entry.url;
     console.log(`${id.padEnd(50)} ${String(tokenize(body).length).padStart(6)} words  ${headline.slice(0, 60)}`);
@@ -119,10 +120,7 @@ function importDev(checkout: string) {
     const gz = fs.readFileSync(path.join(checkout, 'html', `${key}.html.gz`));
     fs.writeFileSync(path.join(dev, 'pages', `${id}.html.gz`), gz);
     const headline = titledHeadline(zlib.gunzipSync(gz).toString('utf8'));
-    const body = entry.articleBody
-      .replace(/\r/g, '')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim();
+    const body = plainBody(entry.articleBody);
     writeGz(path.join(dev, 'truth', `${id}.txt.gz`), `${headline ? `# ${headline}\n\n` : ''}${body}\n`);
     pages.push({
       id,
@@ -138,15 +136,38 @@ function importDev(checkout: string) {
       review: 'not reviewed by hand: a development set for tuning, scored by `EXTRACT_QUALITY_SET=dev`',
     });
   }
-  const manifest = {
-    description:
-      "Development set for extraction quality: the pages of scrapinghub/article-extraction-benchmark that are not in the test set (../manifest.json), with that benchmark's own ground truth. Tune on these; report the test set.",
-    pages,
-  };
-  fs.writeFileSync(path.join(dev, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  replaceDevPages('scrapinghub/article-extraction-benchmark', pages);
   console.log(
     `${pages.length} development pages, ${pages.filter((p) => p.method.includes('h1')).length} with a headline`,
   );
+}
+
+/** WCXB's pages added to the development set (see import-wcxb.ts), after the scrapinghub ones. */
+function addWcxb(checkout: string) {
+  const test = JSON.parse(fs.readFileSync(path.join(HERE, 'manifest.json'), 'utf8')) as { pages: ManifestPage[] };
+  const testUrls = test.pages.filter((page) => page.group === 'articles').map((page) => page.url);
+  const pages = importWcxb(checkout, path.join(HERE, 'dev'), testUrls);
+  replaceDevPages(WCXB_SOURCE, pages);
+  for (const group of ['articles', 'listings', 'documentation'])
+    console.log(`${pages.filter((p) => p.group === group).length} ${group} from WCXB`);
+}
+
+/** Rewrites dev/manifest.json with one source's pages replaced by `pages`, the other source's kept. */
+function replaceDevPages(source: string, pages: ManifestPage[]) {
+  const file = path.join(HERE, 'dev', 'manifest.json');
+  const kept = fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { pages: ManifestPage[] }).pages.filter((p) => p.source !== source)
+    : [];
+  const order = (page: ManifestPage) => (page.source === WCXB_SOURCE ? 1 : 0);
+  const manifest = {
+    description:
+      'Development set for extraction quality, to tune on (the test set, ../manifest.json, is only reported): the pages ' +
+      "of scrapinghub/article-extraction-benchmark that are not in the test set, with that benchmark's own ground " +
+      "truth; and every fifth page of WCXB's development split (articles, listings, documentation; no site of the " +
+      "test set), with WCXB's ground truth. See build-truth.ts and import-wcxb.ts.",
+    pages: [...kept, ...pages].sort((a, b) => order(a) - order(b)),
+  };
+  fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 /** Each truth paragraph's words must appear, in order, in the page's text: a paragraph not in the page is flagged. */
@@ -177,12 +198,13 @@ const [command, argument] = process.argv.slice(2);
 if (command === 'import-docs') importDocs();
 else if (command === 'import-articles' && argument) importArticles(argument);
 else if (command === 'import-dev' && argument) importDev(argument);
+else if (command === 'import-wcxb' && argument) addWcxb(argument);
 else if (command === 'docs') buildDocs();
 else if (command === 'check') checkArticles();
 else if (command === 'manifest') writeManifest(REVIEWS);
 else {
   console.error(
-    'usage: build-truth.ts import-docs | import-articles <checkout> | import-dev <checkout> | docs | check | manifest',
+    'usage: build-truth.ts import-docs | import-articles <checkout> | import-dev <checkout> | import-wcxb <checkout> | docs | check | manifest',
   );
   process.exit(1);
 }

@@ -2,26 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ARTICLE_FIXES, ARTICLE_RULES } from './article-rules';
 import { DOC_RULES, LICENCES, docId, docUrl } from './doc-rules';
+import type { Group, ManifestPage } from './truth-files';
 
 /** manifest.json and article-urls.json are beside this file. */
 const HERE = __dirname;
-
-/** The two kinds of page in the truth. */
-export type Group = 'documentation' | 'articles';
-
-/** One page's entry in manifest.json (and in dev/manifest.json). */
-export interface ManifestPage {
-  id: string;
-  group: Group;
-  source: string;
-  sourcePath: string;
-  url: string;
-  html: string;
-  truth: string;
-  licence: string;
-  method: string;
-  review: string;
-}
 
 /** Writes manifest.json: every page, where it comes from, how its truth was made and what its review found. */
 export function writeManifest(reviews: (id: string, group: Group) => string) {
