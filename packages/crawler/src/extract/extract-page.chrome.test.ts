@@ -12,6 +12,24 @@ const sidebarLinks =
   '<ul><li><a href="/a">Installing</a></li><li><a href="/b">Configuration reference</a></li>' +
   '<li><a href="/c">Deploying to production</a></li><li><a href="/d">Troubleshooting</a></li></ul>';
 
+/** A news article as its page shows it, with `head` in its `<head>` and `extra` after its last paragraph. */
+const story = (head: string, extra = '') =>
+  `<head><title>Harbour reopens after storm</title>${head}</head><body><header><a href="/">Example News</a></header>` +
+  '<main><article><h1>Harbour reopens after storm</h1>' +
+  '<div class="meta"><span class="byline">By <a rel="author" href="/staff/jane">Jane Writer</a></span>' +
+  '<span> | Updated 5:27 am, Wednesday, November 20, 2019</span></div>' +
+  '<p>The harbour of Portville reopened on Wednesday, three days after the storm tore two cranes from the quay ' +
+  'and sank a ferry at its mooring, the port authority said.</p>' +
+  '<p>Divers spent the weekend clearing the channel, and the first cargo ship entered at dawn, guided by two tugs ' +
+  'while the wind was still strong enough to close the outer breakwater.</p>' +
+  '<div class="slot"><div>Advertisement</div></div>' +
+  '<p>Repairs to the quay will take until spring, the authority said.</p>' +
+  '<p>The ferry company expects to raise its sunken ship within a month and to run a smaller boat on the island ' +
+  'route until then, with four crossings a day instead of six, and the fishermen have asked the town for help.</p>' +
+  '<ul><li>Four crossings a day until the ship is raised</li><li>The outer breakwater stays closed</li></ul>' +
+  extra +
+  '</article></main><footer><p>Copyright Example News</p></footer></body>';
+
 describe('extractPage keeps content whose names sound like chrome', () => {
   it('keeps a Sphinx module page whose one section is named after a cookie module', () => {
     const html =
@@ -250,21 +268,6 @@ describe('extractPage around articles', () => {
   });
 
   it("drops an article's byline and labels that Readability's reading leaves out, and only an article's", () => {
-    const story = (head: string) =>
-      `<head><title>Harbour reopens after storm</title>${head}</head><body><header><a href="/">Example News</a></header>` +
-      '<main><article><h1>Harbour reopens after storm</h1>' +
-      '<div class="meta"><span class="byline">By <a rel="author" href="/staff/jane">Jane Writer</a></span>' +
-      '<span> | Updated 5:27 am, Wednesday, November 20, 2019</span></div>' +
-      '<p>The harbour of Portville reopened on Wednesday, three days after the storm tore two cranes from the quay ' +
-      'and sank a ferry at its mooring, the port authority said.</p>' +
-      '<p>Divers spent the weekend clearing the channel, and the first cargo ship entered at dawn, guided by two tugs ' +
-      'while the wind was still strong enough to close the outer breakwater.</p>' +
-      '<div class="slot"><div>Advertisement</div></div>' +
-      '<p>Repairs to the quay will take until spring, the authority said.</p>' +
-      '<p>The ferry company expects to raise its sunken ship within a month and to run a smaller boat on the island ' +
-      'route until then, with four crossings a day instead of six, and the fishermen have asked the town for help.</p>' +
-      '<ul><li>Four crossings a day until the ship is raised</li><li>The outer breakwater stays closed</li></ul>' +
-      '</article></main><footer><p>Copyright Example News</p></footer></body>';
     const article = extract(story('<meta property="og:type" content="article">')).markdown;
     expect(article).toContain('Divers spent the weekend clearing the channel');
     expect(article).toContain('Repairs to the quay will take until spring');
@@ -275,6 +278,13 @@ describe('extractPage around articles', () => {
     const page = extract(story('')).markdown;
     expect(page).toContain('Jane Writer');
     expect(page).toContain('Advertisement');
+  });
+
+  it("keeps an article's short block whose lines Readability keeps, read word by word across its line breaks", () => {
+    const timetable = '<p>Ferry timetable<br>Crossings: four a day<br>Fare: $12 return<br>First boat: 6 am</p>';
+    const article = extract(story('<meta property="og:type" content="article">', timetable)).markdown;
+    expect(article).toContain('Crossings: four a day');
+    expect(article).not.toContain('Jane Writer');
   });
 
   it('takes a WordPress page whose banner is <header id="header"> beside #content for a page, not an Asciidoc one', () => {

@@ -1,9 +1,9 @@
 import type * as ReadabilityModule from '@mozilla/readability';
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
-import { isElementNode } from './dom-nodes';
+import { isElementNode, isTextNode, pushAll } from './dom-nodes';
 import { FRAMEWORK_ROOTS } from './frameworks';
 
 /**
@@ -39,22 +39,31 @@ export function applyReaderView($: CheerioAPI, root: Cheerio<Element>, index: Do
   const blocks = judgedBlocks(top);
   if (blocks.length === 0) return;
   const theirs = readabilityWords(html);
-  if (!theirs || coverage(wordsOf($(top).text()), theirs) < SAME_STORY_SHARE) return;
+  if (!theirs || coverage(shownWords(top), theirs) < SAME_STORY_SHARE) return;
   for (const block of blocks) {
-    const words = wordsOf(shownText($, block));
+    const words = shownWords(block);
     if (words.length === 0 || words.length > MAX_JUDGED_WORDS) continue;
     const kept = words.filter((word) => theirs.has(word)).length;
     if (kept < words.length * KEEP_SHARE) $(block).remove();
   }
 }
 
-/** A block's text as its Markdown shows it: an image by its alternative text. */
-function shownText($: CheerioAPI, block: Element): string {
-  const alts = $(block)
-    .find('img[alt]')
-    .toArray()
-    .map((image) => image.attribs.alt);
-  return [$(block).text(), ...alts].join(' ');
+/**
+ * A block's words as its Markdown shows them, read text node by text node as Readability's are: a `<br>` or a tag
+ * between two words never joins them into one ("Bench<br>Price" is two words); an image counts by its alternative text.
+ */
+function shownWords(block: Element): string[] {
+  const words: string[] = [];
+  const stack: AnyNode[] = [block];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isTextNode(node)) pushAll(words, wordsOf(node.data));
+    else if (isElementNode(node)) {
+      if (node.name === 'img' && node.attribs.alt) pushAll(words, wordsOf(node.attribs.alt));
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return words;
 }
 
 function saysArticle($: CheerioAPI, index: DocumentIndex): boolean {
