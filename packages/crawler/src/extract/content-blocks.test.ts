@@ -97,4 +97,22 @@ describe('selectContentBlock', () => {
     expect(text).toContain('The first report, paragraph 5');
     expect(text).toContain('The second report, paragraph 5');
   });
+
+  it("takes the headline that says the document's title, not a section's <h1> between it and the block", () => {
+    const { text } = contentOf(`<html><head><title>Refinishing an old dresser | Home Blog</title></head><body>
+      <div class="post"><h1>Refinishing an old dresser</h1><div class="date">May 2, 2025</div>
+      <div class="entry">
+        <p class="intro">An old dresser from a yard sale, a weekend, and a few tools were all it took to give it a new life.</p>
+        <h1>Supplies</h1>
+        <p>Most of the supplies came from the hardware store in town, and they cost less than the dresser did.</p>
+        <h1>Directions</h1>
+        <div class="steps">${prose('dresser', 6)}</div>
+      </div></div>
+      <div class="related"><ul>${teasers}</ul></div></body></html>`);
+    expect(text).toContain('Refinishing an old dresser');
+    expect(text).toContain('An old dresser from a yard sale');
+    expect(text).toContain('Most of the supplies came from the hardware store');
+    expect(text).toContain('The dresser report, paragraph 6');
+    expect(text).not.toContain('Another story number');
+  });
 });

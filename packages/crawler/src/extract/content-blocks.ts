@@ -1,9 +1,9 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
 import { MIN_PARAGRAPH_CHARS, NO_TEXT, measureBlocks, parentElement, type Measures } from './block-measures';
 import { isElementNode, removeNodes } from './dom-nodes';
 import { removeLinkLists } from './link-lists';
-import { linkDensity } from './text-amounts';
+import { linkDensity, wordsOf } from './text-amounts';
 
 /**
  * Where a page has no documentation generator's root, the content root is a generic landmark (`<article>`, `<main>`,
@@ -33,6 +33,9 @@ const PROSE_SHARE = 0.6;
 
 /** Between the headline and the content block, an element this much prose (a standfirst) stays whole. */
 const LEDE_PROSE_SHARE = 0.6;
+
+/** An `<h1>` with this share of its words in the document's `<title>` says what the title says. */
+const TITLE_WORDS_SHARE = 0.6;
 
 /** The share of its score a block named for readers' comments keeps (block-measures.ts, DISCUSSION_WORDS). */
 const DISCUSSION_FACTOR = 1 / 3;
@@ -214,7 +217,7 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
     kept = [best];
   }
   if (best === top) return root;
-  const headline = findHeadline(measures.blocks, best);
+  const headline = findHeadline($, measures.blocks, best);
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);
   prune($, newRoot, new Set(kept), headline, best, measures);
@@ -267,17 +270,41 @@ function prune(
   removeNodes(doomed);
 }
 
-/** The page's headline: the last `<h1>` before the content block, unless the block holds one. */
-function findHeadline(blocks: Element[], best: Element): Element | null {
-  let headline: Element | null = null;
+/**
+ * The page's headline: the last `<h1>` before the content block that says what the document's `<title>` says, else
+ * the last `<h1>` before it (a page whose sections are `<h1>`s has its headline above the first); none when the block
+ * holds one.
+ */
+function findHeadline($: CheerioAPI, blocks: Element[], best: Element): Element | null {
+  let last: Element | null = null;
+  let titled: Element | null = null;
   let passed = false;
+  const title = new Set(wordsOf(documentTitle($, best)));
   for (const block of blocks) {
     if (block === best) passed = true;
     if (block.name !== 'h1') continue;
-    if (!passed) headline = block;
-    else if (isInside(block, best)) return null;
+    if (passed) {
+      if (isInside(block, best)) return null;
+      continue;
+    }
+    last = block;
+    const words = wordsOf($(block).text());
+    if (words.length > 0 && words.filter((word) => title.has(word)).length >= words.length * TITLE_WORDS_SHARE)
+      titled = block;
   }
-  return headline;
+  return titled ?? last;
+}
+
+/** The `<title>` of the document holding `node`, found under `<html>` and `<head>` without a pass over the page. */
+function documentTitle($: CheerioAPI, node: Element): string {
+  let document: AnyNode = node;
+  while (document.parent) document = document.parent;
+  const childNamed = (parent: AnyNode | undefined, name: string) =>
+    parent && 'children' in parent
+      ? parent.children.find((child): child is Element => isElementNode(child) && child.name === name)
+      : undefined;
+  const title = childNamed(childNamed(childNamed(document, 'html'), 'head'), 'title');
+  return title ? $(title).text() : '';
 }
 
 function isInside(node: Element, ancestor: Element): boolean {

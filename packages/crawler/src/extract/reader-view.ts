@@ -5,6 +5,7 @@ import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
 import { isElementNode, isTextNode, pushAll } from './dom-nodes';
 import { FRAMEWORK_ROOTS } from './frameworks';
+import { wordsOf } from './text-amounts';
 
 /**
  * A second opinion on news and blog articles: Mozilla Readability's reading of the same page. Such pages put bylines,
@@ -162,8 +163,4 @@ const TEXT_NODE = 3;
 function coverage(ours: string[], theirs: Set<string>): number {
   if (ours.length === 0) return 0;
   return ours.filter((word) => theirs.has(word)).length / ours.length;
-}
-
-function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }

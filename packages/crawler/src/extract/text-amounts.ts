@@ -63,3 +63,8 @@ function countVisibleChars(text: string): number {
 export function linkDensity(amount: TextAmount): number {
   return amount.chars === 0 ? 0 : amount.linkChars / amount.chars;
 }
+
+/** A text's words, lower-cased: runs of letters and digits in any script. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
