@@ -115,7 +115,7 @@ export interface Measures {
    * content block is not widened to take it in.
    */
   asides: Element[];
-  /** Whether code (`<pre>`, `<code>`) stands anywhere under the root. */
+  /** Whether code (a `<pre>` or `<code>` holding text) stands anywhere under the root. */
   holdsCode: boolean;
 }
 
@@ -151,7 +151,8 @@ export function measureBlocks(top: Element): Measures {
       continue;
     }
     if (!isElementNode(node) || SKIPPED_TAGS.has(node.name)) continue;
-    if (node.name === 'pre' || node.name === 'code') holdsCode = true;
+    // An empty `<pre>` (a video embed's placeholder) is no code.
+    if ((node.name === 'pre' || node.name === 'code') && (amounts.get(node) ?? NO_TEXT).chars > 0) holdsCode = true;
     order.set(node, elements.length);
     elements.push(node);
     const isBlock = node === top || BLOCK_TAGS.has(node.name);

@@ -72,6 +72,14 @@ describe('selectContentBlock', () => {
     expect($('pre').length).toBe(1);
   });
 
+  it("narrows an article whose only <pre> is empty (a video embed's placeholder): that is no code", () => {
+    const { text } = contentOf(`<html><body><div class="cities"><ul>${teasers}</ul></div>
+      <div class="post">${prose('waste', 3)}<div class="embed"><pre></pre></div>${prose('bin', 3)}</div>
+      </body></html>`);
+    expect(text).toContain('The bin report, paragraph 3');
+    expect(text).not.toContain('Another story number');
+  });
+
   it('leaves a page without prose as it is', () => {
     const $ = load(`<html><body><ul>${teasers}</ul></body></html>`);
     const body = $('body') as never;
