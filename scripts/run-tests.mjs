@@ -50,5 +50,6 @@ const total = runs.reduce(
   }),
   { passed: 0, failed: 0, skipped: 0 },
 );
+process.stdout.write(`\nRan on Node ${process.version} (${process.execPath})`);
 process.stdout.write(`\n${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
 process.exit(runs.some(({ code }) => code !== 0) || total.failed > 0 ? 1 : 0);
