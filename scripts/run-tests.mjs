@@ -1,5 +1,6 @@
 // `npm test`: lint (ESLint and Prettier), types and the build, then jest (service and reliability suites), then the dashboard in Chromium (Playwright).
-// Ends with one line adding both runs, `N passed, N failed, N skipped`, and exits non-zero if either failed.
+// Ends with the Node it ran on and one line adding both runs, `N passed, N failed, N skipped`, and exits non-zero if
+// either failed.
 // Arguments are passed to jest (`npm test -- test/libraries.e2e.test.ts` runs that file, and no browser tests).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
