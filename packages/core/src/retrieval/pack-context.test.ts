@@ -28,6 +28,21 @@ describe('packContext', () => {
     expect(packContext(ranked, 1_000).pieces[0]!.chunkId).toBe('c0');
   });
 
+  it("writes the docs' links as their text, so a budget holds more of the pages' words", () => {
+    const linked = (i: number) =>
+      `${words(i * 50, i * 50 + 30)} [see also ${i}](https://docs.test/reference/very/long/path/to/a/page-${i}.html#section-${i})`;
+    const ranked = Array.from({ length: 12 }, (_, i) => chunk(`c${i}`, i * 2, linked(i), `https://docs.test/p${i}`));
+    const packed = packContext(ranked, 600);
+    expect(packed.text).not.toContain('](');
+    expect(packed.text).toContain('see also 0');
+    expect(packed.pieces[0]!.url).toBe('https://docs.test/p0');
+    const linkCost = countTokens('(https://docs.test/reference/very/long/path/to/a/page-0.html#section-0)');
+    expect(packed.pieces.length).toBeGreaterThan(
+      Math.floor(600 / (countTokens(`### Page › c0\nSource: https://docs.test/p0\n\n${linked(0)}`) + 5)),
+    );
+    expect(linkCost).toBeGreaterThan(15);
+  });
+
   it('cuts the best chunk down when it alone is over the budget', () => {
     const packed = packContext([chunk('big', 0, 'A sentence of documentation. '.repeat(200))], 100);
     expect(packed.pieces).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { linksAsText } from './links-as-text';
 import type { RankedChunk } from './rank-chunks';
 import { countTokens, truncateToTokens } from './token-count';
 
@@ -30,7 +31,8 @@ interface Run {
 /**
  * Packs the best chunks into at most `budget` tokens of prompt text: chunks taken in rank order while they fit,
  * neighbouring chunks of one page merged in page order with their shared overlap written once, repeated text left
- * out, and pieces of one page kept together. The best chunk alone is cut to fit when nothing else would.
+ * out, links written as their text, and pieces of one page kept together. The best chunk alone is cut to fit when
+ * nothing else would.
  */
 export function packContext(ranked: RankedChunk[], budget: number): PackedContext {
   const counter = new CachedCounter();
@@ -127,7 +129,8 @@ function render(runs: Run[], counter: CachedCounter): PackedContext {
 
 function toPiece(run: Run, counter?: CachedCounter): ContextPiece {
   const first = run.chunks[0]!;
-  const content = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
+  const joined = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
+  const content = linksAsText(joined);
   return {
     chunkId: first.id,
     title: first.title ?? null,
@@ -154,7 +157,7 @@ function truncated(chunk: RankedChunk, rank: number, budget: number): PackedCont
   const whole = toPiece({ chunks: [chunk], rank });
   const overhead = countTokens(renderPiece({ ...whole, content: '' }));
   for (let room = budget - overhead; room > 0; room -= Math.max(1, Math.ceil(room * 0.05))) {
-    const content = truncateToTokens(chunk.content, room);
+    const content = truncateToTokens(whole.content, room);
     const piece = { ...whole, content, tokens: countTokens(content) };
     const text = renderPiece(piece);
     const tokens = countTokens(text);
