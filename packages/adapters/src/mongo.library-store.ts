@@ -4,8 +4,8 @@ import {
   countTokens,
   estimateTokens,
   pageLeads,
-  type ChunkInput,
   type ChunkMeta,
+  type ChunkToStore,
   type ChunkPage,
   type CommitIngestionInput,
   type EmbeddingModel,
@@ -51,6 +51,15 @@ export class MongoLibraryStore implements LibraryStore {
       if (input.removeChunkIds?.length)
         await this.db.models.chunks.deleteMany({ libraryId, id: { $in: input.removeChunkIds } }, { session });
       await this.upsertChunks(input, session);
+      // Unchanged pages' chunks take the time they were found unchanged; fields text search does not index.
+      for (const page of input.confirmedPages ?? []) {
+        if (page.chunkIds.length === 0) continue;
+        await this.db.models.chunks.updateMany(
+          { libraryId, id: { $in: page.chunkIds } },
+          { $set: { fetchedAt: page.fetchedAt, contentHash: page.contentHash } },
+          { session },
+        );
+      }
       if (input.removeCrawledPages?.length) {
         await this.db.models.crawledPages.deleteMany(
           { libraryId, url: { $in: input.removeCrawledPages } },
@@ -207,7 +216,7 @@ export class MongoLibraryStore implements LibraryStore {
   /** Existing ids keep their position; new ids are appended in payload order; a repeated id keeps its last content. */
   private async upsertChunks(input: CommitIngestionInput, session: ClientSession): Promise<void> {
     const libraryId = input.library.id;
-    const latest = new Map<string, ChunkInput>();
+    const latest = new Map<string, ChunkToStore>();
     for (const chunk of input.chunks) latest.set(chunk.id, chunk);
     const ids = [...latest.keys()];
     const last = await this.db.models.chunks
@@ -228,7 +237,7 @@ export class MongoLibraryStore implements LibraryStore {
         ).map((d) => d.id),
       );
       const operations = batch.map((id) => {
-        const chunk = latest.get(id) as ChunkInput;
+        const chunk = latest.get(id) as ChunkToStore;
         const pageLead = leadOf(chunk) ?? undefined;
         const headings = chunkHeadings(chunk.content).join('\n') || undefined;
         const fields = {
@@ -240,10 +249,14 @@ export class MongoLibraryStore implements LibraryStore {
           ingestionId: input.ingestionId,
           pageLead,
           headings,
+          fetchedAt: chunk.fetchedAt,
+          contentHash: chunk.contentHash,
         };
         const set = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
         const unset = Object.fromEntries(
-          (['title', 'url', 'pageLead', 'headings'] as const).filter((k) => fields[k] === undefined).map((k) => [k, 1]),
+          (['title', 'url', 'pageLead', 'headings', 'fetchedAt', 'contentHash'] as const)
+            .filter((k) => fields[k] === undefined)
+            .map((k) => [k, 1]),
         );
         if (existing.has(id)) {
           return {
@@ -288,5 +301,7 @@ function toStoredChunk(doc: ChunkDoc): StoredChunk {
     tokenCount: doc.tokenCount,
     position: doc.position,
     ...(doc.bpeTokens === undefined ? {} : { bpeTokens: doc.bpeTokens }),
+    ...optionalField('fetchedAt', doc.fetchedAt),
+    ...optionalField('contentHash', doc.contentHash),
   };
 }

@@ -105,6 +105,9 @@ export function defineMongoModels(connection: Connection) {
       bpeTokens: Number,
       pageLead: String,
       headings: String,
+      // Absent in documents written before chunks kept their page's provenance.
+      fetchedAt: String,
+      contentHash: String,
     },
     options,
   );

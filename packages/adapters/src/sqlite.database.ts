@@ -254,6 +254,12 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN started_by TEXT;
   CREATE INDEX jobs_started_by_created_at ON jobs(started_by, created_at);
   `,
+  // Where each chunk's text came from: when its page was fetched (or last found unchanged) and the page's hash. NULL
+  // in rows written before; a re-crawl that finds their page unchanged fills them in.
+  `
+  ALTER TABLE chunks ADD COLUMN fetched_at TEXT;
+  ALTER TABLE chunks ADD COLUMN content_hash TEXT;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

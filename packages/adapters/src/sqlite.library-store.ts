@@ -3,8 +3,9 @@ import {
   countTokens,
   estimateTokens,
   pageLeads,
-  type ChunkInput,
   type ChunkMeta,
+  type ChunkToStore,
+  type ConfirmedPage,
   type ChunkPage,
   type CommitIngestionInput,
   type EmbeddingModel,
@@ -18,7 +19,7 @@ import { optionalField } from './optional-field';
 import { writeCrawledPages } from './sqlite.staging-store';
 import { statement } from './sqlite.statements';
 
-/** Rows per multi-row upsert statement (11 parameters each, well under SQLite's variable limit). */
+/** Rows per multi-row upsert statement (13 parameters each, well under SQLite's variable limit). */
 const CHUNK_BATCH_SIZE = 200;
 
 interface LibraryRow {
@@ -44,8 +45,10 @@ interface ChunkRow {
   token_count: number;
   position: number;
   bpe_tokens: number | null;
+  fetched_at: string | null;
+  content_hash: string | null;
 }
-const CHUNK_COLUMNS = 'id, title, content, url, token_count, position, bpe_tokens';
+const CHUNK_COLUMNS = 'id, title, content, url, token_count, position, bpe_tokens, fetched_at, content_hash';
 
 /** Libraries and their chunks on the embedded SQLite file; a commit also writes the crawled pages it keeps. */
 export class SqliteLibraryStore implements LibraryStore {
@@ -82,6 +85,7 @@ export class SqliteLibraryStore implements LibraryStore {
           .run(libraryId, JSON.stringify(input.removeChunkIds)).changes;
       }
       const added = this.upsertChunks(libraryId, input.chunks, input.ingestionId, bpeTokens);
+      this.confirmPages(libraryId, input.confirmedPages ?? []);
       writeCrawledPages(this.db, libraryId, input.crawledPages ?? [], input.removeCrawledPages ?? []);
       statement(this.db, 'UPDATE libraries SET chunk_count = chunk_count + ? WHERE id = ?').run(
         added - removed,
@@ -253,9 +257,9 @@ export class SqliteLibraryStore implements LibraryStore {
    */
   private upsertChunks(
     libraryId: string,
-    chunks: ChunkInput[],
+    chunks: ChunkToStore[],
     ingestionId: string,
-    bpeTokens: Map<ChunkInput, number | null>,
+    bpeTokens: Map<ChunkToStore, number | null>,
   ): number {
     const last = this.db.prepare('SELECT MAX(position) AS p FROM chunks WHERE library_id = ?').get(libraryId) as {
       p: number | null;
@@ -292,22 +296,40 @@ export class SqliteLibraryStore implements LibraryStore {
           tokenCount,
         );
         params.push(position, ingestionId, leadOf(chunk), bpeTokens.get(chunk) ?? null);
+        params.push(chunk.fetchedAt ?? null, chunk.contentHash ?? null);
       }
       this.prepareChunkUpsert(batch.length).run(...params);
     }
     return nextPosition - ((last.p ?? -1) + 1);
   }
 
+  /**
+   * Unchanged pages' chunks take the time they were found unchanged: one statement per page, touching two columns the
+   * search index's triggers do not watch, so nothing is re-indexed.
+   */
+  private confirmPages(libraryId: string, pages: ConfirmedPage[]): void {
+    const confirm = statement(
+      this.db,
+      `UPDATE chunks SET fetched_at = ?, content_hash = ?
+       WHERE library_id = ? AND id IN (SELECT value FROM json_each(?))`,
+    );
+    for (const page of pages) {
+      if (page.chunkIds.length > 0)
+        confirm.run(page.fetchedAt, page.contentHash, libraryId, JSON.stringify(page.chunkIds));
+    }
+  }
+
   private prepareChunkUpsert(rows: number): Statement<unknown[]> {
     let statement = this.upsertStatements.get(rows);
     if (!statement) {
-      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare(
-        `INSERT INTO chunks (seq, library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens)
+        `INSERT INTO chunks (seq, library_id, id, title, content, url, token_count, position, ingestion_id, page_lead, bpe_tokens,
+           fetched_at, content_hash)
          VALUES ${values}
          ON CONFLICT (library_id, id) DO UPDATE SET title = excluded.title, content = excluded.content, url = excluded.url,
            token_count = excluded.token_count, ingestion_id = excluded.ingestion_id, page_lead = excluded.page_lead,
-           bpe_tokens = excluded.bpe_tokens`,
+           bpe_tokens = excluded.bpe_tokens, fetched_at = excluded.fetched_at, content_hash = excluded.content_hash`,
       );
       this.upsertStatements.set(rows, statement);
     }
@@ -342,6 +364,8 @@ function toStoredChunk(row: ChunkRow): StoredChunk {
     tokenCount: row.token_count,
     position: row.position,
     ...(row.bpe_tokens === null ? {} : { bpeTokens: row.bpe_tokens }),
+    ...optionalField('fetchedAt', row.fetched_at),
+    ...optionalField('contentHash', row.content_hash),
   };
 }
 
@@ -352,8 +376,8 @@ const COUNT_SLICE = 100;
  * BPE counts of the chunks' texts, a slice at a time with a turn of the event loop between slices: a worker committing
  * thousands of chunks must keep renewing its job's lock (and answering its health checks) meanwhile.
  */
-async function countChunkTokens(chunks: ChunkInput[]): Promise<Map<ChunkInput, number | null>> {
-  const counts = new Map<ChunkInput, number | null>();
+async function countChunkTokens(chunks: ChunkToStore[]): Promise<Map<ChunkToStore, number | null>> {
+  const counts = new Map<ChunkToStore, number | null>();
   for (let start = 0; start < chunks.length; start += COUNT_SLICE) {
     if (start > 0) await yieldToEventLoop();
     for (const chunk of chunks.slice(start, start + COUNT_SLICE)) {

@@ -147,6 +147,50 @@ describe('SqliteRecordStores on a shared file', () => {
     );
     await store.close();
   });
+
+  it('reads chunks written before provenance was kept without it, and a re-crawl that finds their page unchanged fills it in', async () => {
+    const file = path.join(dir, 'docshelf.db');
+    // A file as the release before chunks kept their page's fetch time and hash left it.
+    const old = new BetterSqlite3(file);
+    sqliteVec.load(old);
+    registerSearchFunctions(old);
+    migrateSchema(old, 16);
+    old
+      .prepare(
+        `INSERT INTO libraries (id, name, source_type, chunk_count, owner_id, created_at, updated_at)
+                 VALUES ('acme/old', 'Old', 'crawl', 1, 'o', 't', 't')`,
+      )
+      .run();
+    old
+      .prepare(
+        `INSERT INTO chunks (seq, library_id, id, title, content, url, token_count, position, ingestion_id)
+         VALUES ((SELECT seq_base FROM libraries WHERE id = 'acme/old'), 'acme/old', 'a', 'Intro', 'the legacy text',
+                 'https://old.test/', 5, 0, 'i')`,
+      )
+      .run();
+    old.close();
+
+    const store = new SqliteRecordStores(openSqliteDatabase(file), { ownsDatabase: true });
+    const [before] = await store.libraries.getChunks('acme/old', ['a']);
+    expect(before).toMatchObject({ id: 'a', content: 'the legacy text', url: 'https://old.test/' });
+    expect(before).not.toHaveProperty('fetchedAt');
+    expect(before).not.toHaveProperty('contentHash');
+    await store.libraries.commitIngestion({
+      library: { id: 'acme/old', name: 'Old', sourceType: 'crawl' },
+      ownerId: 'o',
+      chunks: [],
+      replace: false,
+      ingestionId: 'i2',
+      now: new Date('2025-06-01T00:00:00.000Z'),
+      confirmedPages: [{ chunkIds: ['a'], fetchedAt: '2025-06-01T00:00:00.000Z', contentHash: 'f00d' }],
+    });
+    expect((await store.libraries.getChunks('acme/old', ['a']))[0]).toEqual({
+      ...before,
+      fetchedAt: '2025-06-01T00:00:00.000Z',
+      contentHash: 'f00d',
+    });
+    await store.close();
+  });
 });
 
 announceContractTarget('EmbedderStateStore', 'sqlite', 'real SQLite file (better-sqlite3) in a temp dir');

@@ -4,6 +4,7 @@ import type {
   ApiKeyCandidate,
   ChunkInput,
   ChunkMeta,
+  ChunkToStore,
   Library,
   LibraryInput,
   Session,
@@ -51,6 +52,8 @@ export interface StagedPageContent {
   /** Keys of the lines repetition may drop (crawl/repeated-blocks.ts), computed by the page job. */
   lineKeys?: string[];
   validators?: PageValidators;
+  /** When the page was loaded (or found unchanged); absent when staged by an older worker (the commit's time then). */
+  fetchedAt?: string;
   /** Unchanged since the library's last crawl (HTTP 304 or the same content hash): its stored chunks stand. */
   unchanged?: boolean;
 }
@@ -82,7 +85,7 @@ export interface CommitIngestionInput {
   library: LibraryInput;
   /** Owner recorded when the library is created; an existing library keeps its owner. */
   ownerId: string;
-  chunks: ChunkInput[];
+  chunks: ChunkToStore[];
   /** When true every existing chunk of the library is removed first. */
   replace: boolean;
   /** Stamped on every chunk written, so later jobs can find exactly this ingestion's chunks. */
@@ -94,6 +97,15 @@ export interface CommitIngestionInput {
   crawledPages?: CrawledPage[];
   /** Crawled pages to forget (gone from the site). */
   removeCrawledPages?: string[];
+  /** Pages a re-crawl found unchanged: their chunks stay as they are and take this fetch's time and hash. */
+  confirmedPages?: ConfirmedPage[];
+}
+
+/** A page a re-crawl found unchanged (HTTP 304 or the same hash): its kept chunks, and when and as what it was seen. */
+export interface ConfirmedPage {
+  chunkIds: string[];
+  fetchedAt: string;
+  contentHash: string;
 }
 
 /** Libraries and their chunks. Every write that changes a library is all-or-nothing. */

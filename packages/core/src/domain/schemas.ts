@@ -69,6 +69,10 @@ export const storedChunkSchema = z.object({
   position: z.number().int(),
   /** `content` counted by the read side's BPE tokenizer (countTokens) when the chunk was written; absent in older rows. */
   bpeTokens: z.number().int().optional(),
+  /** When the chunk's page was last fetched (or found unchanged by a re-crawl), or ingested; absent in older rows. */
+  fetchedAt: isoTimestampSchema.optional(),
+  /** SHA-256 (hex) of the chunk's page: as fetched by a crawl, or its text as ingested; absent in older rows. */
+  contentHash: z.string().optional(),
 });
 
 /** A chunk as GET /api/libraries/:id lists it: without its content. */

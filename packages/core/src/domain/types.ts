@@ -20,6 +20,8 @@ export type LibraryView = z.infer<typeof libraryViewSchema>;
 export type ChunkInput = z.infer<typeof chunkInputSchema>;
 export type StoredChunk = z.infer<typeof storedChunkSchema>;
 export type ChunkMeta = z.infer<typeof chunkMetaSchema>;
+/** A chunk as a commit writes it: as sent or chunked, with when its page was fetched and the page's hash when known. */
+export type ChunkToStore = ChunkInput & Pick<StoredChunk, 'fetchedAt' | 'contentHash'>;
 export type User = z.infer<typeof userSchema>;
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export type ApiKeyRecord = z.infer<typeof apiKeyRecordSchema>;

@@ -314,6 +314,60 @@ export function describeLibraryStoreContract(label: string, create: () => Promis
         expect(await store.getChunks('vercel/next.js', [])).toEqual([]);
       });
 
+      it("keeps when each chunk's page was fetched and the page's hash, and has neither for a chunk written without", async () => {
+        const fetched = { fetchedAt: at(1).toISOString(), contentHash: 'hash of a' };
+        await store.commitIngestion(ingestion({ chunks: [{ ...chunk('a'), ...fetched }, chunk('b')] }));
+        const [a, b] = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(a).toMatchObject(fetched);
+        expect(b).not.toHaveProperty('fetchedAt');
+        expect(b).not.toHaveProperty('contentHash');
+        expect((await store.getChunks('vercel/next.js', ['a']))[0]).toMatchObject(fetched);
+        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-1', { limit: 1 }))[0]).toMatchObject(fetched);
+        // A page fetched again and changed: its chunks are written again, with the new fetch.
+        const again = { fetchedAt: at(2).toISOString(), contentHash: 'hash of a, changed' };
+        await store.commitIngestion(
+          ingestion({ chunks: [{ ...chunk('a', 'changed'), ...again }], ingestionId: 'ing-2', now: at(2) }),
+        );
+        expect((await store.getChunks('vercel/next.js', ['a']))[0]).toMatchObject({ content: 'changed', ...again });
+      });
+
+      it('confirms the chunks of a page found unchanged: a new fetch time and hash, nothing else touched', async () => {
+        const first = { fetchedAt: at(1).toISOString(), contentHash: 'hash of page' };
+        await store.commitIngestion(
+          ingestion({
+            library: library({ id: 'vercel' }),
+            chunks: [{ ...chunk('a', 'elsewhere'), ...first }],
+          }),
+        );
+        await store.commitIngestion(
+          ingestion({ chunks: [{ ...chunk('a'), ...first }, { ...chunk('b'), ...first }, chunk('old')] }),
+        );
+        const before = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        const seen = at(60).toISOString();
+        const library2 = await store.commitIngestion(
+          ingestion({
+            chunks: [],
+            ingestionId: 'ing-2',
+            now: at(60),
+            confirmedPages: [
+              { chunkIds: ['a', 'b', 'missing'], fetchedAt: seen, contentHash: 'hash of page' },
+              { chunkIds: ['old'], fetchedAt: seen, contentHash: 'hash of old page' },
+              { chunkIds: [], fetchedAt: seen, contentHash: 'nothing' },
+            ],
+          }),
+        );
+        const after = await store.listChunks('vercel/next.js', { offset: 0, limit: 10 });
+        expect(after).toEqual([
+          { ...before[0], fetchedAt: seen },
+          { ...before[1], fetchedAt: seen },
+          { ...before[2], fetchedAt: seen, contentHash: 'hash of old page' },
+        ]);
+        expect(library2.chunkCount).toBe(3);
+        // Still the chunks of the ingestion that wrote them (nothing to embed again), and other libraries untouched.
+        expect((await store.listChunksOfIngestion('vercel/next.js', 'ing-1', { limit: 10 })).length).toBe(3);
+        expect((await store.getChunks('vercel', ['a']))[0]).toMatchObject(first);
+      });
+
       it('keeps chunks of different libraries apart even with equal chunk ids', async () => {
         await store.commitIngestion(ingestion({ library: library({ id: 'vercel' }), chunks: [chunk('a', 'one')] }));
         await store.commitIngestion(ingestion({ chunks: [chunk('a', 'two'), chunk('b')] }));

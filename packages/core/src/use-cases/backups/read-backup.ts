@@ -12,6 +12,9 @@ const chunkSchema = z.object({
   tokenCount: z.number(),
   // Objects of the first format kept chunks in library order without their positions.
   position: z.number().optional(),
+  // Objects written before chunks kept their page's provenance have neither.
+  fetchedAt: z.string().optional(),
+  contentHash: z.string().optional(),
 });
 type BackedUpChunk = z.infer<typeof chunkSchema>;
 
