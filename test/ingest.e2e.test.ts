@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { readBackup } from '@docshelf/core';
@@ -142,7 +143,15 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
     expect(increment).toMatchObject({ kind: 'increment', removedChunkIds: [] });
     expect(increment.library).toMatchObject({ id: 'lib/backup', name: 'Backup', chunkCount: 4 });
     expect(increment.chunks).toEqual([
-      { id: 'later', content: 'added later', tokenCount: expect.any(Number), position: expect.any(Number) },
+      {
+        id: 'later',
+        content: 'added later',
+        tokenCount: expect.any(Number),
+        position: expect.any(Number),
+        // When it was ingested and the hash of its text: a restore keeps them.
+        fetchedAt: expect.any(String),
+        contentHash: createHash('sha256').update('added later').digest('hex'),
+      },
     ]);
 
     // A chunk sent again keeps its place; the backups restore exactly what the library holds.
@@ -161,7 +170,15 @@ describe('POST /api/ingest and POST /api/embed (API + real worker + Redis + SQLi
     await backup('lib/backup', [{ id: 'only', content: 'all there is' }], { replace: true });
     const afterReplace = await readBackup(h.adapters.backups, 'lib/backup');
     expect(afterReplace?.objects).toHaveLength(1);
-    expect(afterReplace?.chunks).toEqual([{ id: 'only', content: 'all there is', tokenCount: expect.any(Number) }]);
+    expect(afterReplace?.chunks).toEqual([
+      {
+        id: 'only',
+        content: 'all there is',
+        tokenCount: expect.any(Number),
+        fetchedAt: expect.any(String),
+        contentHash: expect.any(String),
+      },
+    ]);
   });
 
   it('walks /api/embed over 450 chunks: 200 + 200 + 50, exact offsets, done at the end', async () => {

@@ -7,11 +7,12 @@ import {
   repeatableKeysInTurns,
   type RepetitionRule,
 } from '../../crawl/repeated-blocks';
-import type { ChunkInput, LibraryInput, StoredChunk } from '../../domain/types';
+import { sha256Hex, stampIngestedChunks, stampPageChunks } from '../../domain/chunk-provenance';
+import type { ChunkInput, ChunkToStore, LibraryInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
 import type { JobPayload } from '../../jobs/registry';
 import type { JobContext } from '../../jobs/workflow';
-import type { CrawledPage, LibraryStore, StagedPage, StagingStore } from '../../ports';
+import type { ConfirmedPage, CrawledPage, LibraryStore, StagedPage, StagingStore } from '../../ports';
 import { seedsOf } from './crawl-scope';
 import { readStagedOutlines } from './staged-outlines';
 
@@ -91,9 +92,9 @@ export async function commitCrawl(
   let kept = 0;
   let committed = 0;
   let started = false;
-  let waiting: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number } | null = null;
+  let waiting: Pending | null = null;
   let firstWrite = true;
-  const write = async (batch: { chunks: ChunkInput[]; crawledPages: CrawledPage[]; pages: number }) => {
+  const write = async (batch: Pending) => {
     // A batch of many chunks in parts, a turn of the event loop between them; its pages' records go with the last
     // part, once their chunks are in. A part written before a crash is rewritten by the step's retry (an upsert).
     for (let start = 0; start === 0 || start < batch.chunks.length; start += CHUNKS_PER_WRITE) {
@@ -107,6 +108,7 @@ export async function commitCrawl(
         ingestionId: job.crawlId,
         now,
         crawledPages: last ? batch.crawledPages : [],
+        confirmedPages: last ? batch.confirmedPages : [],
       });
       firstWrite = false;
     }
@@ -117,17 +119,19 @@ export async function commitCrawl(
     // A turn of the event loop per batch: a large crawl's commit must not starve the job lock's renewal.
     await yieldToEventLoop();
     const urls = pages.crawled.slice(start, start + PAGES_PER_WRITE);
-    const batch = await buildBatch(deps, job, replace, urls, repeated, seen);
+    const batch = await buildBatch(deps, job, { replace, now }, urls, repeated, seen);
     written += batch.chunks.length;
     kept += batch.keptChunks;
     removed.push(...batch.removedChunkIds);
-    const next = { chunks: batch.chunks, crawledPages: batch.crawledPages, pages: urls.length };
+    const { chunks, crawledPages, confirmedPages } = batch;
+    const next = { chunks, crawledPages, confirmedPages, pages: urls.length };
     if (!started && written + kept === 0) {
       // Nothing to keep yet: the crawl may still turn out empty, and then must have written nothing.
       waiting = waiting
         ? {
             chunks: [],
             crawledPages: [...waiting.crawledPages, ...next.crawledPages],
+            confirmedPages: [...waiting.confirmedPages, ...next.confirmedPages],
             pages: waiting.pages + next.pages,
           }
         : next;
@@ -175,18 +179,32 @@ export async function commitCrawl(
   };
 }
 
+/** Pages' chunks and records waiting to be written, in one commit or a few. */
+interface Pending {
+  chunks: ChunkToStore[];
+  crawledPages: CrawledPage[];
+  confirmedPages: ConfirmedPage[];
+  pages: number;
+}
+
 interface Batch {
-  chunks: ChunkInput[];
+  chunks: ChunkToStore[];
   keptChunks: number;
   crawledPages: CrawledPage[];
+  /** Unchanged pages of an update: their chunks stay, and record when they were found unchanged. */
+  confirmedPages: ConfirmedPage[];
   removedChunkIds: string[];
 }
 
-/** One batch of pages, chunked: their chunks in order (none twice in the crawl), records and removals. */
+/**
+ * One batch of pages, chunked: their chunks in order (none twice in the crawl), records and removals. Each chunk is
+ * stamped with when its page was fetched and the page's hash; an unchanged page's chunks take this crawl's time, the
+ * time the page was last seen as they hold it.
+ */
 async function buildBatch(
   deps: CommitCrawlDeps,
   job: CrawlJob,
-  replace: boolean,
+  { replace, now }: { replace: boolean; now: Date },
   urls: string[],
   repeated: ReadonlySet<string>,
   seen: Set<string>,
@@ -199,30 +217,40 @@ async function buildBatch(
     ? urls.flatMap((url) => (staged.get(url)?.page?.unchanged ? (known.get(url)?.chunkIds ?? []) : []))
     : [];
   const kept = new Map((await libraries.getChunks(job.libraryId, keptIds)).map((c) => [c.id, toChunkInput(c)]));
-  const take = (chunks: ChunkInput[]) => {
+  const take = <T extends { id: string }>(chunks: T[]) => {
     const fresh = chunks.filter((chunk) => !seen.has(chunk.id));
     fresh.forEach((chunk) => seen.add(chunk.id));
     return fresh;
   };
-  const batch: Batch = { chunks: [], keptChunks: 0, crawledPages: [], removedChunkIds: [] };
+  const batch: Batch = { chunks: [], keptChunks: 0, crawledPages: [], confirmedPages: [], removedChunkIds: [] };
   for (const url of urls) {
     const page: StagedPage | undefined = staged.get(url);
     if (!page) continue;
     const before = known.get(url);
     if (!page.page) {
-      batch.chunks.push(...take(page.chunks));
+      batch.chunks.push(...take(stampIngestedChunks(page.chunks, now)));
       continue;
     }
     const { finalUrl, title, links, validators } = page.page;
+    const fetchedAt = page.page.fetchedAt ?? now.toISOString();
     if (page.page.unchanged && before) {
       batch.crawledPages.push({ ...before, ...validators, links });
-      if (replace) batch.chunks.push(...take(before.chunkIds.flatMap((id) => kept.get(id) ?? [])));
-      else batch.keptChunks += take(before.chunkIds.map((id) => ({ id, content: '' }))).length;
+      const provenance = { fetchedAt, contentHash: validators?.contentHash ?? before.contentHash };
+      if (replace) {
+        const chunks = before.chunkIds.flatMap((id) => kept.get(id) ?? []);
+        batch.chunks.push(...take(stampPageChunks(chunks, provenance)));
+      } else {
+        batch.keptChunks += take(before.chunkIds.map((id) => ({ id }))).length;
+        batch.confirmedPages.push({ chunkIds: before.chunkIds, ...provenance });
+      }
       continue;
     }
     // In turns of the event loop: a page's Markdown may be megabytes, and the worker's other jobs and locks wait.
     const markdown = await dropRepeatedLinesInTurns(page.page, repeated);
-    const chunks = take(await chunkMarkdownInTurns(markdown, { pageUrl: finalUrl, pageTitle: title }));
+    const provenance = { fetchedAt, contentHash: validators?.contentHash ?? sha256Hex(page.page.markdown) };
+    const chunks = take(
+      stampPageChunks(await chunkMarkdownInTurns(markdown, { pageUrl: finalUrl, pageTitle: title }), provenance),
+    );
     batch.chunks.push(...chunks);
     if (validators)
       batch.crawledPages.push({

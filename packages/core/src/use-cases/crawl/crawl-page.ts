@@ -43,6 +43,7 @@ export async function crawlPage(
       signal: ctx.signal,
       ...(known ? { known } : {}),
     });
+    const fetchedAt = (deps.now ?? (() => new Date()))();
     if (!page.notModified) await takeRestOfTurn(deps, job.url, owed);
     if (page.status >= 400) {
       const code = PAGE_GONE_STATUSES.has(page.status) ? 'PAGE_GONE' : 'PAGE_HTTP_ERROR';
@@ -84,15 +85,10 @@ export async function crawlPage(
       links: bounded.links,
       lineKeys,
       ...(page.validators ? { validators: page.validators } : {}),
+      fetchedAt: fetchedAt.toISOString(),
     };
     const stage = (staged: typeof content) =>
-      deps.staging.stagePage({
-        stagingId: job.crawlId,
-        url: job.url,
-        chunks: [],
-        page: staged,
-        now: (deps.now ?? (() => new Date()))(),
-      });
+      deps.staging.stagePage({ stagingId: job.crawlId, url: job.url, chunks: [], page: staged, now: fetchedAt });
     await stage(content);
     const handedOut = await handOut(bounded.links);
     if (handedOut.links.length > bounded.links.length) await stage({ ...content, links: handedOut.links });

@@ -51,8 +51,40 @@ describe('crawlSiteWorkflow: what a crawl commits (fake pages, fake records)', (
       expect(commit.replace).toBe(replaced);
       expect(commit.library.id === 'acme/docs').toBe(!replaced);
       expect(commit.chunks).toHaveLength(replaced ? 2 : 0);
+      // Copied or left in place, the unchanged pages' chunks take this crawl's fetch time and their page's hash.
+      const provenance = replaced
+        ? commit.chunks.map((c) => c.contentHash)
+        : (commit.confirmedPages ?? []).map((p) => p.contentHash);
+      expect(provenance.sort()).toEqual(['hash of /', 'hash of /a']);
+      for (const c of replaced ? commit.chunks : (commit.confirmedPages ?? []))
+        expect(c.fetchedAt).toEqual(expect.any(String));
       expect(children.find((c) => c.name === 'index-ingestion')!.payload).toMatchObject({ replace: replaced });
     }
+  });
+
+  it("stamps a page's chunks with when it was fetched and its hash; an unchanged page's chunks are confirmed as of now", async () => {
+    const fresh = { ...page('/', ['/a']), validators: { etag: '"new"', contentHash: 'hash of / now' } };
+    const loader: PageLoader = {
+      ...fakeSite([]).loader,
+      load: async (url, options) =>
+        new URL(url).pathname === '/' ? fresh : { ...page('/a'), validators: options.known, unchanged: true },
+      revalidate: async (url, { known }) => ({ url, validators: known, notModified: true }),
+    };
+    const store = fakeRecords([keptPage('/a')]);
+    const started = new Date().toISOString();
+    await run({ loader }, store, job(['/']), fakeContext().ctx);
+    const ended = new Date().toISOString();
+    const chunks = store.commits.flatMap((commit) => commit.chunks);
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) {
+      expect(chunk).toMatchObject({ url: `${ORIGIN}/`, contentHash: 'hash of / now' });
+      expect(chunk.fetchedAt! >= started && chunk.fetchedAt! <= ended).toBe(true);
+    }
+    // The unchanged page's chunk stays as it is, and records that it was seen unchanged by this crawl.
+    const confirmed = store.commits.flatMap((commit) => commit.confirmedPages ?? []);
+    expect(confirmed).toEqual([{ chunkIds: ['chunk /a'], fetchedAt: expect.any(String), contentHash: 'hash of /a' }]);
+    expect(confirmed[0]!.fetchedAt >= started && confirmed[0]!.fetchedAt <= ended).toBe(true);
+    expect(chunks.map((c) => c.id)).not.toContain('chunk /a');
   });
 
   it('turns a failed page into an errors entry and crawls several URLs without discovery', async () => {

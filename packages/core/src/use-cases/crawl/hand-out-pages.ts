@@ -101,12 +101,23 @@ export async function stageUnchanged(
   page: { finalUrl: string; links: string[]; validators?: PageValidators },
 ): Promise<void> {
   const { finalUrl, links, validators } = page;
+  // Found unchanged now: the page's chunks are confirmed as of this request (see commit-crawl.ts).
+  const now = (deps.now ?? (() => new Date()))();
   await deps.staging.stagePage({
     stagingId: crawlId,
     url,
     chunks: [],
-    page: { finalUrl, title: '', markdown: '', landmark: false, links, validators, unchanged: true },
-    now: (deps.now ?? (() => new Date()))(),
+    page: {
+      finalUrl,
+      title: '',
+      markdown: '',
+      landmark: false,
+      links,
+      validators,
+      unchanged: true,
+      fetchedAt: now.toISOString(),
+    },
+    now,
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sha256Hex, stampPageChunks } from '../../domain/chunk-provenance';
 import { chunkLlmsTxtPage, chunkLoadedPage } from '../../crawl/page-chunks';
 import type { PageLoader } from '../../crawl/page-loader';
 import { AppError } from '../../errors';
@@ -45,6 +46,7 @@ export function ingestUrlWorkflow(deps: {
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const llmsTxt = job.sourceType === 'llms_txt';
+      const fetchedAt = (deps.now ?? (() => new Date()))();
       const page = await deps.loader.load(job.sourceUrl, { renderer: llmsTxt ? 'http' : 'auto', signal: ctx.signal });
       if (page.status >= 400) {
         throw new AppError('URL_UNREACHABLE', `Fetching ${job.sourceUrl} returned HTTP ${page.status}`, 400, {
@@ -66,7 +68,10 @@ export function ingestUrlWorkflow(deps: {
       await deps.libraries.commitIngestion({
         library: { id: target, name, description, sourceUrl, sourceType },
         ownerId: job.ownerId,
-        chunks,
+        chunks: stampPageChunks(chunks, {
+          fetchedAt: fetchedAt.toISOString(),
+          contentHash: page.validators?.contentHash ?? sha256Hex(page.text),
+        }),
         replace: true,
         ingestionId,
         now: (deps.now ?? (() => new Date()))(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { stampIngestedChunks } from '../../domain/chunk-provenance';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
 import type { LibraryStore, LibrarySwap, StagingStore } from '../../ports';
@@ -52,13 +53,14 @@ export function ingestLibraryWorkflow(deps: {
       await ctx.beginCommit();
       await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
       const { ingestionId, libraryId, replace, ownerId, name, description, sourceUrl, sourceType, version } = job;
+      const now = (deps.now ?? (() => new Date()))();
       await deps.libraries.commitIngestion({
         library: { id: commitTargetOf(job), name, description, sourceUrl, sourceType, version },
         ownerId,
-        chunks,
+        chunks: stampIngestedChunks(chunks, now),
         replace,
         ingestionId,
-        now: (deps.now ?? (() => new Date()))(),
+        now,
       });
       const generate = !job.skipEmbeddings && (job.embedAll || chunks.length <= INGEST_AUTO_EMBED_LIMIT);
       const { finishing, wait } = await indexAndBackUp(ctx, {
