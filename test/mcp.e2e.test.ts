@@ -100,8 +100,11 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
     });
     expect(docs.isError).toBeFalsy();
     const text = textOf(docs);
-    // The best piece comes first, with its title and source.
-    expect(text.startsWith('### Router › Middleware\nSource: https://router.example/middleware\n')).toBe(true);
+    // The best piece comes first, with its title and source: page, library and version, and the day it was fetched.
+    expect(text.startsWith('### Router › Middleware\n')).toBe(true);
+    expect(text.split('\n')[1]).toMatch(
+      /^Source: https:\/\/router\.example\/middleware \(acme\/router@3\.2, fetched \d{4}-\d\d-\d\d\)$/,
+    );
     expect(text).toContain('router.use(fn)');
     expect(countTokens(text, { disallowedSpecial: new Set() })).toBeLessThanOrEqual(1000);
 
@@ -113,6 +116,7 @@ describe('POST /mcp with the official MCP SDK client over HTTP (API + worker + R
       }),
     );
     expect(legacy).toContain('Router › Defining routes');
+    expect(legacy).toMatch(/\nSource: \S+ \(acme\/router@3\.2, fetched \d{4}-\d\d-\d\d\)\n/);
     await client.close();
   });
 

@@ -92,9 +92,12 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     expect(res.body.mode).toBe('hybrid');
     expect(res.body.results[0]).toEqual({
       libraryId: 'acme/widgets',
+      libraryVersion: null,
       chunkId: 'cache',
       title: 'Widgets › Caching',
       url: 'https://acme.example/cache',
+      fetchedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      contentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       content: HANDBOOK[1]!.content,
       score: expect.any(Number),
       tokens: tokensOf(HANDBOOK[1]!.content),
@@ -123,9 +126,12 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
     expect(res.body.results).toEqual([
       {
         libraryId: 'acme/plain',
+        libraryVersion: null,
         chunkId: 'p1',
         title: null,
         url: null,
+        fetchedAt: expect.any(String),
+        contentHash: expect.any(String),
         content: 'Reticulating splines takes a while.',
         score: expect.any(Number),
         tokens: expect.any(Number),
@@ -194,7 +200,17 @@ describe('retrieval: search, context, chunks, library filter (API + worker + Red
       expect(json.body.pieces.length).toBeGreaterThan(0);
       let sum = 0;
       for (const piece of json.body.pieces) {
-        expect(Object.keys(piece).sort()).toEqual(['chunkId', 'content', 'title', 'tokens', 'url']);
+        expect(Object.keys(piece).sort()).toEqual([
+          'chunkId',
+          'content',
+          'contentHash',
+          'fetchedAt',
+          'libraryId',
+          'libraryVersion',
+          'title',
+          'tokens',
+          'url',
+        ]);
         expect(piece.url).toMatch(/^https:\/\/acme\.example\/reference\//);
         expect(piece.title).toMatch(/^Reference › Option/);
         expect(piece.tokens).toBe(tokensOf(piece.content));

@@ -85,7 +85,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
       title: 'Query documentation',
       description:
         'Returns the documentation of one library most relevant to a question, packed into a token budget, each piece ' +
-        'with its source URL. Get the library ID from resolve-library-id.',
+        'with its source URL, library version and fetch date. Get the library ID from resolve-library-id.',
       inputSchema: {
         libraryId: text(130).describe(
           'Library ID from resolve-library-id, e.g. "vercel/next.js" (a leading "/" is accepted)',
@@ -97,7 +97,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
     },
     (args) =>
       guard(logger, async () => {
-        const libraryId = await existingLibraryId(deps, args.libraryId);
+        const { id: libraryId } = await existingLibrary(deps, args.libraryId);
         const context = await buildContext(deps, {
           libraryId,
           query: args.query,
@@ -125,7 +125,8 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
     },
     (args) =>
       guard(logger, async () => {
-        const libraryId = await existingLibraryId(deps, args.context7CompatibleLibraryID);
+        const library = await existingLibrary(deps, args.context7CompatibleLibraryID);
+        const libraryId = library.id;
         const tokens = args.tokens ?? DEFAULT_TOKENS;
         if (args.topic) {
           const context = await buildContext(deps, { libraryId, query: args.topic, tokens });
@@ -135,6 +136,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         const packed = packContext(
           chunks.map((chunk) => ({ ...chunk, libraryId, score: 0 })),
           tokens,
+          new Map([[libraryId, library.version ?? null]]),
         );
         return result(packed.text || `Library '${libraryId}' has no chunks yet.`);
       }),
@@ -144,11 +146,12 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
 }
 
 /** Context7 writes IDs with a leading slash ("/vercel/next.js"); Docshelf's have none. */
-async function existingLibraryId(deps: RetrievalDeps, raw: string): Promise<string> {
+async function existingLibrary(deps: RetrievalDeps, raw: string): Promise<Library> {
   const parsed = libraryIdSchema.safeParse(raw.trim().replace(/^\/+/, ''));
   if (!parsed.success) throw libraryNotFound(raw);
-  if (!(await deps.libraries.getLibrary(parsed.data))) throw libraryNotFound(parsed.data);
-  return parsed.data;
+  const library = await deps.libraries.getLibrary(parsed.data);
+  if (!library) throw libraryNotFound(parsed.data);
+  return library;
 }
 
 function describeLibrary(library: Library): string {

@@ -50,7 +50,7 @@ export const retrievalEndpoints: Endpoint[] = [
     access: 'reader',
     query: searchQuerySchema,
     summary: 'Search chunks by a question',
-    description: `Hybrid ranking: BM25 keyword ranking over titles and contents fused by reciprocal rank fusion with vector similarity of the question, embedded by each library's own embedding model; libraries without vectors are searched by keyword alone and \`mode\` says which ran. \`libraryId\` may repeat; absent searches every library. ${READER}`,
+    description: `Hybrid ranking: BM25 keyword ranking over titles and contents fused by reciprocal rank fusion with vector similarity of the question, embedded by each library's own embedding model; libraries without vectors are searched by keyword alone and \`mode\` says which ran. Each result names its source: library id and version, page URL, when the page was fetched and its content hash. \`libraryId\` may repeat; absent searches every library. ${READER}`,
     ok: { schema: searchResponseSchema, description: 'Results, best first' },
     errors: [400, 401, 404, 429, 500],
   },
@@ -61,7 +61,7 @@ export const retrievalEndpoints: Endpoint[] = [
     access: 'reader',
     query: contextQuerySchema,
     summary: 'The most relevant text of a library, packed into a token budget',
-    description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its source URL and title. \`format=txt\` (default) answers plain text ready for a prompt, \`json\` the pieces. ${READER}`,
+    description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its title and source: URL, library id and version, when the page was fetched and its content hash. \`format=txt\` (default) answers plain text ready for a prompt, each piece under a title line and one source line (\`Source: <url> (<libraryId>@<version>, fetched <YYYY-MM-DD>)\`), \`json\` the pieces. ${READER}`,
     ok: {
       schema: contextResponseSchema,
       description: 'The packed context (JSON with `format=json`; plain text otherwise)',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
+import { isoTimestampSchema } from '../domain/schemas';
 
 /** Query strings and response bodies of the read side (search, context, chunks, library filter). */
 
@@ -57,11 +58,33 @@ export const libraryListQuerySchema = z.object({
   q: z.string({ error: 'q must be a single string' }).trim().max(MAX_QUERY_LENGTH).optional(),
 });
 
+/** Where a result's or piece's text came from, beside its libraryId and url: the library's version and the page's fetch. */
+const provenanceFields = {
+  libraryVersion: z.string().nullable().describe("The library's `version`; null when it has none"),
+  fetchedAt: isoTimestampSchema
+    .nullable()
+    .describe(
+      'When the page was fetched, or last found unchanged by a re-crawl (POST /api/ingest: the time of the ingest); ' +
+        'null for chunks stored before Docshelf kept it',
+    ),
+  contentHash: z
+    .string()
+    .nullable()
+    .describe(
+      'SHA-256 (hex) of the page: a crawl or ingest-url hashes its body as fetched (its HTML as rendered when ' +
+        "Chromium rendered it), POST /api/ingest the text of the payload's chunks with that url joined by a blank " +
+        'line (a chunk without url: its own text); null for chunks stored before Docshelf kept it',
+    ),
+};
+
 export const searchResultSchema = z.object({
   libraryId: z.string(),
+  libraryVersion: provenanceFields.libraryVersion,
   chunkId: z.string(),
   title: z.string().nullable(),
   url: z.string().nullable(),
+  fetchedAt: provenanceFields.fetchedAt,
+  contentHash: provenanceFields.contentHash,
   content: z.string(),
   score: z.number().describe('Higher is better; fused reciprocal-rank score in hybrid mode, BM25 or cosine otherwise'),
   tokens: z.number().int().describe('o200k_base BPE tokens of `content`'),
@@ -78,8 +101,12 @@ export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 export const contextPieceSchema = z.object({
   chunkId: z.string().describe('The first chunk of the piece; neighbouring chunks of one page are merged'),
+  libraryId: z.string(),
+  libraryVersion: provenanceFields.libraryVersion,
   title: z.string().nullable(),
   url: z.string().nullable(),
+  fetchedAt: provenanceFields.fetchedAt,
+  contentHash: provenanceFields.contentHash,
   content: z.string(),
   tokens: z.number().int(),
 });

@@ -1,4 +1,5 @@
 import type { ContextResponse } from '../api/retrieval-schemas';
+import { libraryVersions } from './library-versions';
 import { packContext } from './pack-context';
 import { rankChunks, type RetrievalDeps } from './rank-chunks';
 
@@ -24,7 +25,7 @@ const MAX_CANDIDATES = 300;
 export async function buildContext(deps: RetrievalDeps, request: BuildContextRequest): Promise<BuiltContext> {
   const limit = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, Math.ceil(request.tokens / TOKENS_PER_CANDIDATE)));
   const { chunks } = await rankChunks(deps, { query: request.query, libraryIds: [request.libraryId], limit });
-  const packed = packContext(chunks, request.tokens);
+  const packed = packContext(chunks, request.tokens, await libraryVersions(deps.libraries, [request.libraryId]));
   return {
     response: { libraryId: request.libraryId, query: request.query, tokens: packed.tokens, pieces: packed.pieces },
     text: packed.text,

@@ -9,7 +9,15 @@ export {
   type RankedChunk,
   type SearchMode,
 } from './rank-chunks';
-export { packContext, joinWithoutOverlap, type ContextPiece, type PackedContext } from './pack-context';
+export {
+  packContext,
+  joinWithoutOverlap,
+  sourceLine,
+  type ContextPiece,
+  type LibraryVersions,
+  type PackedContext,
+} from './pack-context';
+export { libraryVersions } from './library-versions';
 export { searchDocs, type SearchDocsRequest } from './search-docs';
 export { buildContext, type BuildContextRequest, type BuiltContext } from './build-context';
 export { pageChunks } from './page-chunks';

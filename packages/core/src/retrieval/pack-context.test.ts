@@ -1,5 +1,5 @@
 import { countTokens } from './token-count';
-import { joinWithoutOverlap, packContext } from './pack-context';
+import { joinWithoutOverlap, packContext, sourceLine } from './pack-context';
 import type { RankedChunk } from './rank-chunks';
 
 const chunk = (id: string, position: number, content: string, url = 'https://docs.test/page'): RankedChunk => ({
@@ -38,7 +38,7 @@ describe('packContext', () => {
     expect(packed.pieces[0]!.url).toBe('https://docs.test/p0');
     const linkCost = countTokens('(https://docs.test/reference/very/long/path/to/a/page-0.html#section-0)');
     expect(packed.pieces.length).toBeGreaterThan(
-      Math.floor(600 / (countTokens(`### Page › c0\nSource: https://docs.test/p0\n\n${linked(0)}`) + 5)),
+      Math.floor(600 / (countTokens(`### Page › c0\nSource: https://docs.test/p0 (lib)\n\n${linked(0)}`) + 5)),
     );
     expect(linkCost).toBeGreaterThan(15);
   });
@@ -60,6 +60,47 @@ describe('packContext', () => {
     expect(packed.pieces).toHaveLength(1);
     expect(packed.pieces[0]).toMatchObject({ chunkId: 'first', content: words(0, 100), url: 'https://docs.test/page' });
     expect(packed.text).toContain('Source: https://docs.test/page');
+  });
+
+  it("names each piece's library, version, page and fetch, in the JSON and in one short source line", () => {
+    const fetched = { fetchedAt: '2025-01-02T03:04:05.000Z', contentHash: 'c0ffee' };
+    const ranked = [
+      { ...chunk('a', 0, words(0, 40)), ...fetched },
+      chunk('old', 3, words(100, 140), 'https://docs.test/old'),
+    ];
+    const packed = packContext(ranked, 5_000, new Map([['lib', '15.1']]));
+    expect(packed.pieces.map(({ content: _c, tokens: _t, ...source }) => source)).toEqual([
+      {
+        chunkId: 'a',
+        libraryId: 'lib',
+        libraryVersion: '15.1',
+        title: 'Page › a',
+        url: 'https://docs.test/page',
+        ...fetched,
+      },
+      {
+        chunkId: 'old',
+        libraryId: 'lib',
+        libraryVersion: '15.1',
+        title: 'Page › old',
+        url: 'https://docs.test/old',
+        fetchedAt: null,
+        contentHash: null,
+      },
+    ]);
+    expect(packed.text).toContain('### Page › a\nSource: https://docs.test/page (lib@15.1, fetched 2025-01-02)\n\n');
+    expect(packed.text).toContain('### Page › old\nSource: https://docs.test/old (lib@15.1)\n\n');
+    expect(packContext(ranked, 5_000).pieces[0]!.libraryVersion).toBeNull();
+    expect(packContext(ranked, 5_000).text).toContain('Source: https://docs.test/page (lib, fetched 2025-01-02)\n');
+  });
+
+  it('writes a versioned library id once, and a source line without a URL when a piece has none', () => {
+    const base = { libraryId: 'python/stdlib@3.11', libraryVersion: '3.11', fetchedAt: '2024-12-31T23:59:59.000Z' };
+    expect(sourceLine({ ...base, url: 'https://docs.python.org/3.11/' })).toBe(
+      'Source: https://docs.python.org/3.11/ (python/stdlib@3.11, fetched 2024-12-31)',
+    );
+    expect(sourceLine({ ...base, url: null })).toBe('Source: python/stdlib@3.11, fetched 2024-12-31');
+    expect(sourceLine({ libraryId: 'acme', libraryVersion: null, url: null, fetchedAt: null })).toBe('Source: acme');
   });
 
   it('packs nothing from nothing', () => {

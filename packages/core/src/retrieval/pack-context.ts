@@ -1,15 +1,13 @@
+import type { ContextResponse } from '../api/retrieval-schemas';
 import { linksAsText } from './links-as-text';
 import type { RankedChunk } from './rank-chunks';
 import { countTokens, truncateToTokens } from './token-count';
 
-export interface ContextPiece {
-  /** The first chunk of the piece; a piece merges neighbouring chunks of one page. */
-  chunkId: string;
-  title: string | null;
-  url: string | null;
-  content: string;
-  tokens: number;
-}
+/** A piece of packed context: neighbouring chunks of one page merged, named by its first chunk, with its source. */
+export type ContextPiece = ContextResponse['pieces'][number];
+
+/** Each library's `version` (null: it has none), by library id: every piece names its library's. */
+export type LibraryVersions = ReadonlyMap<string, string | null>;
 
 export interface PackedContext {
   pieces: ContextPiece[];
@@ -34,7 +32,11 @@ interface Run {
  * out, links written as their text, and pieces of one page kept together. The best chunk alone is cut to fit when
  * nothing else would.
  */
-export function packContext(ranked: RankedChunk[], budget: number): PackedContext {
+export function packContext(
+  ranked: RankedChunk[],
+  budget: number,
+  versions: LibraryVersions = new Map(),
+): PackedContext {
   const counter = new CachedCounter();
   let runs: Run[] = [];
   const added: RankedChunk[] = [];
@@ -44,24 +46,24 @@ export function packContext(ranked: RankedChunk[], budget: number): PackedContex
     const fingerprint = chunk.content.replace(/\s+/g, ' ').trim();
     if (seenTexts.has(fingerprint)) continue;
     const trial = withChunk(runs, chunk, rank);
-    if (estimateTokens(trial, counter) <= budget) {
+    if (estimateTokens(trial, versions, counter) <= budget) {
       runs = trial;
       added.push(chunk);
       seenTexts.add(fingerprint);
       misses = 0;
     } else if (runs.length === 0) {
-      return truncated(chunk, rank, budget);
+      return truncated(chunk, rank, budget, versions);
     } else if (++misses >= MAX_MISSES) {
       break;
     }
   }
   // The estimate adds up pieces counted one by one; the exact count of the whole text has the last word.
   for (;;) {
-    const packed = render(runs, counter);
+    const packed = render(runs, versions, counter);
     if (packed.tokens <= budget || added.length === 0) return packed;
     const last = added.pop()!;
     runs = added.reduce<Run[]>((acc, chunk) => withChunk(acc, chunk, ranked.indexOf(chunk)), []);
-    if (runs.length === 0) return truncated(last, ranked.indexOf(last), budget);
+    if (runs.length === 0) return truncated(last, ranked.indexOf(last), budget, versions);
   }
 }
 
@@ -75,8 +77,8 @@ class CachedCounter {
   }
 }
 
-function estimateTokens(runs: Run[], counter: CachedCounter): number {
-  const pieces = runs.map(toPieceText);
+function estimateTokens(runs: Run[], versions: LibraryVersions, counter: CachedCounter): number {
+  const pieces = runs.map((run) => renderPiece(toPiece(run, versions)));
   const separators = Math.max(0, pieces.length - 1) * counter.count(PIECE_SEPARATOR);
   return pieces.reduce((sum, text) => sum + counter.count(text), 0) + separators;
 }
@@ -121,40 +123,50 @@ function orderRuns(runs: Run[]): Run[] {
   );
 }
 
-function render(runs: Run[], counter: CachedCounter): PackedContext {
-  const pieces = orderRuns(runs).map((run) => toPiece(run, counter));
+function render(runs: Run[], versions: LibraryVersions, counter: CachedCounter): PackedContext {
+  const pieces = orderRuns(runs).map((run) => toPiece(run, versions, counter));
   const text = pieces.map(renderPiece).join(PIECE_SEPARATOR);
   return { pieces, text, tokens: countTokens(text) };
 }
 
-function toPiece(run: Run, counter?: CachedCounter): ContextPiece {
+/** A run as a piece; its source is its first chunk's (a run's chunks are of one page, fetched together). */
+function toPiece(run: Run, versions: LibraryVersions, counter?: CachedCounter): ContextPiece {
   const first = run.chunks[0]!;
   const joined = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
   const content = linksAsText(joined);
   return {
     chunkId: first.id,
+    libraryId: first.libraryId,
+    libraryVersion: versions.get(first.libraryId) ?? null,
     title: first.title ?? null,
     url: first.url ?? null,
+    fetchedAt: first.fetchedAt ?? null,
+    contentHash: first.contentHash ?? null,
     content,
     tokens: counter?.count(content) ?? 0,
   };
 }
 
-function toPieceText(run: Run): string {
-  return renderPiece(toPiece(run));
+function renderPiece(piece: ContextPiece): string {
+  return `### ${piece.title ?? piece.url ?? piece.chunkId}\n${sourceLine(piece)}\n\n${piece.content}`;
 }
 
-function renderPiece(piece: ContextPiece): string {
-  const header = [
-    `### ${piece.title ?? piece.url ?? piece.chunkId}`,
-    ...(piece.url ? [`Source: ${piece.url}`] : []),
-  ].join('\n');
-  return `${header}\n\n${piece.content}`;
+/**
+ * One short line naming where the piece came from, e.g. `Source: https://nextjs.org/docs/app (vercel/next.js@15.1,
+ * fetched 2025-01-02)`: a date is enough for a reader and costs fewer tokens than a timestamp.
+ */
+export function sourceLine(piece: Pick<ContextPiece, 'libraryId' | 'libraryVersion' | 'url' | 'fetchedAt'>): string {
+  const { libraryId, libraryVersion, url, fetchedAt } = piece;
+  // A versioned library's id already ends in its version ("python/stdlib@3.11").
+  const library =
+    libraryVersion && !libraryId.endsWith(`@${libraryVersion}`) ? `${libraryId}@${libraryVersion}` : libraryId;
+  const about = fetchedAt ? `${library}, fetched ${fetchedAt.slice(0, 10)}` : library;
+  return url ? `Source: ${url} (${about})` : `Source: ${about}`;
 }
 
 /** The best chunk cut down to what the budget leaves after its header. */
-function truncated(chunk: RankedChunk, rank: number, budget: number): PackedContext {
-  const whole = toPiece({ chunks: [chunk], rank });
+function truncated(chunk: RankedChunk, rank: number, budget: number, versions: LibraryVersions): PackedContext {
+  const whole = toPiece({ chunks: [chunk], rank }, versions);
   const overhead = countTokens(renderPiece({ ...whole, content: '' }));
   for (let room = budget - overhead; room > 0; room -= Math.max(1, Math.ceil(room * 0.05))) {
     const content = truncateToTokens(whole.content, room);
