@@ -3,6 +3,8 @@ import type { AnyNode, Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
 import { removeNodes, replaceNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
+import { FRAMEWORK_ROOTS } from './frameworks';
+import { describeImages } from './image-alt-text';
 
 const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
 const PERMALINK_LABEL = /permalink|permanent link|link to this|direct link|anchor/i;
@@ -12,7 +14,7 @@ const NON_WEB_LINK = /^\s*(javascript|data|blob):/i;
 
 /**
  * Drops heading permalinks and empty anchors, makes every link absolute (against `<base href>` when
- * present) and replaces images by their alt text.
+ * present) and replaces images by their alt text where it describes them (image-alt-text.ts).
  */
 export function normalizeInline($: CheerioAPI, root: Cheerio<Element>, baseUrl: string): void {
   // Images first: a link holding only an image with alt text is not empty.
@@ -58,10 +60,13 @@ function isPermalink(link: Cheerio<Element>, inHeading: boolean): boolean {
 
 function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
   const replacements = new Map<AnyNode, AnyNode[]>();
-  findDescendants($, root, 'img').each((_, element) => {
-    const alt = (element.attribs.alt ?? '').replace(/\s+/g, ' ').trim();
-    replacements.set(element, alt === '' ? [] : [$('<span></span>').text(alt)[0]!]);
-  });
+  const documentation =
+    FRAMEWORK_ROOTS.some((selector) => root.is(selector)) ||
+    findDescendants($, root, 'pre, code')
+      .toArray()
+      .some((code) => $(code).text().trim() !== '');
+  for (const [image, text] of describeImages(findDescendants($, root, 'img').toArray(), documentation))
+    replacements.set(image, text === '' ? [] : [$('<span></span>').text(text)[0]!]);
   replaceNodes(replacements);
   // `picture source, video, audio`, in two compound steps (a selector with a combinator is searched far more slowly).
   removeNodes([

@@ -1,0 +1,44 @@
+import { extractPage } from './extract-page';
+
+const extract = (body: string): string =>
+  extractPage(
+    `<html><head><title>Pruning roses</title></head><body><main>${body}</main></body></html>`,
+    'https://example.com/roses',
+  ).markdown;
+
+const PROSE = '<p>Cut each cane back to an outward-facing bud, a quarter of an inch above it, at an angle.</p>';
+
+describe('images as their alt text', () => {
+  it('keeps an alt text that describes its own image', () => {
+    const markdown = extract(`${PROSE}<p><img src="a.png" alt="Where to cut: above the bud"></p>`);
+    expect(markdown).toContain('Where to cut: above the bud');
+  });
+
+  it('drops an alt text that several images share: a label, not a description', () => {
+    const markdown = extract(
+      `${PROSE}<p><img src="1.jpg" alt="Garden blog | Pruning roses in winter"></p>${PROSE}` +
+        `<p><img src="2.jpg" alt="Garden blog | Pruning roses in winter"></p>`,
+    );
+    expect(markdown).not.toContain('Garden blog');
+  });
+
+  it("drops an alt text that its figure's caption repeats, and keeps the caption", () => {
+    const markdown = extract(
+      `${PROSE}<figure><img src="c.jpg" alt="A pruned bush in March"><figcaption>A pruned bush in March. Credit: J. Doe</figcaption></figure>`,
+    );
+    expect(markdown.match(/A pruned bush in March/g)).toHaveLength(1);
+    expect(markdown).toContain('Credit: J. Doe');
+  });
+});
+
+describe('images as their alt text in documentation', () => {
+  it('keeps every alt text, repeated or captioned, where the content holds code', () => {
+    const diagram = '<p><img src="d.png" alt="Class diagram of the Scheduler"></p>';
+    const markdown = extract(
+      `${PROSE}<pre><code>scheduler.run()</code></pre>${diagram}${diagram}` +
+        '<figure><img src="e.png" alt="The job states"><figcaption>The job states</figcaption></figure>',
+    );
+    expect(markdown.match(/Class diagram of the Scheduler/g)).toHaveLength(2);
+    expect(markdown.match(/The job states/g)).toHaveLength(2);
+  });
+});
