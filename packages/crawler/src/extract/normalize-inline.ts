@@ -60,12 +60,15 @@ function isPermalink(link: Cheerio<Element>, inHeading: boolean): boolean {
 
 function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
   const replacements = new Map<AnyNode, AnyNode[]>();
+  const images = findDescendants($, root, 'img').toArray();
+  // Asked only of a page with images: the search for code is a pass over the whole content.
   const documentation =
-    FRAMEWORK_ROOTS.some((selector) => root.is(selector)) ||
-    findDescendants($, root, 'pre, code')
-      .toArray()
-      .some((code) => $(code).text().trim() !== '');
-  for (const [image, text] of describeImages(findDescendants($, root, 'img').toArray(), documentation))
+    images.length > 0 &&
+    (FRAMEWORK_ROOTS.some((selector) => root.is(selector)) ||
+      findDescendants($, root, 'pre, code')
+        .toArray()
+        .some((code) => $(code).text().trim() !== ''));
+  for (const [image, text] of describeImages(images, documentation))
     replacements.set(image, text === '' ? [] : [$('<span></span>').text(text)[0]!]);
   replaceNodes(replacements);
   // `picture source, video, audio`, in two compound steps (a selector with a combinator is searched far more slowly).
