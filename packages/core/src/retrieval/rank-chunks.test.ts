@@ -76,8 +76,12 @@ describe('rankChunks', () => {
     expect(outcome.chunks[0]).toMatchObject({ libraryId: 'a', content: 'text of both' });
     expect(keywordQueries[0]).toEqual({ terms: ['rotate', 'keys'], libraryIds: ['a'], limit: 40 });
     expect(embedded).toEqual(['How do I rotate keys?']);
-    // The vector ranking is the question's own: keyword hits do not pull it towards themselves.
-    expect(queried[0]).toEqual([1, 0]);
+    // The question's vector [1, 0] moved half way towards the best keyword hit's vector [0, 1], unit length again.
+    expect(queried[0]![0]).toBeCloseTo(2 / Math.sqrt(5));
+    expect(queried[0]![1]).toBeCloseTo(1 / Math.sqrt(5));
+    // Vector mode alone is not steered by keyword hits.
+    await rankChunks(deps, { query: 'rotate', libraryIds: ['a'], limit: 10, mode: 'vector' });
+    expect(queried[1]).toEqual([1, 0]);
   });
 
   it("fuses pages when results are grouped by page: one page's many chunks do not push another page down", async () => {
