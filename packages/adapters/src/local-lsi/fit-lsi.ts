@@ -14,7 +14,7 @@ export interface FitLsiOptions {
 }
 
 /** Sparse rows: document d has the entries [start[d], start[d + 1]) of column and value. */
-interface SparseRows {
+export interface SparseRows {
   start: Int32Array;
   column: Int32Array;
   value: Float64Array;
@@ -127,7 +127,7 @@ function rightSingularVectors(
 }
 
 /** A (documents × terms, sparse) times X (terms × width, row-major). */
-function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
+export function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
   const documents = a.start.length - 1;
   const y = new Float64Array(documents * width);
   for (let d = 0; d < documents; d++) {
@@ -141,7 +141,7 @@ function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
 }
 
 /** Aᵀ (terms × documents) times Y (documents × width, row-major). */
-function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Float64Array {
+export function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Float64Array {
   const z = new Float64Array(a.columns * width);
   for (let d = 0; d < a.start.length - 1; d++) {
     for (let e = a.start[d]!; e < a.start[d + 1]!; e++) {
@@ -158,7 +158,7 @@ function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Floa
  * a column that adds no new direction becomes zero. Written here on typed arrays because ml-matrix's QR goes element
  * by element and takes seconds on the tall matrices of a large library.
  */
-function orthonormal(values: Float64Array, rows: number, width: number): Float64Array {
+export function orthonormal(values: Float64Array, rows: number, width: number): Float64Array {
   const columns: Float64Array[] = [];
   for (let c = 0; c < width; c++) {
     const column = new Float64Array(rows);
@@ -190,7 +190,7 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /** Standard normal samples from a seeded generator (mulberry32 and Box-Muller). */
-function gaussian(seed: number): () => number {
+export function gaussian(seed: number): () => number {
   let state = seed >>> 0;
   const uniform = () => {
     state = (state + 0x6d2b79f5) >>> 0;
