@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { lsiTerms } from '../../packages/adapters/src/local-lsi/lsi-terms';
+import { corpusFiles, passagesOf } from './corpus-passages';
+
+export const PASSAGE_END = -1;
+
+/**
+ * One package's prose as a stream of term ids into its own list of terms, `PASSAGE_END` after each passage, with the
+ * number of its files each term occurs in. Terms are `lsiTerms`'s, the embedder's own, so the vectors learned compose
+ * with it.
+ */
+export interface PackageTerms {
+  name: string;
+  terms: string[];
+  ids: Int32Array;
+  fileFrequency: Int32Array;
+  files: number;
+  bytes: number;
+  tokens: number;
+}
+
+/** Up to `maxBytes` of the package's prose: the kernel's or Java's thousands of pages would outweigh the rest. */
+export function readPackageTerms(corpusDir: string, name: string, maxBytes: number): PackageTerms {
+  const idOf = new Map<string, number>();
+  const terms: string[] = [];
+  const fileFrequency: number[] = [];
+  let ids = new Int32Array(1 << 16);
+  let length = 0;
+  const push = (id: number) => {
+    if (length === ids.length) {
+      const grown = new Int32Array(ids.length * 2);
+      grown.set(ids);
+      ids = grown;
+    }
+    ids[length++] = id;
+  };
+  let files = 0;
+  let bytes = 0;
+  let tokens = 0;
+  for (const { file, kind } of corpusFiles(path.join(corpusDir, name))) {
+    if (bytes >= maxBytes) break;
+    const seen = new Set<number>();
+    for (const passage of passagesOf(file, kind)) {
+      bytes += passage.length;
+      for (const term of lsiTerms(passage)) {
+        let id = idOf.get(term);
+        if (id === undefined) {
+          id = terms.length;
+          idOf.set(term, id);
+          terms.push(term);
+          fileFrequency.push(0);
+        }
+        seen.add(id);
+        push(id);
+        tokens++;
+      }
+      push(PASSAGE_END);
+    }
+    for (const id of seen) fileFrequency[id]!++;
+    files++;
+  }
+  return {
+    name,
+    terms,
+    ids: ids.slice(0, length),
+    fileFrequency: Int32Array.from(fileFrequency),
+    files,
+    bytes,
+    tokens,
+  };
+}
