@@ -15,12 +15,15 @@ packages=(
   # Manual pages: the C library and system calls, and the tools of a developer's and an administrator's day.
   manpages manpages-dev coreutils findutils grep sed tar diffutils-doc rsync openssh-client curl wget man-db
   util-linux procps iproute2 systemd tmux screen subversion openssl gpg lvm2 nmap bsdextrautils erlang-manpages
-  # Languages' manuals: Perl, Ruby, Erlang, Tcl, Lisp, Haskell, GNU Guile, R, Octave, gnuplot, Maxima, Elixir, Java.
-  perl-doc ruby3.1-doc erlang-doc tcl8.6-doc sbcl-doc clisp-doc haskell98-report guile-3.0-doc r-doc-html octave-doc
-  gnuplot-doc maxima-doc elixir openjdk-17-doc
+  # Languages' manuals: Perl, Ruby, Erlang, Tcl, Lisp, Haskell, GNU Guile, R, Octave, gnuplot, Maxima, Java.
+  perl-doc erlang-doc tcl8.6-doc sbcl-doc clisp-doc haskell98-report guile-3.0-doc r-doc-html octave-doc
+  gnuplot-doc maxima-doc openjdk-17-doc
   # Servers, databases, shells, editors and version control other than the evaluation's.
   apache2-doc nginx-doc sqlite3-doc bind9-doc postfix-doc exim4-doc-html docker-doc bash-doc zsh-doc vim-doc
-  emacs-common mercurial-common libssl-doc
+  emacs-common mercurial-common libssl-doc wireshark-doc borgbackup-doc mutt icinga2-doc haproxy-doc varnish-doc
+  unbound knot-doc openvpn tor fail2ban ufw
+  # Libraries' and toolkits' guides: Qt, GLib, Racket, the C++ reference.
+  qtbase5-doc-html libglib2.0-doc racket-doc cppreference-doc-en-html
   # Python libraries and documentation tools (not Python's own manual).
   sphinx-doc mkdocs-doc python-flask-doc python-requests-doc python-werkzeug-doc python-jinja2-doc python-click-doc
   python-pytest-doc python-setuptools-doc twisted-doc python-sklearn-doc python-scipy-doc python-pandas-doc
@@ -29,6 +32,8 @@ packages=(
   # Debian's handbooks and the kernel's documentation: long prose about systems.
   debian-handbook debian-reference-en debian-policy developers-reference maint-guide debian-faq doc-debian
   linux-doc-6.1
+  # Desktop help, in the words people use: folders, trash, wiping a disk, undoing a change.
+  gnome-user-docs libreoffice-help-en-us gimp-help-en gnumeric-doc
   # General English and computing vocabulary: WordNet's synonym sets, FOLDOC and the Jargon File.
   wordnet-base dict-foldoc jargon-text
 )
@@ -57,6 +62,8 @@ manifest="$dest/manifest.tsv"
 : >"$manifest"
 for deb in "$debs"/*.deb; do
   package=$(dpkg-deb -f "$deb" Package)
+  # A package dropped from the list may still be in the cache: it is no longer part of the corpus.
+  [[ " ${packages[*]} " == *" $package "* ]] || continue
   version=$(dpkg-deb -f "$deb" Version)
   if [ ! -d "$dest/$package" ]; then
     mkdir -p "$dest/$package.partial"
