@@ -47,8 +47,9 @@ const SEED = 0x5eed;
 
 /** What a developer asks about and docs say otherwise; printed so the quality of a model is visible. */
 const PROBES = [
-  'folder', 'directory', 'delete', 'remove', 'wipe', 'junk', 'stash', 'commit', 'branch', 'untracked', 'error',
-  'install', 'crash', 'slow', 'thread', 'socket', 'permission', 'password', 'download', 'config', 'memory', 'quit',
+  'folder', 'directory', 'delete', 'remove', 'erase', 'wipe', 'trash', 'junk', 'undo', 'stash', 'commit', 'branch',
+  'untracked', 'error', 'install', 'crash', 'slow', 'thread', 'socket', 'permission', 'password', 'download',
+  'config', 'memory', 'exit', 'shortcut',
 ]; // prettier-ignore
 
 const started = Date.now();

@@ -8,7 +8,11 @@ type Kind = 'html' | 'roff' | 'text' | 'wordnet';
 /** Files past this size are generated indexes and API dumps more than prose. */
 const MAX_FILE_BYTES = 4_000_000;
 /** Translated manuals (the kernel's, the Debian handbook's, man pages') teach no English. */
-const TRANSLATION = /\/(translations|man\/[a-z]{2}(_[A-Z]{2})?(\.[\w-]+)?|html\/(?!en-US\/)[a-z]{2}(-[A-Z]{2})?)\//;
+const TRANSLATION =
+  /\/(translations|help\/(.+\/)?(?!C\/|en(-US)?\/)([a-z]{2,3}([-_][A-Za-z]{2,4})?(@\w+)?)|man\/[a-z]{2}(_[A-Z]{2})?(\.[\w-]+)?|html\/(?!en-US\/)[a-z]{2}(-[A-Z]{2})?)\//;
+
+/** Sphinx's page sources and highlighted modules repeat its pages; example galleries repeat their download links. */
+const DUPLICATES = /\/(_sources|_modules|_downloads|auto_examples)\//;
 
 /** The files of one unpacked package worth reading, sorted (the same corpus gives the same model). */
 export function corpusFiles(packageRoot: string): { file: string; kind: Kind }[] {
@@ -19,7 +23,8 @@ export function corpusFiles(packageRoot: string): { file: string; kind: Kind }[]
       if (entry.isDirectory()) walk(file);
       else if (entry.isFile()) {
         const kind = kindOf(file);
-        if (kind && !TRANSLATION.test(file) && statSync(file).size <= MAX_FILE_BYTES) found.push({ file, kind });
+        if (kind && !TRANSLATION.test(file) && !DUPLICATES.test(file) && statSync(file).size <= MAX_FILE_BYTES)
+          found.push({ file, kind });
       }
     }
   };
@@ -30,7 +35,8 @@ export function corpusFiles(packageRoot: string): { file: string; kind: Kind }[]
 function kindOf(file: string): Kind | null {
   const name = path.basename(file).replace(/\.gz$/, '');
   if (/\/wordnet\/data\.(noun|verb|adj|adv)$/.test(file)) return 'wordnet';
-  if (/\.(html?|xhtml)$/.test(name)) return 'html';
+  // Mallard pages and DocBook (GNOME's help) are XML whose text reads as HTML's does.
+  if (/\.(html?|xhtml|page)$/.test(name) || (/\/help\//.test(file) && name.endsWith('.xml'))) return 'html';
   if (/\/man\/man\d[^/]*\//.test(file) || /\.\d[a-z]*$/.test(name)) return 'roff';
   if (/\/info\//.test(file) && /\.info(-\d+)?$/.test(name)) return 'text';
   if (/\.(txt|text|pod|rst|md)$/.test(name) || /\.dict(\.dz)?$/.test(path.basename(file))) return 'text';
@@ -63,7 +69,7 @@ const LICENSE = /permission is granted|free documentation license|general public
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 const BLOCK =
-  /<\/?(p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|table|pre|br|hr|section|article|blockquote|title)\b[^>]*>/gi;
+  /<\/?(p|div|h[1-6]|li|ul|ol|dl|dt|dd|tr|td|th|table|pre|br|hr|section|article|blockquote|title|para|simpara|listitem|entry|term)\b[^>]*>/gi;
 
 /** Visible text, a blank line at each block element; scripts, styles and comments dropped. */
 export function textOfHtml(html: string): string {

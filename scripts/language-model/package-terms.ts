@@ -37,10 +37,15 @@ export function readPackageTerms(corpusDir: string, name: string, maxBytes: numb
   let files = 0;
   let bytes = 0;
   let tokens = 0;
+  // Navigation, footers and notices repeat on every page: each passage is read once.
+  const passagesRead = new Set<string>();
   for (const { file, kind } of corpusFiles(path.join(corpusDir, name))) {
     if (bytes >= maxBytes) break;
     const seen = new Set<number>();
     for (const passage of passagesOf(file, kind)) {
+      const key = passage.trim();
+      if (passagesRead.has(key)) continue;
+      passagesRead.add(key);
       bytes += passage.length;
       for (const term of lsiTerms(passage)) {
         let id = idOf.get(term);
