@@ -4,7 +4,7 @@
  * `LsiModel`, gzipped. Prints the corpus, the time and memory of each step, the model's SHA-256 and the nearest
  * terms of a list of probes. Deterministic for a given corpus.
  *
- *   npm run train:language-model [-- --dimensions 256 --vocabulary 100000 --package-mb 8 --out file.bin.gz]
+ *   npm run train:language-model [-- --dimensions 192 --vocabulary 100000 --package-mb 12 --out file.bin.gz]
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -27,13 +27,13 @@ const { values: args } = parseArgs({
   options: {
     corpus: { type: 'string', default: '.cache/training-corpus' },
     out: { type: 'string', default: GENERAL_MODEL_FILE },
-    dimensions: { type: 'string', default: '256' },
+    dimensions: { type: 'string', default: '192' },
     vocabulary: { type: 'string', default: '100000' },
     contexts: { type: 'string', default: '30000' },
     window: { type: 'string', default: '5' },
     subsample: { type: 'string', default: '1e-4' },
     'min-count': { type: 'string', default: '5' },
-    'package-mb': { type: 'string', default: '8' },
+    'package-mb': { type: 'string', default: '12' },
     threads: { type: 'string', default: '4' },
   },
 });
