@@ -4,16 +4,16 @@ import { gunzipSync } from 'node:zlib';
 import { LsiModel } from './lsi-model';
 
 /**
- * The general-language term model: vectors for about 100,000 `lsiTerms` terms learned offline from Debian's manuals
+ * The general-language term model: vectors for about 88,000 `lsiTerms` terms learned offline from Debian's manuals
  * and manual pages (see `models/README.md`), which know that a folder is a directory whatever a library's own pages say.
  */
 export const GENERAL_MODEL_FILE = path.join(__dirname, '../../models/general-terms-v1.bin.gz');
 /** The SHA-256 of the file as `scripts/train-language-model.ts` wrote it; `models/README.md` records the same. */
-export const GENERAL_MODEL_SHA256 = '63561645e42e1354694fa8282f965c48d6533324820adbf2441ab7c4372c5b15';
+export const GENERAL_MODEL_SHA256 = '0a4fc1892143edffea2f1b57a002ba3af987b8e4a91e0138cb487a7af3179a8c';
 
 let loaded: LsiModel | undefined;
 
-/** The general-language model, read once (about 30 MB in memory; the file is gzipped). */
+/** The general-language model, read once (about 25 MB in memory: 88,000 terms × 192 bytes and their strings). */
 export function loadGeneralModel(): LsiModel {
   loaded ??= LsiModel.deserialize(gunzipSync(readFileSync(GENERAL_MODEL_FILE)));
   return loaded;
