@@ -50,6 +50,8 @@ COPY --from=production-dependencies /app/node_modules node_modules
 COPY package.json ./
 COPY --from=build /app/packages/adapters/package.json packages/adapters/
 COPY --from=build /app/packages/adapters/dist packages/adapters/dist
+# The general-language model that EMBEDDER=local-general reads (packages/adapters/models/README.md).
+COPY --from=build /app/packages/adapters/models packages/adapters/models
 COPY --from=build /app/packages/config/package.json packages/config/
 COPY --from=build /app/packages/config/dist packages/config/dist
 COPY --from=build /app/packages/core/package.json packages/core/

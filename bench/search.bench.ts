@@ -4,7 +4,7 @@
  * questions, so a change of the machine's load during the run falls on all of them alike.
  */
 import path from 'node:path';
-import { openSqliteDatabase } from '@docshelf/adapters';
+import { GENERAL_MODEL_FILE, loadGeneralModel, openSqliteDatabase } from '@docshelf/adapters';
 import { embedChunks, queryTerms, searchDocs } from '@docshelf/core';
 import request from 'supertest';
 import type { Harness } from '@docshelf/testing/e2e/harness';
@@ -187,4 +187,25 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
   line('search use case, keyword only', keywordOnly);
   line('search use case, hybrid', useCase);
   line('GET /api/search, hybrid (HTTP in-process)', http);
+  printGeneralModelCost();
+}
+
+/**
+ * What the general-language model (`EMBEDDER=local-general`) costs a process that embeds with it: read once, on its
+ * first use. Memory is the resident set's growth across the load, after a collection where the flag allows one.
+ */
+function printGeneralModelCost(): void {
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  const started = performance.now();
+  const model = loadGeneralModel();
+  const loadMs = performance.now() - started;
+  globalThis.gc?.();
+  const after = process.memoryUsage();
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  console.log(
+    `general-language model ${path.basename(GENERAL_MODEL_FILE)} (${model.vocabulary.length.toLocaleString('en')} terms x ` +
+      `${model.dimensions}): loaded in ${loadMs.toFixed(0)} ms, holds ${mb(model.bytes)} MB ` +
+      `(resident set +${mb(after.rss - before.rss)} MB, heap and buffers +${mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)} MB)`,
+  );
 }

@@ -53,7 +53,11 @@ function leaks(stages: Stage[], target: string): string[] {
         .flatMap((stage) => stage.instructions)
         .filter((l) => /npm (ci|install)/.test(l));
       if (installs.join() !== 'RUN npm ci --omit=dev --no-audit --no-fund') found.push(line);
-    } else if (!/(^|\/)package\.json$/.test(source) && !(/(^|\/)dist$/.test(source) && fromStage === 'build')) {
+    } else if (
+      !/(^|\/)package\.json$/.test(source) &&
+      // A workspace's compiled code, and the data files it reads at run time (a shipped model).
+      !(/(^|\/)(dist|models)$/.test(source) && fromStage === 'build')
+    ) {
       found.push(line);
     }
   }

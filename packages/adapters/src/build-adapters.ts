@@ -13,6 +13,7 @@ import type {
   VectorIndex,
 } from '@docshelf/core';
 import { FsBackupStorage } from './fs.backup-storage';
+import { loadGeneralModel } from './local-lsi/general-model';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
 import { LocalEmbedder } from './local.embedder';
 import type { MongoRecordStores } from './mongo.record-stores';
@@ -108,14 +109,19 @@ export function buildAdapters(config: AdapterConfig): Adapters {
 /** The configured embedder first, then the local ones, which cost nothing to keep: libraries they embedded stay searchable. */
 function buildEmbedders(config: AdapterConfig, records: SqliteRecordStores | MongoRecordStores): Embedder[] {
   const dimensions = config.embedding.dimensions;
-  const lsi = new LocalLsiEmbedder(
-    { states: records.embedderStates, libraries: records.libraries, cacheBytes: config.embedding.modelCacheBytes },
-    dimensions,
-  );
+  const lsiDeps = {
+    states: records.embedderStates,
+    libraries: records.libraries,
+    cacheBytes: config.embedding.modelCacheBytes,
+  };
+  const lsi = new LocalLsiEmbedder(lsiDeps, dimensions);
+  // Loads its model on first use, so keeping it costs nothing until a library it embedded is searched.
+  const general = new LocalLsiEmbedder({ ...lsiDeps, general: loadGeneralModel }, dimensions);
   const hash = new LocalEmbedder(dimensions);
   const choice = config.adapters.embedder;
-  if (choice.kind === 'openai') return [new (loadOpenAi().OpenAiEmbedder)(choice), lsi, hash];
-  return choice.kind === 'local-hash' ? [hash, lsi] : [lsi, hash];
+  if (choice.kind === 'openai') return [new (loadOpenAi().OpenAiEmbedder)(choice), lsi, general, hash];
+  if (choice.kind === 'local-hash') return [hash, lsi, general];
+  return choice.kind === 'local-general' ? [general, lsi, hash] : [lsi, general, hash];
 }
 
 // Production adapters load only when selected: their SDKs add about half a second to every process start. `require`,

@@ -103,6 +103,42 @@ describe('LocalLsiEmbedder', () => {
     }
   });
 
+  it('with a general model, places a question near text that says it in words this library never pairs', async () => {
+    // A library that says "folder" and "directory" in unrelated company, and a general model that knows they are alike.
+    const { store, cleanup } = await libraryStore([
+      'Delete a directory with rmdir; the directory must be empty.',
+      'A folder of photos opens in the gallery with thumbnails.',
+      'Bake the cake for forty minutes with butter and sugar.',
+      'Parse a URL into its host, path and query string.',
+    ]);
+    try {
+      const vocabulary = [...new Set(['folder', 'directory', 'delete', 'remove', 'photo'].flatMap(lsiTerms))];
+      const like = (term: string) =>
+        ['folder', 'directori'].includes(term) ? [1, 0] : term === 'photo' ? [0, 1] : [0.7, 0.7];
+      const general = LsiModel.fromVectors(
+        vocabulary,
+        new Float32Array(vocabulary.length).fill(1),
+        Float32Array.from(vocabulary.flatMap(like)),
+        2,
+      );
+      const deps = { states: store.embedderStates, libraries: store.libraries };
+      const placed = async (embedder: LocalLsiEmbedder) => {
+        const documents = await embedder.embed(['Delete a directory with rmdir.'], {
+          libraryId: 'acme/fs',
+          kind: 'document',
+        });
+        const [question] = await embedder.embed(['remove a folder'], { libraryId: 'acme/fs', kind: 'query' });
+        return cosine(question!, documents[0]!);
+      };
+      const withGeneral = new LocalLsiEmbedder({ ...deps, general: () => general }, 16);
+      expect(withGeneral.model).toBe('local-lsi-v2');
+      const alone = await placed(new LocalLsiEmbedder(deps, 16));
+      expect(await placed(withGeneral)).toBeGreaterThan(alone + 0.1);
+    } finally {
+      await cleanup();
+    }
+  });
+
   it('shares what it learned from a library with another (a refreshed replacement), which then embeds alike', async () => {
     const { store, cleanup } = await libraryStore();
     try {

@@ -13,6 +13,12 @@ import { LocalEmbedder } from './local.embedder';
 
 /** Share of the vector given to the hashed lexical features; the rest is the latent semantic part. */
 const LEXICAL_SHARE = 0.4;
+/**
+ * With a general model: its share of the vector's weight and of its dimensions, taken from the library's latent part.
+ * The best of five settings on the evaluation's development set (`npm run eval:retrieval -- --set dev`).
+ */
+const GENERAL_SHARE = 0.35;
+const GENERAL_DIMENSION_SHARE = 0.3;
 /** Chunks read per page while learning a library. */
 const READ_PAGE = 1_000;
 /**
@@ -33,6 +39,13 @@ export interface LocalLsiEmbedderDeps {
   /** The most chunks a library is learned from (LEARN_SAMPLE_MAX unless said). */
   learnSampleMax?: number;
   /**
+   * Term vectors of general technical English learned offline from a large corpus (`local-lsi/general-model.ts`): with them,
+   * texts are also placed in a space shared by every library, where words that keep the same company across many
+   * manuals ("folder" and "directory") come close even when one library never says both. The model is then
+   * `local-lsi-v2`; without them `local-lsi-v1`. Read on first use: a process that never embeds never loads it.
+   */
+  general?: () => LsiModel;
+  /**
    * Memory for libraries' models kept between uses (about 10 MB for a library of 30,000 distinct words): a search
    * over many libraries places its question with each library's model, and a model read again costs milliseconds.
    */
@@ -48,9 +61,10 @@ export interface LocalLsiEmbedderDeps {
  * vectors (replace, delete), and learned again from what the library then holds.
  */
 export class LocalLsiEmbedder implements Embedder {
-  readonly model = 'local-lsi-v1';
+  readonly model: string;
   private readonly lexical: LocalEmbedder;
   private readonly latentDimensions: number;
+  private readonly generalDimensions: number;
   private readonly cache = new Map<string, { id: string; model: LsiModel }>();
   private readonly learning = new Map<string, Promise<{ id: string; model: LsiModel }>>();
 
@@ -63,7 +77,9 @@ export class LocalLsiEmbedder implements Embedder {
     }
     const lexicalDimensions = Math.round(dimensions * LEXICAL_SHARE);
     this.lexical = new LocalEmbedder(lexicalDimensions);
-    this.latentDimensions = dimensions - lexicalDimensions;
+    this.generalDimensions = deps.general ? Math.round(dimensions * GENERAL_DIMENSION_SHARE) : 0;
+    this.latentDimensions = dimensions - lexicalDimensions - this.generalDimensions;
+    this.model = deps.general ? 'local-lsi-v2' : 'local-lsi-v1';
   }
 
   async embed(texts: string[], scope?: EmbedScope): Promise<number[][]> {
@@ -73,13 +89,24 @@ export class LocalLsiEmbedder implements Embedder {
     const learned =
       scope.kind === 'document' ? await this.learnedOrLearn(scope.libraryId) : await this.learned(scope.libraryId);
     const lexical = await this.lexical.embed(texts);
-    const latentWeight = Math.sqrt(1 - LEXICAL_SHARE);
+    const generalShare = this.generalDimensions > 0 ? GENERAL_SHARE : 0;
+    const latentWeight = Math.sqrt(1 - LEXICAL_SHARE - generalShare);
+    const generalWeight = Math.sqrt(generalShare);
     const lexicalWeight = Math.sqrt(LEXICAL_SHARE);
+    const general = this.deps.general?.();
     return texts.map((text, i) => {
-      const latent = learned?.model.project(lsiTerms(text)) ?? new Float32Array(this.latentDimensions);
+      const terms = lsiTerms(text);
+      const latent = learned?.model.project(terms) ?? new Float32Array(this.latentDimensions);
       const vector = new Array<number>(this.dimensions);
       for (let d = 0; d < this.latentDimensions; d++) vector[d] = latentWeight * latent[d]!;
-      lexical[i]!.forEach((value, d) => (vector[this.latentDimensions + d] = lexicalWeight * value));
+      if (general) {
+        // The model's first directions (its strongest); zeros past its own size.
+        const placed = unit(general.project(terms).subarray(0, this.generalDimensions));
+        for (let d = 0; d < this.generalDimensions; d++)
+          vector[this.latentDimensions + d] = generalWeight * (placed[d] ?? 0);
+      }
+      const lexicalStart = this.latentDimensions + this.generalDimensions;
+      lexical[i]!.forEach((value, d) => (vector[lexicalStart + d] = lexicalWeight * value));
       return normalize(vector);
     });
   }
@@ -158,6 +185,15 @@ export class LocalLsiEmbedder implements Embedder {
     this.cache.set(libraryId, entry);
     return entry;
   }
+}
+
+/** The vector scaled to unit length (all zeros stay zeros). */
+function unit(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (const value of vector) norm += value * value;
+  if (norm === 0) return vector;
+  norm = Math.sqrt(norm);
+  return vector.map((value) => value / norm);
 }
 
 function normalize(vector: number[]): number[] {

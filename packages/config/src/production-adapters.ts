@@ -29,8 +29,11 @@ export const productionEnvSchema = z.object({
   GCS_PROJECT_ID: optionalString,
   GCS_API_ENDPOINT: optionalUrl,
   STORAGE_EMULATOR_HOST: optionalString,
-  /** `local`: local-lsi-v1, learned from each library; `local-hash`: local-hash-v1, words only; `openai`: a remote model. */
-  EMBEDDER: z.enum(['local', 'local-hash', 'openai']).default('local'),
+  /**
+   * `local`: local-lsi-v1, learned from each library; `local-general`: local-lsi-v2, the same with the shipped
+   * general-language model beside it; `local-hash`: local-hash-v1, words only; `openai`: a remote model.
+   */
+  EMBEDDER: z.enum(['local', 'local-general', 'local-hash', 'openai']).default('local'),
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
