@@ -78,48 +78,64 @@ function weighDocuments(documents: string[][], maxVocabulary: number) {
   return { vocabulary, idf, rows };
 }
 
+/** How closely the randomized SVD approximates: extra directions sampled, subspace iterations, and its seed. */
+export interface RandomizedSvdOptions {
+  oversampling?: number;
+  powerIterations?: number;
+  seed?: number;
+}
+
+/**
+ * The randomized SVD's common core (Halko, Martinsson and Tropp 2011): Q, an orthonormal basis of A's dominant range
+ * (rows × width), Z = Aᵀ Q (columns × width), and the top `rank` eigenpairs of Zᵀ Z = B Bᵀ for B = Qᵀ A, largest
+ * first. A's left singular vectors are Q times those eigenvectors, its right ones Z times them over the singular values
+ * (the eigenvalues' square roots).
+ */
+export function randomizedSvd(a: SparseRows, rank: number, options: RandomizedSvdOptions) {
+  const rows = a.start.length - 1;
+  const width = Math.min(rank + (options.oversampling ?? 10), a.columns, rows);
+  const random = gaussian(options.seed ?? 0x5eed);
+  const omega = new Float64Array(a.columns * width);
+  for (let i = 0; i < omega.length; i++) omega[i] = random();
+  let q = orthonormal(multiply(a, omega, width), rows, width);
+  for (let i = 0; i < (options.powerIterations ?? 2); i++) {
+    const z = orthonormal(multiplyTransposed(a, q, width), a.columns, width);
+    q = orthonormal(multiply(a, z, width), rows, width);
+  }
+  const z = multiplyTransposed(a, q, width);
+  const gram = new Matrix(width, width);
+  for (let i = 0; i < width; i++) {
+    for (let j = i; j < width; j++) {
+      let sum = 0;
+      for (let c = 0; c < a.columns; c++) sum += z[c * width + i]! * z[c * width + j]!;
+      gram.set(i, j, sum);
+      gram.set(j, i, sum);
+    }
+  }
+  const eigen = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
+  const top = eigen.realEigenvalues
+    .map((value, index) => ({ value, index }))
+    .sort((x, y) => y.value - x.value)
+    .filter((e) => e.value > 1e-10)
+    .slice(0, rank)
+    .map(({ value, index }) => ({ value, vector: eigen.eigenvectorMatrix.getColumn(index) }));
+  return { q, z, width, top };
+}
+
 /** The top `rank` right singular vectors of A, row-major (one row of `count` values per column of A). */
 function rightSingularVectors(
   a: SparseRows,
   rank: number,
   options: FitLsiOptions,
 ): { vectors: Float64Array; count: number } {
-  const documents = a.start.length - 1;
-  const width = Math.min(rank + (options.oversampling ?? 10), a.columns, documents);
-  const random = gaussian(options.seed ?? 0x5eed);
-  const omega = new Float64Array(a.columns * width);
-  for (let i = 0; i < omega.length; i++) omega[i] = random();
-  let q = orthonormal(multiply(a, omega, width), documents, width);
-  for (let i = 0; i < (options.powerIterations ?? 2); i++) {
-    const z = orthonormal(multiplyTransposed(a, q, width), a.columns, width);
-    q = orthonormal(multiply(a, z, width), documents, width);
-  }
-  // B = Qᵀ A, held as Z = Aᵀ Q; the eigenvectors of B Bᵀ = Zᵀ Z give B's singular vectors.
-  const z = multiplyTransposed(a, q, width);
-  const gram = new Matrix(width, width);
-  for (let i = 0; i < width; i++) {
-    for (let j = i; j < width; j++) {
-      let sum = 0;
-      for (let t = 0; t < a.columns; t++) sum += z[t * width + i]! * z[t * width + j]!;
-      gram.set(i, j, sum);
-      gram.set(j, i, sum);
-    }
-  }
-  const eigen = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
-  const order = eigen.realEigenvalues
-    .map((value, index) => ({ value, index }))
-    .sort((x, y) => y.value - x.value)
-    .filter((e) => e.value > 1e-10)
-    .slice(0, rank);
-  const u = eigen.eigenvectorMatrix;
-  const count = order.length;
+  const { z, width, top } = randomizedSvd(a, rank, options);
+  const count = top.length;
   const vectors = new Float64Array(a.columns * count);
-  order.forEach(({ value, index }, k) => {
+  top.forEach(({ value, vector }, k) => {
     const sigma = Math.sqrt(value);
-    const column = u.getColumn(index);
     for (let t = 0; t < a.columns; t++) {
       let sum = 0;
-      for (let i = 0; i < width; i++) sum += z[t * width + i]! * column[i]!;
+      for (let i = 0; i < width; i++) sum += z[t * width + i]! * vector[i]!;
       vectors[t * count + k] = sum / sigma;
     }
   });
@@ -127,7 +143,7 @@ function rightSingularVectors(
 }
 
 /** A (documents × terms, sparse) times X (terms × width, row-major). */
-export function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
+function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
   const documents = a.start.length - 1;
   const y = new Float64Array(documents * width);
   for (let d = 0; d < documents; d++) {
@@ -141,7 +157,7 @@ export function multiply(a: SparseRows, x: Float64Array, width: number): Float64
 }
 
 /** Aᵀ (terms × documents) times Y (documents × width, row-major). */
-export function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Float64Array {
+function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Float64Array {
   const z = new Float64Array(a.columns * width);
   for (let d = 0; d < a.start.length - 1; d++) {
     for (let e = a.start[d]!; e < a.start[d + 1]!; e++) {
@@ -158,7 +174,7 @@ export function multiplyTransposed(a: SparseRows, y: Float64Array, width: number
  * a column that adds no new direction becomes zero. Written here on typed arrays because ml-matrix's QR goes element
  * by element and takes seconds on the tall matrices of a large library.
  */
-export function orthonormal(values: Float64Array, rows: number, width: number): Float64Array {
+function orthonormal(values: Float64Array, rows: number, width: number): Float64Array {
   const columns: Float64Array[] = [];
   for (let c = 0; c < width; c++) {
     const column = new Float64Array(rows);
@@ -190,7 +206,7 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /** Standard normal samples from a seeded generator (mulberry32 and Box-Muller). */
-export function gaussian(seed: number): () => number {
+function gaussian(seed: number): () => number {
   let state = seed >>> 0;
   const uniform = () => {
     state = (state + 0x6d2b79f5) >>> 0;

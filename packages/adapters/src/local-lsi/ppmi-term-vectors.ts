@@ -1,6 +1,5 @@
-import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import type { CooccurrencePairs } from './cooccurrence-counts';
-import { gaussian, multiply, multiplyTransposed, orthonormal, type SparseRows } from './fit-lsi';
+import { randomizedSvd, type SparseRows } from './fit-lsi';
 
 export interface PpmiOptions {
   dimensions: number;
@@ -80,34 +79,9 @@ export function leftSingularVectors(
   options: Omit<PpmiOptions, 'dimensions'> = {},
 ): { u: Float64Array; sigma: Float64Array; count: number } {
   const rows = a.start.length - 1;
-  const width = Math.min(rank + (options.oversampling ?? 10), a.columns, rows);
-  const random = gaussian(options.seed ?? 0x5eed);
-  const omega = new Float64Array(a.columns * width);
-  for (let i = 0; i < omega.length; i++) omega[i] = random();
-  let q = orthonormal(multiply(a, omega, width), rows, width);
-  for (let i = 0; i < (options.powerIterations ?? 2); i++) {
-    const z = orthonormal(multiplyTransposed(a, q, width), a.columns, width);
-    q = orthonormal(multiply(a, z, width), rows, width);
-  }
-  // B = Qᵀ A, held as Z = Aᵀ Q: B Bᵀ = Zᵀ Z, whose eigenvectors rotate Q onto A's left singular vectors.
-  const z = multiplyTransposed(a, q, width);
-  const gram = new Matrix(width, width);
-  for (let i = 0; i < width; i++) {
-    for (let j = i; j < width; j++) {
-      let sum = 0;
-      for (let c = 0; c < a.columns; c++) sum += z[c * width + i]! * z[c * width + j]!;
-      gram.set(i, j, sum);
-      gram.set(j, i, sum);
-    }
-  }
-  const eigen = new EigenvalueDecomposition(gram, { assumeSymmetric: true });
-  const order = eigen.realEigenvalues
-    .map((value, index) => ({ value, index }))
-    .sort((x, y) => y.value - x.value)
-    .filter((e) => e.value > 1e-10)
-    .slice(0, rank);
-  const count = order.length;
-  const rotation = order.map(({ index }) => eigen.eigenvectorMatrix.getColumn(index));
+  const { q, width, top } = randomizedSvd(a, rank, options);
+  const count = top.length;
+  const rotation = top.map(({ vector }) => vector);
   const u = new Float64Array(rows * count);
   for (let r = 0; r < rows; r++) {
     for (let k = 0; k < count; k++) {
@@ -117,5 +91,5 @@ export function leftSingularVectors(
       u[r * count + k] = sum;
     }
   }
-  return { u, sigma: Float64Array.from(order, ({ value }) => Math.sqrt(value)), count };
+  return { u, sigma: Float64Array.from(top, ({ value }) => Math.sqrt(value)), count };
 }
