@@ -56,6 +56,8 @@ async function main(): Promise<void> {
     // Every question is asked five times (three rankings, two context budgets), faster than a client's rate limit.
     RATE_LIMIT_PER_KEY: '1000000',
     ...(keepDir ? { DATA_DIR: keepDir } : {}),
+    // The embedder under evaluation: the default, or the one the environment names (EMBEDDER=local-general).
+    ...(process.env.EMBEDDER ? { EMBEDDER: process.env.EMBEDDER } : {}),
   });
   try {
     const auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
