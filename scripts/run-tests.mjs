@@ -1,4 +1,5 @@
-// `npm test`: lint (ESLint and Prettier), types and the build, then jest (service and reliability suites), then the dashboard in Chromium (Playwright).
+// `npm test`: lint (ESLint and Prettier) and types, then jest (service and reliability suites), then the dashboard in
+// Chromium (Playwright). npm's `pretest` has built the API, the worker and the dashboard before this runs.
 // Ends with the Node it ran on and one line adding both runs, `N passed, N failed, N skipped`, and exits non-zero if
 // either failed.
 // Arguments are passed to jest (`npm test -- test/libraries.e2e.test.ts` runs that file, and no browser tests).
@@ -22,8 +23,9 @@ const readCounts = (file, exitCode) => {
 };
 
 const jestArgs = process.argv.slice(2);
-// Process-based tests run the compiled API and worker (apps/*/dist). Lint runs with the whole suite, not for one file.
-for (const step of [...(jestArgs.length === 0 ? ['lint'] : []), 'typecheck', 'build']) {
+// Process-based tests run the compiled API and worker (apps/*/dist, built by `pretest`). Lint runs with the whole
+// suite, not for one file.
+for (const step of [...(jestArgs.length === 0 ? ['lint'] : []), 'typecheck']) {
   if (run('npm', ['run', step]) !== 0) {
     process.stdout.write(`\nnpm run ${step} failed\n0 passed, 1 failed, 0 skipped\n`);
     process.exit(1);
