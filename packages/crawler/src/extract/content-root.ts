@@ -2,13 +2,17 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
 import { selectContentBlock } from './content-blocks';
 import { mayMatch, type DocumentIndex } from './document-index';
-import { FRAMEWORK_ROOTS } from './frameworks';
+import { bearsMarks, FRAMEWORK_ROOTS } from './frameworks';
 
 /**
  * Content containers of documentation generators (frameworks.ts), most specific first. The generic landmarks come
  * last because on most generators they also wrap sidebars, breadcrumbs and pagination.
  */
 const GENERIC_ROOTS = ['main article', 'article', '[role=main]', 'main', '#content'];
+const ROOTS: { selector: string; marks?: string[] }[] = [
+  ...FRAMEWORK_ROOTS,
+  ...GENERIC_ROOTS.map((selector) => ({ selector })),
+];
 
 // Class names common enough to appear on small widgets: trusted only when they hold a real share of the page.
 const WEAK_ROOTS = new Set(['div.body', '.markdown', '.markdown-body', '#content', '#main-content']);
@@ -23,9 +27,9 @@ export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<
   if (asciidoc) return asciidoc;
   // Measured only when a weak root needs it: the whole body's text is a pass over the largest pages.
   let bodyLength: number | undefined;
-  for (const selector of [...FRAMEWORK_ROOTS, ...GENERIC_ROOTS]) {
+  for (const { selector, marks } of ROOTS) {
     // Each selector is a pass over the document (10 ms on a large page): skip those naming what the page lacks.
-    if (!mayMatch(selector, names)) continue;
+    if (!mayMatch(selector, names) || !bearsMarks($, marks)) continue;
     const matches = selectAll($, index, selector);
     if (SINGLE_MATCH_ROOTS.has(selector) && matches.length > 1) continue;
     const root = selectLongestMatch($, matches);

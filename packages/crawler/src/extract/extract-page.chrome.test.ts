@@ -280,6 +280,31 @@ describe('extractPage around articles', () => {
     expect(page).toContain('Advertisement');
   });
 
+  it("judges an article whose content is a `#main-content` skip-link target as an article, a rustdoc page's as documentation", () => {
+    // rustdoc puts its content in #main-content, as many news templates name their skip link's target.
+    const news = story('<meta property="og:type" content="article">').replace('<main>', '<main id="main-content">');
+    expect(extract(news).markdown).not.toContain('Jane Writer');
+    const rustdoc = story('<meta property="og:type" content="article"><meta name="generator" content="rustdoc">');
+    expect(extract(rustdoc.replace('<main>', '<main id="main-content">')).markdown).toContain('Jane Writer');
+  });
+
+  it("keeps an article's checklist that Readability's reading misses, though each of its blocks is short", () => {
+    const job = (name: string, i: number) =>
+      `<div class="card"><p>${name}</p><p>INTERVAL: every ${i + 1},000 miles</p><p>PRICE: $${(i + 2) * 15}</p>` +
+      `<p>The ${name.toLowerCase()} keeps the car running well, and a mechanic or a quick shop will do it for less ` +
+      'than the car dealer charges for it.</p></div>';
+    const html =
+      '<head><title>Car checklist</title><meta property="og:type" content="article"></head><body><main><article>' +
+      '<h1>Your car checklist</h1>' +
+      paragraph('Nothing will do more to make your car last longer than keeping on top of basic upkeep.') +
+      paragraph('The best source for the intervals is the owner’s manual; these are the general guidelines.') +
+      `<div class="extra-checklist">${['Oil change', 'Tire rotation', 'Brake fluid', 'Coolant', 'Air filter', 'Wiper blades'].map(job).join('')}</div>` +
+      '</article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('INTERVAL: every 1,000 miles');
+    expect(markdown).toContain('The wiper blades keeps the car running well');
+  });
+
   it("keeps an article's short block whose lines Readability keeps, read word by word across its line breaks", () => {
     const timetable = '<p>Ferry timetable<br>Crossings: four a day<br>Fare: $12 return<br>First boat: 6 am</p>';
     const article = extract(story('<meta property="og:type" content="article">', timetable)).markdown;

@@ -1,3 +1,6 @@
+import type { Cheerio, CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+
 /**
  * What extraction knows of documentation generators, as data: where each puts a page's content, and the chrome it
  * renders inside that content (permalink marks, source badges, copy buttons, toggles' labels). Each framework with a
@@ -9,6 +12,11 @@ export interface DocsFramework {
   roots: string[];
   /** Chrome inside the content root, removed whatever its text. */
   chrome: string[];
+  /**
+   * What the framework puts on every page it builds, when its roots are names other sites use too: a root matches
+   * only on a page bearing one of these (rustdoc's `#main-content` is also many a news site's skip-link target).
+   */
+  marks?: string[];
   /** The page of a real build the data was checked against, under fixtures/frameworks/. */
   fixture?: string;
 }
@@ -18,6 +26,7 @@ export const DOCS_FRAMEWORKS: DocsFramework[] = [
   {
     name: 'rustdoc',
     roots: ['#main-content'],
+    marks: ['meta[name=generator][content=rustdoc]', 'body.rustdoc'],
     // The version and "source" badges (`.out-of-band` beside the title, `.rightside` beside each item), the
     // collapse-all and copy-path buttons, "Expand description" labels, the "Run" link on examples and § anchors.
     chrome: [
@@ -83,8 +92,20 @@ export const DOCS_FRAMEWORKS: DocsFramework[] = [
   { name: 'GitHub-styled renderers', roots: ['.markdown-body'], chrome: [] },
 ];
 
-/** Every framework's content roots, in the order they are tried. */
-export const FRAMEWORK_ROOTS: string[] = DOCS_FRAMEWORKS.flatMap((framework) => framework.roots);
+/** Every framework's content roots, in the order they are tried, each with the marks its page must bear (if any). */
+export const FRAMEWORK_ROOTS: { selector: string; marks?: string[] }[] = DOCS_FRAMEWORKS.flatMap((framework) =>
+  framework.roots.map((selector) => ({ selector, marks: framework.marks })),
+);
+
+/** Whether the page bears one of a framework's marks, or the framework needs none. */
+export function bearsMarks($: CheerioAPI, marks: string[] | undefined): boolean {
+  return !marks || marks.some((mark) => $(mark).length > 0);
+}
+
+/** Whether `root` is a documentation generator's content root on a page that generator built. */
+export function isFrameworkRoot($: CheerioAPI, root: Cheerio<Element>): boolean {
+  return FRAMEWORK_ROOTS.some(({ selector, marks }) => root.is(selector) && bearsMarks($, marks));
+}
 
 /** Every framework's chrome selectors. */
 export const FRAMEWORK_CHROME: string[] = [...new Set(DOCS_FRAMEWORKS.flatMap((framework) => framework.chrome))];

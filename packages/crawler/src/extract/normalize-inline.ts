@@ -3,7 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
 import { removeNodes, replaceNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
-import { FRAMEWORK_ROOTS } from './frameworks';
+import { isFrameworkRoot } from './frameworks';
 import { describeImages } from './image-alt-text';
 
 const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
@@ -64,7 +64,7 @@ function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
   // Asked only of a page with images: the search for code is a pass over the whole content.
   const documentation =
     images.length > 0 &&
-    (FRAMEWORK_ROOTS.some((selector) => root.is(selector)) ||
+    (isFrameworkRoot($, root) ||
       findDescendants($, root, 'pre, code')
         .toArray()
         .some((code) => $(code).text().trim() !== ''));

@@ -4,7 +4,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
 import { isElementNode, isTextNode, pushAll } from './dom-nodes';
-import { FRAMEWORK_ROOTS } from './frameworks';
+import { isFrameworkRoot } from './frameworks';
 import { wordsOf } from './text-amounts';
 
 /**
@@ -27,6 +27,8 @@ const MAX_JUDGED_WORDS = 80;
 const KEEP_SHARE = 0.9;
 /** Readability's article is a reading of the same story when its words cover this share of ours. */
 const SAME_STORY_SHARE = 0.5;
+/** The reader view drops at most this share of the content's words, or nothing. */
+const MAX_DROPPED_SHARE = 0.5;
 /** Readability walks the whole document more than once: a page of more elements than this is not asked. */
 const MAX_ELEMENTS = 20_000;
 /** Blocks whose text is never judged, nor any block inside them. */
@@ -36,17 +38,22 @@ const ARTICLE_LD_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"
 /** Drops the short blocks of an article's content that Readability's reading of the page leaves out. */
 export function applyReaderView($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, html: string): void {
   const top = root[0];
-  if (!top || !saysArticle($, index) || FRAMEWORK_ROOTS.some((selector) => root.is(selector))) return;
+  if (!top || !saysArticle($, index) || isFrameworkRoot($, root)) return;
   const blocks = judgedBlocks(top);
   if (blocks.length === 0) return;
   const theirs = readabilityWords(html);
-  if (!theirs || coverage(shownWords(top), theirs) < SAME_STORY_SHARE) return;
-  for (const block of blocks) {
+  const ours = shownWords(top);
+  if (!theirs || coverage(ours, theirs) < SAME_STORY_SHARE) return;
+  const dropped = blocks.filter((block) => {
     const words = shownWords(block);
-    if (words.length === 0 || words.length > MAX_JUDGED_WORDS) continue;
-    const kept = words.filter((word) => theirs.has(word)).length;
-    if (kept < words.length * KEEP_SHARE) $(block).remove();
-  }
+    if (words.length === 0 || words.length > MAX_JUDGED_WORDS) return false;
+    return words.filter((word) => theirs.has(word)).length < words.length * KEEP_SHARE;
+  });
+  // Bylines, captions and labels are a small part of a story: when the blocks Readability lacks add up to more, it
+  // missed part of the story (a checklist of short items, a table of cards), and nothing is dropped.
+  const droppedWords = dropped.reduce((sum, block) => sum + shownWords(block).length, 0);
+  if (droppedWords > ours.length * MAX_DROPPED_SHARE) return;
+  for (const block of dropped) $(block).remove();
 }
 
 /**
