@@ -20,9 +20,9 @@ const CHUNKS = 5_000;
 
 /** A worker killed without warning loses nothing: after the stall interval another worker runs its job again. */
 describe('SIGKILL of a worker mid-job (real processes)', () => {
-  // A short lock and stall check so the test waits seconds, not the production 30 s + 15 s. Not shorter: embedding
-  // 4096-dimension vectors on a loaded machine has delayed a live worker's lock renewal past a 4 s lock, so the job
-  // stalled once before the kill and a second stall failed it.
+  // A short lock and stall check so the test waits seconds, not the production 30 s + 15 s. Not shorter: with a 4 s
+  // lock, a loaded machine once failed the job 3.6 s after the kill, most likely because embedding 4096-dimension
+  // vectors delayed a live worker's lock renewal, so the job had stalled once before the kill.
   const env = opsEnv({
     EMBEDDING_DIMENSIONS: '4096',
     JOB_WAIT_TIMEOUT_MS: '110000',
