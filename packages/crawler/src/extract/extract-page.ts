@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
+import { removeDuplicateBlocks } from './duplicate-blocks';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
@@ -87,6 +88,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
+  removeDuplicateBlocks($, root);
   applyReaderView($, root, index, html);
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
