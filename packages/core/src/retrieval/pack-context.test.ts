@@ -94,6 +94,23 @@ describe('packContext', () => {
     expect(packContext(ranked, 5_000).text).toContain('Source: https://docs.test/page (lib, fetched 2025-01-02)\n');
   });
 
+  it("writes a page's source line once, over the first of its pieces, so the budget holds more of its text", () => {
+    const ranked = [
+      chunk('intro', 0, words(0, 40)),
+      chunk('other', 0, words(100, 140), 'https://docs.test/other'),
+      chunk('options', 6, words(200, 240)),
+      chunk('errors', 12, words(300, 340)),
+    ];
+    const packed = packContext(ranked, 5_000);
+    expect(packed.pieces.map((piece) => piece.chunkId)).toEqual(['intro', 'options', 'errors', 'other']);
+    expect(packed.text.match(/Source: https:\/\/docs\.test\/page /g)).toHaveLength(1);
+    expect(packed.text).toContain('### Page › intro\nSource: https://docs.test/page (lib)\n\n');
+    expect(packed.text).toContain('### Page › options\n\nw200');
+    expect(packed.text).toContain('### Page › errors\n\nw300');
+    expect(packed.text).toContain('### Page › other\nSource: https://docs.test/other (lib)\n\n');
+    expect(countTokens(packed.text)).toBe(packed.tokens);
+  });
+
   it('writes a versioned library id once, and a source line without a URL when a piece has none', () => {
     const base = { libraryId: 'python/stdlib@3.11', libraryVersion: '3.11', fetchedAt: '2024-12-31T23:59:59.000Z' };
     expect(sourceLine({ ...base, url: 'https://docs.python.org/3.11/' })).toBe(

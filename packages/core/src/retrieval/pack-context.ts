@@ -78,9 +78,10 @@ class CachedCounter {
 }
 
 function estimateTokens(runs: Run[], versions: LibraryVersions, counter: CachedCounter): number {
-  const pieces = runs.map((run) => renderPiece(toPiece(run, versions)));
-  const separators = Math.max(0, pieces.length - 1) * counter.count(PIECE_SEPARATOR);
-  return pieces.reduce((sum, text) => sum + counter.count(text), 0) + separators;
+  const pieces = orderRuns(runs).map((run) => toPiece(run, versions));
+  const texts = pieces.map((piece, i) => renderPiece(piece, continuesPage(pieces, i)));
+  const separators = Math.max(0, texts.length - 1) * counter.count(PIECE_SEPARATOR);
+  return texts.reduce((sum, text) => sum + counter.count(text), 0) + separators;
 }
 
 /** The runs with `chunk` added: joined to a run of the same page it directly follows or precedes, else a new run. */
@@ -125,7 +126,7 @@ function orderRuns(runs: Run[]): Run[] {
 
 function render(runs: Run[], versions: LibraryVersions, counter: CachedCounter): PackedContext {
   const pieces = orderRuns(runs).map((run) => toPiece(run, versions, counter));
-  const text = pieces.map(renderPiece).join(PIECE_SEPARATOR);
+  const text = pieces.map((piece, i) => renderPiece(piece, continuesPage(pieces, i))).join(PIECE_SEPARATOR);
   return { pieces, text, tokens: countTokens(text) };
 }
 
@@ -147,8 +148,22 @@ function toPiece(run: Run, versions: LibraryVersions, counter?: CachedCounter): 
   };
 }
 
-function renderPiece(piece: ContextPiece): string {
-  return `### ${piece.title ?? piece.url ?? piece.chunkId}\n${sourceLine(piece)}\n\n${piece.content}`;
+/**
+ * A piece under its title and source line. A page's pieces follow one another (orderRuns), so a piece continuing the
+ * page of the piece before it is written without the source line that piece already gave.
+ */
+function renderPiece(piece: ContextPiece, continued = false): string {
+  const heading = `### ${piece.title ?? piece.url ?? piece.chunkId}`;
+  return continued ? `${heading}\n\n${piece.content}` : `${heading}\n${sourceLine(piece)}\n\n${piece.content}`;
+}
+
+/** Whether the i-th piece is of the same page as the one before it. */
+function continuesPage(pieces: ContextPiece[], i: number): boolean {
+  const previous = pieces[i - 1];
+  const piece = pieces[i]!;
+  return (
+    previous !== undefined && piece.url !== null && previous.url === piece.url && previous.libraryId === piece.libraryId
+  );
 }
 
 /**
