@@ -19,11 +19,28 @@ export interface PackageTerms {
   tokens: number;
 }
 
+/** Terms numbered in the order first met, with the number of files holding each. */
+export class Vocabulary {
+  readonly terms: string[] = [];
+  readonly fileFrequency: number[] = [];
+  private readonly ids = new Map<string, number>();
+
+  /** The term's number, given it on first meeting. */
+  idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+      this.fileFrequency.push(0);
+    }
+    return id;
+  }
+}
+
 /** Up to `maxBytes` of the package's prose: the kernel's or Java's thousands of pages would outweigh the rest. */
 export function readPackageTerms(corpusDir: string, name: string, maxBytes: number): PackageTerms {
-  const idOf = new Map<string, number>();
-  const terms: string[] = [];
-  const fileFrequency: number[] = [];
+  const vocabulary = new Vocabulary();
   let ids = new Int32Array(1 << 16);
   let length = 0;
   const push = (id: number) => {
@@ -48,27 +65,21 @@ export function readPackageTerms(corpusDir: string, name: string, maxBytes: numb
       passagesRead.add(key);
       bytes += passage.length;
       for (const term of lsiTerms(passage)) {
-        let id = idOf.get(term);
-        if (id === undefined) {
-          id = terms.length;
-          idOf.set(term, id);
-          terms.push(term);
-          fileFrequency.push(0);
-        }
+        const id = vocabulary.idOf(term);
         seen.add(id);
         push(id);
         tokens++;
       }
       push(PASSAGE_END);
     }
-    for (const id of seen) fileFrequency[id]!++;
+    for (const id of seen) vocabulary.fileFrequency[id]!++;
     files++;
   }
   return {
     name,
-    terms,
+    terms: vocabulary.terms,
     ids: ids.slice(0, length),
-    fileFrequency: Int32Array.from(fileFrequency),
+    fileFrequency: Int32Array.from(vocabulary.fileFrequency),
     files,
     bytes,
     tokens,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PASSAGE_END, type PackageTerms } from './package-terms';
+import { PASSAGE_END, Vocabulary, type PackageTerms } from './package-terms';
 
 export { PASSAGE_END };
 
@@ -54,25 +54,18 @@ export async function readTermStream(
 }
 
 function joinPackages(packages: PackageTerms[]): TermStream {
-  const idOf = new Map<string, number>();
-  const terms: string[] = [];
-  const fileFrequency: number[] = [];
+  const vocabulary = new Vocabulary();
   const ids = new Int32Array(packages.reduce((sum, p) => sum + p.ids.length, 0));
   let at = 0;
   for (const p of packages) {
     const global = p.terms.map((term, local) => {
-      let id = idOf.get(term);
-      if (id === undefined) {
-        id = terms.length;
-        idOf.set(term, id);
-        terms.push(term);
-        fileFrequency.push(0);
-      }
-      fileFrequency[id]! += p.fileFrequency[local]!;
+      const id = vocabulary.idOf(term);
+      vocabulary.fileFrequency[id]! += p.fileFrequency[local]!;
       return id;
     });
     for (const id of p.ids) ids[at++] = id === PASSAGE_END ? PASSAGE_END : global[id]!;
   }
+  const { terms, fileFrequency } = vocabulary;
   const frequency = new Float64Array(terms.length);
   for (const id of ids) if (id !== PASSAGE_END) frequency[id]!++;
   return {
