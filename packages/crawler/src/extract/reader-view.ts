@@ -44,14 +44,17 @@ export function applyReaderView($: CheerioAPI, root: Cheerio<Element>, index: Do
   const theirs = readabilityWords(html);
   const ours = shownWords(top);
   if (!theirs || coverage(ours, theirs) < SAME_STORY_SHARE) return;
-  const dropped = blocks.filter((block) => {
+  const dropped: Element[] = [];
+  let droppedWords = 0;
+  for (const block of blocks) {
     const words = shownWords(block);
-    if (words.length === 0 || words.length > MAX_JUDGED_WORDS) return false;
-    return words.filter((word) => theirs.has(word)).length < words.length * KEEP_SHARE;
-  });
+    if (words.length === 0 || words.length > MAX_JUDGED_WORDS) continue;
+    if (words.filter((word) => theirs.has(word)).length >= words.length * KEEP_SHARE) continue;
+    dropped.push(block);
+    droppedWords += words.length;
+  }
   // Bylines, captions and labels are a small part of a story: when the blocks Readability lacks add up to more, it
   // missed part of the story (a checklist of short items, a table of cards), and nothing is dropped.
-  const droppedWords = dropped.reduce((sum, block) => sum + shownWords(block).length, 0);
   if (droppedWords > ours.length * MAX_DROPPED_SHARE) return;
   for (const block of dropped) $(block).remove();
 }
