@@ -123,6 +123,69 @@ describe('SqliteFtsKeywordIndex', () => {
     }
   });
 
+  it("ranks a library with its own statistics: another library's chunks, added or deleted, change no id or score", async () => {
+    const { dir, removeDir } = createTempDir();
+    const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));
+    try {
+      const libraries = new SqliteLibraryStore(db);
+      const commit = (id: string, chunks: { id: string; title?: string; content: string }[]) =>
+        libraries.commitIngestion({
+          library: { id, name: id, sourceType: 'html' },
+          ownerId: 'o',
+          chunks,
+          replace: false,
+          ingestionId: 'i',
+          now: new Date(),
+        });
+      await commit('acme/cache', [
+        { id: 'off', title: 'Turning the cache off', content: 'Set cache to false to turn caching off for a client.' },
+        { id: 'ttl', title: 'Expiry', content: 'Entries leave the cache when their time to live ends.' },
+        { id: 'keys', title: 'Cache keys', content: 'A key names an entry; the client hashes each request.' },
+        { id: 'client', title: 'Client', content: 'The client sends requests and keeps a cache of responses.' },
+      ]);
+      const keywords = new SqliteFtsKeywordIndex(db);
+      const search = () =>
+        keywords.search({ terms: ['turn', 'cache', 'off', 'client'], libraryIds: ['acme/cache'], limit: 10 });
+      const alone = await search();
+      expect(alone.map((hit) => hit.chunkId)).toEqual(['off', 'client', 'keys', 'ttl']);
+
+      // Another library whose chunks say "client" everywhere and "cache" or "off" seldom.
+      await commit(
+        'other/http',
+        Array.from({ length: 30 }, (_, i) => ({
+          id: `h${i}`,
+          content: `The HTTP client retries request ${i}${i % 10 === 0 ? '; its cache can be turned off' : ''}.`,
+        })),
+      );
+      expect(await search()).toEqual(alone);
+      // Searched together, two libraries are ranked as one with the whole table's statistics, a library not searched
+      // included: only their chunks, best first, each scored as FTS5's bm25() scores it (not as in its library alone).
+      await commit('third/unsearched', [{ id: 'u', content: 'A cache in front of every client.' }]);
+      const both = await keywords.search({
+        terms: ['turn', 'cache', 'off', 'client'],
+        libraryIds: ['acme/cache', 'other/http'],
+        limit: 50,
+      });
+      const table = db
+        .prepare(
+          `SELECT c.id, -bm25(chunk_search, 0, 2.5, 1) AS score FROM chunk_search JOIN chunks c ON c.seq = chunk_search.rowid
+           WHERE chunk_search MATCH '"turn" OR "cache" OR "off" OR "client"' AND c.library_id IN ('acme/cache', 'other/http')`,
+        )
+        .all() as { id: string; score: number }[];
+      expect(both.map((hit) => hit.chunkId).sort()).toEqual(table.map((row) => row.id).sort());
+      expect(both.map((hit) => hit.score)).toEqual([...both.map((hit) => hit.score)].sort((a, b) => b - a));
+      // "client", in most of the table's chunks, weighs 1e-6 in bm25() and is left out of pruned searches.
+      for (const row of table) expect(both.find((hit) => hit.chunkId === row.id)!.score).toBeCloseTo(row.score, 5);
+      expect(both.find((hit) => hit.chunkId === 'off')!.score).not.toBeCloseTo(alone[0]!.score, 5);
+      expect(await search()).toEqual(alone);
+      expect(await libraries.deleteLibrary('other/http')).toBe(true);
+      expect(await search()).toEqual(alone);
+    } finally {
+      db.close();
+      removeDir();
+    }
+  });
+
   it('finds camelCase identifiers by their words', async () => {
     const { dir, removeDir } = createTempDir();
     const db = openSqliteDatabase(path.join(dir, 'docshelf.sqlite'));

@@ -1,38 +1,50 @@
 import type { ChunkHit, KeywordIndex, KeywordQuery } from '@docshelf/core';
 import type { Database } from './sqlite.database';
 import { libraryKey } from './sqlite-fts.functions';
-import { PrunedKeywordSearch, type PrunedPlan, type PrunedScope, type RankedRow } from './sqlite-fts.pruned-search';
+import { LibraryKeywordSearch, type KeywordBackground, type LibraryScope } from './sqlite-fts.library-search';
+import type { PrunedPlan, RankedRow } from './sqlite-fts.pruned-search';
+import { TableKeywordSearch, type TableScope } from './sqlite-fts.table-search';
+import { KeywordStatistics } from './sqlite-fts.statistics';
+import { GeneralTermsBackground } from './sqlite-fts.background';
 import { statement } from './sqlite.statements';
 
 /** BM25 weight of each FTS column: the library marker never scores, a title or heading match counts this much more. */
 export const TITLE_WEIGHT = 2.5;
 const BODY_WEIGHT = 1;
-const WEIGHTS: PrunedScope['weights'] = [0, TITLE_WEIGHT, BODY_WEIGHT];
+const WEIGHTS: LibraryScope['weights'] = [0, TITLE_WEIGHT, BODY_WEIGHT];
 
 /** Keys of one library's chunks span this many values from its `seq_base` (see sqlite.database.ts). */
 const KEY_RANGE = 2 ** 32;
 
 export interface SqliteFtsKeywordIndexOptions {
-  /** Told how each search was answered (pruned or the full query), for benchmarks and tests. */
+  /** Told how each search was answered (pruned or every matching chunk scored), for benchmarks and tests. */
   onPlan?: (plan: PrunedPlan) => void;
-  /** False runs every search as the full query, which scores every chunk holding any term (the pruning's reference). */
+  /** False scores every chunk holding any term (the pruning's reference). */
   pruning?: boolean;
+  /** Document frequencies blended with a library's own; null ranks with the library's alone. Default: the general model's. */
+  background?: KeywordBackground | null;
 }
 
 /**
  * KeywordIndex on the FTS5 table `chunk_search` in the record store's SQLite file (Porter stemming, BM25 over title
  * and content). Triggers on `chunks` keep it in step with every chunk write, replace and delete (sqlite.database.ts).
- * Searches are pruned (sqlite-fts.pruned-search.ts): the same top results as scoring every matching chunk, at a cost
- * that follows the question's rare terms.
+ * A search of one library ranks it with its own statistics, whatever else the table holds
+ * (sqlite-fts.library-search.ts); a search of several libraries or of all ranks their chunks together with the whole
+ * table's, as FTS5's bm25() does (sqlite-fts.table-search.ts), so its scores are not a one-library search's. Searches
+ * are pruned: the same top results as scoring every matching chunk, at a cost that follows the question's rare terms.
  */
 export class SqliteFtsKeywordIndex implements KeywordIndex {
-  private readonly pruned: PrunedKeywordSearch;
+  private readonly library: LibraryKeywordSearch;
+  private readonly table: TableKeywordSearch;
 
   constructor(
     private readonly db: Database,
     private readonly options: SqliteFtsKeywordIndexOptions = {},
   ) {
-    this.pruned = new PrunedKeywordSearch(db);
+    const background = options.background === undefined ? new GeneralTermsBackground() : options.background;
+    const statistics = new KeywordStatistics(db);
+    this.library = new LibraryKeywordSearch(db, statistics, background);
+    this.table = new TableKeywordSearch(db, statistics);
   }
 
   async search(query: KeywordQuery): Promise<ChunkHit[]> {
@@ -45,8 +57,7 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
 
   /**
    * One library: its chunks' keys form one range, which FTS5 applies while it reads the index. In that range the
-   * `lib` column holds only the library's own marker, left out of the terms, so no column filter is needed (a term
-   * equal to another library's 15-19 digit marker would only count that library's chunks in its idf).
+   * `lib` column holds only the library's own marker, left out of the terms, so no column filter is needed.
    */
   private searchOne(query: KeywordQuery, libraryId: string): RankedRow[] {
     const library = statement(this.db, 'SELECT seq_base FROM libraries WHERE id = ?').get(libraryId) as
@@ -54,15 +65,8 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
     const marker = libraryKey(libraryId);
     const terms = query.terms.filter((term) => term !== marker).map(quote);
     if (!library || terms.length === 0) return [];
-    const range: [number, number] = [library.seq_base, library.seq_base + KEY_RANGE - 1];
-    const scope: PrunedScope = {
-      anyOf: (phrases) => phrases.join(' OR '),
-      bothOf: (essential, others) => `(${essential.join(' OR ')}) AND (${others.join(' OR ')})`,
-      counted: (phrase) => phrase,
-      range,
-      weights: WEIGHTS,
-    };
-    return this.ranked(scope, terms, query.limit);
+    const scope: LibraryScope = { range: [library.seq_base, library.seq_base + KEY_RANGE - 1], weights: WEIGHTS };
+    return this.library.search(scope, terms, query.limit, { pruning: this.options.pruning, plan: this.options.onPlan });
   }
 
   /**
@@ -75,33 +79,16 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
       ? `lib : (${query.libraryIds.map((id) => quote(libraryKey(id))).join(' OR ')}) AND `
       : '';
     const inText = (phrases: string[]) => `(${phrases.map(inTextColumns).join(' OR ')})`;
-    const scope: PrunedScope = {
+    const scope: TableScope = {
       anyOf: (phrases) => `${markers}${inText(phrases)}`,
       bothOf: (essential, others) => `${markers}${inText(essential)} AND ${inText(others)}`,
       counted: inTextColumns,
-      range: null,
       weights: WEIGHTS,
     };
-    return this.ranked(scope, query.terms.map(quote), query.limit);
-  }
-
-  /** The pruned search where it can answer, else the full query: every chunk holding any term scored, the best kept. */
-  private ranked(scope: PrunedScope, phrases: string[], limit: number): RankedRow[] {
-    if (this.options.pruning !== false) {
-      const rows = this.pruned.search(scope, phrases, limit, this.options.onPlan);
-      if (rows) return rows;
-    }
-    const select = `SELECT rowid, -bm25(chunk_search, ?, ?, ?) AS score FROM chunk_search WHERE chunk_search MATCH ?`;
-    const match = scope.anyOf(phrases);
-    const rows = scope.range
-      ? statement(this.db, `${select} AND rowid BETWEEN ? AND ? ORDER BY score DESC, rowid LIMIT ?`).all(
-          ...scope.weights,
-          match,
-          ...scope.range,
-          limit,
-        )
-      : statement(this.db, `${select} ORDER BY score DESC, rowid LIMIT ?`).all(...scope.weights, match, limit);
-    return rows as RankedRow[];
+    return this.table.search(scope, query.terms.map(quote), query.limit, {
+      pruning: this.options.pruning,
+      plan: this.options.onPlan,
+    });
   }
 
   /** The chunks of ranked keys, in rank order. */

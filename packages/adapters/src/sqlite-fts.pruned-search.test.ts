@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { ChunkHit } from '@docshelf/core';
 import { openSqliteDatabase, type Database } from './sqlite.database';
 import { SqliteFtsKeywordIndex } from './sqlite-fts.keyword-index';
-import { readVarint, type PrunedPlan } from './sqlite-fts.pruned-search';
+import type { PrunedPlan } from './sqlite-fts.pruned-search';
+import { readVarint } from './sqlite-fts.statistics';
 import { SqliteLibraryStore } from './sqlite.library-store';
 import { createTempDir } from '@docshelf/testing/targets/temp-dir';
 
@@ -118,7 +119,7 @@ describe('pruned keyword search', () => {
     await store.commitIngestion({
       library: { id: 'zipf/three', name: 'three', sourceType: 'json' },
       ownerId: 'o',
-      chunks: Array.from({ length: 400 }, (_, c) => ({
+      chunks: Array.from({ length: 100 }, (_, c) => ({
         id: `fresh${c}`,
         content: `freshword ${'k2q '.repeat(c % 4)}`,
       })),
@@ -130,7 +131,7 @@ describe('pruned keyword search', () => {
       keywords.search({ terms, libraryIds: ['zipf/three'], limit: 10 }),
       full.search({ terms, libraryIds: ['zipf/three'], limit: 10 }),
     ]);
-    expect(a.map((h) => h.chunkId)).toContain('fresh0');
+    expect(a.map((h) => h.chunkId).filter((id) => id.startsWith('fresh'))).toHaveLength(10);
     expect(plans.at(-1)).toMatchObject({ pruned: true, essential: 1 });
     expectSameRanking(a, b, terms);
   });

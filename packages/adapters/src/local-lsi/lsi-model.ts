@@ -88,16 +88,23 @@ export class LsiModel {
   }
 
   static deserialize(data: Buffer): LsiModel {
-    if (data.toString('ascii', 0, 4) !== MAGIC) throw new Error('not a serialized LSI model');
+    const { vocabulary, idf } = LsiModel.readVocabulary(data);
     const dimensions = data.readUInt32LE(4);
-    const count = data.readUInt32LE(8);
-    const termBytes = data.readUInt32LE(12);
-    let at = 16;
-    const vocabulary = JSON.parse(data.toString('utf8', at, (at += termBytes))) as string[];
-    const idf = new Float32Array(copy(data, at, (at += count * 4)));
+    const count = vocabulary.length;
+    let at = 16 + data.readUInt32LE(12) + count * 4;
     const scales = new Float32Array(copy(data, at, (at += count * 4)));
     const quantized = new Int8Array(copy(data, at, at + count * dimensions));
     return new LsiModel(vocabulary, idf, scales, quantized, dimensions);
+  }
+
+  /** The vocabulary and idf of a stored model, its vectors left unread. */
+  static readVocabulary(data: Buffer): { vocabulary: string[]; idf: Float32Array } {
+    if (data.toString('ascii', 0, 4) !== MAGIC) throw new Error('not a serialized LSI model');
+    const count = data.readUInt32LE(8);
+    const termBytes = data.readUInt32LE(12);
+    const vocabulary = JSON.parse(data.toString('utf8', 16, 16 + termBytes)) as string[];
+    const idf = new Float32Array(copy(data, 16 + termBytes, 16 + termBytes + count * 4));
+    return { vocabulary, idf };
   }
 
   /** An id that changes whenever the learned model does. */
