@@ -15,27 +15,42 @@ export interface LibraryTotals extends Totals {
 /** Counts kept between writes; the cache is emptied when it grows past this many entries. */
 const MAX_CACHED = 20_000;
 
+/** What is kept of one library until its chunks are written: its figures and the rows matching each phrase. */
+interface LibraryRecord {
+  writes: number;
+  totals: LibraryTotals;
+  counts: Map<string, number>;
+}
+
 /**
  * What BM25 counts, read from the FTS5 table `chunk_search`'s own records: the whole index's rows and tokens (what
  * FTS5's bm25() ranks with), each library's (its key range's docsize rows) and the rows matching a phrase in either.
- * Library figures and counts are kept until the next write to the database.
+ * A library's figures and counts are kept until its own chunks are written (`chunk_writes`, kept by triggers, counts
+ * the writes of each key range, by any process), so a crawl of another library does not make them read again; the
+ * whole index's counts are kept until the next write to the database.
  */
 export class KeywordStatistics {
   private counts = new Map<string, number>();
-  private libraries = new Map<number, LibraryTotals>();
+  private libraries = new Map<number, LibraryRecord>();
+  private cached = 0;
   private stamp = '';
 
   constructor(private readonly db: Database) {}
 
-  /** Forgets what was counted when the database was written since (by this connection or another). */
+  /** Forgets the whole index's counts when the database was written since (by this connection or another). */
   refresh(): void {
     const version = statement(this.db, 'PRAGMA data_version').pluck().get() as number;
     const changes = statement(this.db, 'SELECT total_changes()').pluck().get() as number;
     const stamp = `${version}:${changes}`;
-    if (stamp !== this.stamp || this.counts.size + this.libraries.size >= MAX_CACHED) {
+    if (stamp !== this.stamp) {
+      this.cached -= this.counts.size;
+      this.counts = new Map();
+      this.stamp = stamp;
+    }
+    if (this.cached >= MAX_CACHED) {
       this.counts = new Map();
       this.libraries = new Map();
-      this.stamp = stamp;
+      this.cached = 0;
     }
   }
 
@@ -50,33 +65,48 @@ export class KeywordStatistics {
 
   /** The rows of one library's key range and their tokens, from FTS5's sizes of each row (its docsize records). */
   library(range: [number, number]): LibraryTotals {
-    let totals = this.libraries.get(range[0]);
-    if (!totals) {
-      const sizes = statement(this.db, 'SELECT id, sz FROM chunk_search_docsize WHERE id BETWEEN ? AND ? ORDER BY id')
-        .raw()
-        .all(...range) as [number, Buffer][];
-      const lengths = new Int32Array(sizes.length > 0 ? sizes[sizes.length - 1]![0] - range[0] + 1 : 0);
-      let tokens = 0;
-      for (const [id, sz] of sizes) tokens += lengths[id - range[0]] = sumVarints(sz);
-      totals = { rows: sizes.length, tokens, lengths };
-      this.libraries.set(range[0], totals);
-    }
-    return totals;
+    return this.record(range).totals;
   }
 
   /** How many rows match `match` (a quoted phrase), in a library's key range or in the whole index. */
   documents(match: string, range: [number, number] | null): number {
-    const key = range ? `${range[0]} ${match}` : match;
-    let documents = this.counts.get(key);
+    const counts = range ? this.record(range).counts : this.counts;
+    let documents = counts.get(match);
     if (documents === undefined) {
       documents = range
         ? (statement(this.db, `${COUNT} AND rowid BETWEEN ? AND ?`)
             .pluck()
             .get(match, ...range) as number)
         : (statement(this.db, COUNT).pluck().get(match) as number);
-      this.counts.set(key, documents);
+      counts.set(match, documents);
+      this.cached++;
     }
     return documents;
+  }
+
+  /** The library's record, read again when its chunks were written since it was kept. */
+  private record(range: [number, number]): LibraryRecord {
+    const writes =
+      (statement(this.db, 'SELECT writes FROM chunk_writes WHERE seq_base = ?').pluck().get(range[0]) as
+        number | undefined) ?? 0;
+    let record = this.libraries.get(range[0]);
+    if (!record || record.writes !== writes) {
+      if (record) this.cached -= record.counts.size + 1;
+      record = { writes, totals: this.readTotals(range), counts: new Map() };
+      this.libraries.set(range[0], record);
+      this.cached++;
+    }
+    return record;
+  }
+
+  private readTotals(range: [number, number]): LibraryTotals {
+    const sizes = statement(this.db, 'SELECT id, sz FROM chunk_search_docsize WHERE id BETWEEN ? AND ? ORDER BY id')
+      .raw()
+      .all(...range) as [number, Buffer][];
+    const lengths = new Int32Array(sizes.length > 0 ? sizes[sizes.length - 1]![0] - range[0] + 1 : 0);
+    let tokens = 0;
+    for (const [id, sz] of sizes) tokens += lengths[id - range[0]] = sumVarints(sz);
+    return { rows: sizes.length, tokens, lengths };
   }
 }
 

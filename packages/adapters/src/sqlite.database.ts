@@ -260,6 +260,27 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE chunks ADD COLUMN fetched_at TEXT;
   ALTER TABLE chunks ADD COLUMN content_hash TEXT;
   `,
+  // How often each library's chunks were written, by key range (seq_base), whatever the process or the statement:
+  // keyword search keeps a library's statistics until its own chunks change (sqlite-fts.statistics.ts). Rows are never
+  // deleted, so a key range used again by a new library goes on counting from where it was.
+  `
+  CREATE TABLE chunk_writes (
+    seq_base INTEGER PRIMARY KEY,
+    writes INTEGER NOT NULL
+  );
+  CREATE TRIGGER chunks_writes_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunk_writes (seq_base, writes) VALUES ((new.seq >> 32) << 32, 1)
+      ON CONFLICT (seq_base) DO UPDATE SET writes = writes + 1;
+  END;
+  CREATE TRIGGER chunks_writes_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunk_writes (seq_base, writes) VALUES ((old.seq >> 32) << 32, 1)
+      ON CONFLICT (seq_base) DO UPDATE SET writes = writes + 1;
+  END;
+  CREATE TRIGGER chunks_writes_update AFTER UPDATE OF seq, library_id, title, content, page_lead ON chunks BEGIN
+    INSERT INTO chunk_writes (seq_base, writes) VALUES ((old.seq >> 32) << 32, 1), ((new.seq >> 32) << 32, 1)
+      ON CONFLICT (seq_base) DO UPDATE SET writes = writes + 1;
+  END;
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */
