@@ -4,7 +4,7 @@
  * questions, so a change of the machine's load during the run falls on all of them alike.
  */
 import path from 'node:path';
-import { GENERAL_MODEL_FILE, loadGeneralModel, openSqliteDatabase } from '@docshelf/adapters';
+import { GENERAL_MODEL_FILE, loadGeneralModel, openSqliteDatabase, readGeneralTermShares } from '@docshelf/adapters';
 import { embedChunks, queryTerms, searchDocs } from '@docshelf/core';
 import request from 'supertest';
 import type { Harness } from '@docshelf/testing/e2e/harness';
@@ -191,21 +191,34 @@ export async function benchSearch(h: Harness, auth: Record<string, string>): Pro
 }
 
 /**
- * What the general-language model (`EMBEDDER=local-general`) costs a process that embeds with it: read once, on its
- * first use. Memory is the resident set's growth across the load, after a collection where the flag allows one.
+ * What the general-language model costs a process: its corpus shares, which every keyword search of one library
+ * blends with the library's own, and the whole model, which `EMBEDDER=local-general` embeds with; each read once, on
+ * its first use. Memory is the resident set's growth across the load, after a collection where the flag allows one.
  */
 function printGeneralModelCost(): void {
+  const shares = measureLoad(readGeneralTermShares);
+  console.log(
+    `general-language model's corpus shares (keyword search's background, ${shares.value.size.toLocaleString('en')} terms): ${shares.cost}`,
+  );
+  const model = measureLoad(loadGeneralModel);
+  console.log(
+    `general-language model ${path.basename(GENERAL_MODEL_FILE)} (${model.value.vocabulary.length.toLocaleString('en')} terms x ` +
+      `${model.value.dimensions}, EMBEDDER=local-general): ${model.cost}, holds ${(model.value.bytes / 2 ** 20).toFixed(0)} MB`,
+  );
+}
+
+function measureLoad<T>(load: () => T): { value: T; cost: string } {
   globalThis.gc?.();
   const before = process.memoryUsage();
   const started = performance.now();
-  const model = loadGeneralModel();
+  const value = load();
   const loadMs = performance.now() - started;
   globalThis.gc?.();
   const after = process.memoryUsage();
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-  console.log(
-    `general-language model ${path.basename(GENERAL_MODEL_FILE)} (${model.vocabulary.length.toLocaleString('en')} terms x ` +
-      `${model.dimensions}): loaded in ${loadMs.toFixed(0)} ms, holds ${mb(model.bytes)} MB ` +
-      `(resident set +${mb(after.rss - before.rss)} MB, heap and buffers +${mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)} MB)`,
-  );
+  const heap = after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers;
+  return {
+    value,
+    cost: `loaded in ${loadMs.toFixed(0)} ms (resident set +${mb(after.rss - before.rss)} MB, heap and buffers +${mb(heap)} MB)`,
+  };
 }

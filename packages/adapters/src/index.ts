@@ -4,7 +4,7 @@ export { SqliteJobStore } from './sqlite.job-store';
 export { SqliteVecVectorIndex, type SqliteVecVectorIndexOptions } from './sqlite-vec.vector-index';
 export { FsBackupStorage } from './fs.backup-storage';
 export { LocalEmbedder } from './local.embedder';
-export { GENERAL_MODEL_FILE, loadGeneralModel } from './local-lsi/general-model';
+export { GENERAL_MODEL_FILE, loadGeneralModel, readGeneralTermShares } from './local-lsi/general-model';
 export { buildAdapters, type Adapters } from './build-adapters';
 export { SqliteFtsKeywordIndex, type SqliteFtsKeywordIndexOptions } from './sqlite-fts.keyword-index';
 export type { PrunedPlan } from './sqlite-fts.pruned-search';

@@ -26,12 +26,15 @@ let shares: Map<string, number> | undefined;
  * without its vectors (about 0.2 s and 10 MB): what keyword search blends with a library's own document frequencies.
  */
 export function loadGeneralTermShares(): Map<string, number> {
-  if (!shares) {
-    const data = gunzipSync(readFileSync(GENERAL_MODEL_FILE));
-    const { vocabulary, idf } = LsiModel.readVocabulary(data);
-    shares = new Map(vocabulary.map((term, i) => [term, Math.exp(-idf[i]!)]));
-  }
+  shares ??= readGeneralTermShares();
   return shares;
+}
+
+/** The shares read from the file, each call (what loadGeneralTermShares keeps). */
+export function readGeneralTermShares(): Map<string, number> {
+  const data = gunzipSync(readFileSync(GENERAL_MODEL_FILE));
+  const { vocabulary, idf } = LsiModel.readVocabulary(data);
+  return new Map(vocabulary.map((term, i) => [term, Math.exp(-idf[i]!)]));
 }
 
 const unitVectors = new WeakMap<LsiModel, Float32Array>();
