@@ -61,7 +61,7 @@ export const retrievalEndpoints: Endpoint[] = [
     access: 'reader',
     query: contextQuerySchema,
     summary: 'The most relevant text of a library, packed into a token budget',
-    description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its title and source: URL, library id and version, when the page was fetched and its content hash. \`format=txt\` (default) answers plain text ready for a prompt, each piece under a title line, a page's first piece also under one source line (\`Source: <url> (<libraryId>@<version>, fetched <YYYY-MM-DD>)\`), \`json\` the pieces. ${READER}`,
+    description: `At most \`tokens\` tokens (100–100,000) by the o200k_base BPE tokenizer; neighbouring chunks of one page merged in page order with their overlap written once; each piece with its title and source: URL, library id and version, when the page was fetched and its content hash; links written as their text, headings the title already says left out. \`format=txt\` (default) answers plain text ready for a prompt, each piece under a title line, a page's first piece also under one source line (\`Source: <url> (<libraryId>@<version>, fetched <YYYY-MM-DD>)\`), \`json\` the pieces. ${READER}`,
     ok: {
       schema: contextResponseSchema,
       description: 'The packed context (JSON with `format=json`; plain text otherwise)',
