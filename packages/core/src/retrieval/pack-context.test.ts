@@ -43,6 +43,17 @@ describe('packContext', () => {
     expect(linkCost).toBeGreaterThan(15);
   });
 
+  it('writes a piece without the headings its title already says, nor a heading left with nothing under it', () => {
+    const packed = packContext(
+      [chunk('Spawning', 0, '## Page\n\n### Spawning\n\nspawn() starts a process.\n\n## See also')],
+      500,
+    );
+    expect(packed.pieces[0]!.content).toBe('spawn() starts a process.');
+    expect(packed.text).toContain('### Page › Spawning\n');
+    expect(packed.text).not.toContain('## Page\n');
+    expect(packed.text).not.toContain('See also');
+  });
+
   it('cuts the best chunk down when it alone is over the budget', () => {
     const packed = packContext([chunk('big', 0, 'A sentence of documentation. '.repeat(200))], 100);
     expect(packed.pieces).toHaveLength(1);

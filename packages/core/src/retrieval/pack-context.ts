@@ -1,5 +1,6 @@
 import type { ContextResponse } from '../api/retrieval-schemas';
 import { linksAsText } from './links-as-text';
+import { withoutRepeatedHeadings } from './repeated-headings';
 import type { RankedChunk } from './rank-chunks';
 import { countTokens, truncateToTokens } from './token-count';
 
@@ -134,7 +135,7 @@ function render(runs: Run[], versions: LibraryVersions, counter: CachedCounter):
 function toPiece(run: Run, versions: LibraryVersions, counter?: CachedCounter): ContextPiece {
   const first = run.chunks[0]!;
   const joined = run.chunks.slice(1).reduce((text, chunk) => joinWithoutOverlap(text, chunk.content), first.content);
-  const content = linksAsText(joined);
+  const content = withoutRepeatedHeadings(linksAsText(joined), first.title);
   return {
     chunkId: first.id,
     libraryId: first.libraryId,
