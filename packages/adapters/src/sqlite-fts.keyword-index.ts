@@ -49,8 +49,11 @@ export class SqliteFtsKeywordIndex implements KeywordIndex {
 
   async search(query: KeywordQuery): Promise<ChunkHit[]> {
     if (query.terms.length === 0 || query.limit < 1 || query.libraryIds?.length === 0) return [];
-    const rows =
-      query.libraryIds?.length === 1 ? this.searchOne(query, query.libraryIds[0]!) : this.searchMarked(query);
+    // One read transaction, so every statement of the search sees the same state of the file: a write by another
+    // process between them would pair the statistics of one state with the rows of another.
+    const rows = this.db.transaction(() =>
+      query.libraryIds?.length === 1 ? this.searchOne(query, query.libraryIds[0]!) : this.searchMarked(query),
+    )();
     const wanted = query.libraryIds ? new Set(query.libraryIds) : null;
     return this.hydrate(rows).filter((row) => !wanted || wanted.has(row.libraryId));
   }
