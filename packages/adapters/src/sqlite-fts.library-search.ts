@@ -4,6 +4,7 @@ import {
   B,
   K1,
   bm25Idf,
+  byRarity,
   searchPruned,
   type PrunedPlan,
   type PrunedTerm,
@@ -71,22 +72,19 @@ export class LibraryKeywordSearch {
     options: { pruning?: boolean; plan?: (p: PrunedPlan) => void } = {},
   ): RankedRow[] {
     this.statistics.refresh();
-    const unique = [...new Set(phrases)];
     const table = this.statistics.store();
     const library = this.statistics.library(scope.range);
-    const terms: Term[] = unique
-      .map((phrase) => ({ phrase, documents: table ? this.statistics.documents(phrase, scope.range) : 0 }))
-      .filter((term) => term.documents > 0)
-      .sort((a, b) => a.documents - b.documents)
-      .map((term) => ({
-        ...term,
-        idf: this.idf(term.phrase, term.documents, library.rows),
-        tableIdf: bm25Idf(this.statistics.documents(term.phrase, null), table!.rows),
-      }));
+    const terms: Term[] = byRarity(phrases, (phrase) =>
+      table ? this.statistics.documents(phrase, scope.range) : 0,
+    ).map((term) => ({
+      ...term,
+      idf: this.idf(term.phrase, term.documents, library.rows),
+      tableIdf: bm25Idf(this.statistics.documents(term.phrase, null), table!.rows),
+    }));
     // With no table there are no terms, and its average length is never read.
     const tableLength = table ? table.tokens / table.rows : 0;
     const scoring = new LibraryScoring(this.db, scope, terms, library, tableLength);
-    return searchPruned(scoring, library.rows, limit, { ...options, terms: unique.length });
+    return searchPruned(scoring, library.rows, limit, { ...options, terms: new Set(phrases).size });
   }
 }
 

@@ -129,3 +129,14 @@ function pruned(
   }
   return null;
 }
+
+/** The distinct phrases that some row holds, rarest first, each with the rows holding it (MaxScore's order). */
+export function byRarity(
+  phrases: string[],
+  documents: (phrase: string) => number,
+): { phrase: string; documents: number }[] {
+  return [...new Set(phrases)]
+    .map((phrase) => ({ phrase, documents: documents(phrase) }))
+    .filter((term) => term.documents > 0)
+    .sort((a, b) => a.documents - b.documents);
+}

@@ -2,6 +2,7 @@ import type { Database } from './sqlite.database';
 import type { KeywordStatistics } from './sqlite-fts.statistics';
 import {
   bm25Idf,
+  byRarity,
   searchPruned,
   type PrunedPlan,
   type PrunedTerm,
@@ -45,15 +46,12 @@ export class TableKeywordSearch {
     options: { pruning?: boolean; plan?: (p: PrunedPlan) => void } = {},
   ): RankedRow[] {
     this.statistics.refresh();
-    const unique = [...new Set(phrases)];
     const table = this.statistics.store();
-    const terms: Term[] = unique
-      .map((phrase) => ({ phrase, documents: table ? this.statistics.documents(scope.counted(phrase), null) : 0 }))
-      .filter((term) => term.documents > 0)
-      .sort((a, b) => a.documents - b.documents)
-      .map((term) => ({ ...term, idf: bm25Idf(term.documents, table!.rows) }));
+    const terms: Term[] = byRarity(phrases, (phrase) =>
+      table ? this.statistics.documents(scope.counted(phrase), null) : 0,
+    ).map((term) => ({ ...term, idf: bm25Idf(term.documents, table!.rows) }));
     const scoring = new TableScoring(this.db, scope, terms);
-    return searchPruned(scoring, table?.rows ?? 0, limit, { ...options, terms: unique.length });
+    return searchPruned(scoring, table?.rows ?? 0, limit, { ...options, terms: new Set(phrases).size });
   }
 }
 
