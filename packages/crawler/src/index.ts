@@ -11,3 +11,4 @@ export { collectPageLinks, normalizePageUrl, isAssetUrl } from './extract/page-l
 export { extractPage, type ExtractedPage } from './extract/extract-page';
 export { needsBrowser } from './extract/needs-browser';
 export { createPageExtractor, inlineExtractor, type PageExtractor } from './extract/page-extractor';
+export { convertDocFile, detectDocFormat, type DocFile, type DocFormat } from './doc-files/doc-file';
