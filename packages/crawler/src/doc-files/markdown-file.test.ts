@@ -1,5 +1,5 @@
 import { chunkMarkdown } from '@docshelf/core';
-import { convertDocFile } from './doc-file';
+import { convertDocFile } from './convert-doc-file';
 
 const chunksOf = (path: string, text: string, format: 'markdown' | 'mdx') => {
   const file = convertDocFile(path, text, format);

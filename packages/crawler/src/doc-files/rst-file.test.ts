@@ -1,5 +1,5 @@
 import { chunkMarkdown } from '@docshelf/core';
-import { convertDocFile } from './doc-file';
+import { convertDocFile } from './convert-doc-file';
 
 const page = [
   '.. _queue-guide:',
