@@ -20,3 +20,4 @@ export type {
   GitSourceLimits,
   ReadGitRepositoryOptions,
 } from './git/read-git-repository';
+export { GitCliGitSource } from './git/git-cli.git-source';

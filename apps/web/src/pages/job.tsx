@@ -106,9 +106,13 @@ export function JobPage({ id }: { id: string }) {
 }
 
 const titleOf = (job: Job) =>
-  ({ crawl: 'Crawl of', 'ingest-url': 'URL ingestion into', ingest: 'Ingestion into', embed: 'Embedding of' })[
-    job.type
-  ];
+  ({
+    crawl: 'Crawl of',
+    'ingest-url': 'URL ingestion into',
+    'ingest-git': 'Git ingestion into',
+    ingest: 'Ingestion into',
+    embed: 'Embedding of',
+  })[job.type];
 
 function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void; cancelling: boolean }) {
   const p = job.progress;
