@@ -17,6 +17,12 @@ export function refNotFound(repoUrl: string, ref: string): AppError {
   return new AppError('REF_NOT_FOUND', `${repoUrl} has no branch, tag or commit '${ref}'`, 400, { retryable: false });
 }
 
+export function readTooLong(repoUrl: string, timeoutMs: number): AppError {
+  return new AppError('URL_UNREACHABLE', `reading ${repoUrl} took longer than ${timeoutMs} ms`, 400, {
+    retryable: false,
+  });
+}
+
 export function repositoryTooLarge(repoUrl: string, why: string): AppError {
   return new AppError('REPOSITORY_TOO_LARGE', `${repoUrl} is too large: ${why}`, 400, { retryable: false });
 }
@@ -40,11 +46,6 @@ export function toGitSourceError(error: unknown, repoUrl: string, ref: string): 
       return new AppError('URL_UNREACHABLE', `git could not reach ${repoUrl}: ${said}`, 400, { retryable: false });
     }
     return notARepository(repoUrl, `git could not read it: ${said}`);
-  }
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return new AppError('URL_UNREACHABLE', `reading ${repoUrl} took too long: ${error.message}`, 400, {
-      retryable: false,
-    });
   }
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -49,6 +49,7 @@ beforeAll(async () => {
         response.writeHead(301, { location: request.url.replace('/moved.git/', '/guide.git/') }).end();
         return true;
       }
+      if (request.url?.startsWith('/stalled.git/git-upload-pack')) return true; // never answers the fetch itself
       if (request.url?.startsWith('/site/')) {
         response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Docs</body></html>');
         return true;
@@ -205,6 +206,21 @@ describe('reading a git repository over HTTP', () => {
       code: 'REPOSITORY_TOO_LARGE',
     });
     expect((await read('many', { limits: { maxFiles: 30 } })).files).toHaveLength(30);
+  });
+
+  it('answers URL_UNREACHABLE when the read takes longer than its time limit, and stops git', async () => {
+    buildGitRepository(root, 'stalled', [{ files: { 'docs/a.md': '# A\n' } }]);
+    const started = Date.now();
+    const slow = await failureOf(read('stalled', { limits: { timeoutMs: 1_500 } }));
+    expect(slow).toMatchObject({ code: 'URL_UNREACHABLE', status: 400 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('ends with the cancellation of its caller, not with an error of the repository', async () => {
+    const controller = new AbortController();
+    const reading = read('stalled', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('job cancelled')), 300);
+    await expect(reading).rejects.toThrow('job cancelled');
   });
 
   it("runs no hook, even those the service user's git configuration and templates would install", async () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressPolicy } from '../fetch/address-policy';
 import type { DocFormat } from '../doc-files/doc-file';
-import { refNotFound, repositoryTooLarge, toGitSourceError } from './git-errors';
+import { readTooLong, refNotFound, repositoryTooLarge, toGitSourceError } from './git-errors';
 import { readTreeFiles, selectTreeFiles } from './git-files';
 import { discoverGitRemote } from './git-remote';
 import { measureFolder, runGit, type GitSandbox } from './run-git';
@@ -98,6 +98,9 @@ export async function readGitRepository(options: ReadGitRepositoryOptions): Prom
     const files = selection.files.map(({ path: file, format }) => ({ path: file, format, text: texts.get(file)! }));
     return { url: remote.url, commit, files, skipped: selection.skipped };
   } catch (error) {
+    // A cancelled job ends with its cancellation, not with an error of the repository.
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (deadline.aborted) throw readTooLong(options.repoUrl, limits.timeoutMs);
     throw toGitSourceError(error, options.repoUrl, ref);
   } finally {
     await fs.rm(work, { recursive: true, force: true });
