@@ -40,7 +40,7 @@ export interface CrawlRuntime {
 
 /** The SSRF policy and a lazily launched browser pool sized to this worker's crawl concurrency. */
 export function createCrawlRuntime(
-  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'browser' | 'redis'>,
+  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'git' | 'browser' | 'redis'>,
   logger: Logger,
 ): CrawlRuntime {
   const policy = createAddressPolicy({ allowlist: config.privateHostAllowlist });
@@ -91,7 +91,7 @@ export function createCrawlRuntime(
       extractor,
     }),
     callbacks: new HttpCallbackSender(policy),
-    git: new GitCliGitSource({ policy }),
+    git: new GitCliGitSource({ policy, limits: config.git }),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
       await Promise.all([pool?.close(), extractor.close()]);

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   REF_NOT_FOUND: { statuses: [400], meaning: 'The git repository has no branch, tag or commit of that name' },
   REPOSITORY_TOO_LARGE: {
     statuses: [400],
-    meaning: 'The git repository is over the size or file-count limit of a git source',
+    meaning: 'The git repository is larger than `GIT_MAX_BYTES` or has more files than `GIT_MAX_FILES`',
   },
   PAGE_FAILED: { statuses: [400], meaning: 'The page could not be rendered or read' },
   PAGE_GONE: { statuses: [400], meaning: 'A crawled page answered 404 or 410' },
