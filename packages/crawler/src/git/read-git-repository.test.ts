@@ -39,6 +39,13 @@ beforeAll(async () => {
     { files: { 'docs/small.md': '# Small\n', 'docs/huge.md': `# Huge\n\n${'word '.repeat(300_000)}` } },
   ]);
   buildGitRepository(root, 'binary', [{ files: { 'docs/a.md': '# A\n', 'assets/noise.bin': randomBytes(600_000) } }]);
+  buildGitRepository(root, 'links', [
+    {
+      files: { 'docs/real.md': '# Real\n' },
+      symlinks: { 'docs/passwd.md': '/etc/passwd', 'docs/again.md': 'real.md' },
+      submodules: { 'docs/vendor': 'a'.repeat(40) },
+    },
+  ]);
   buildGitRepository(root, 'many', [
     { files: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`docs/page-${i}.md`, `# Page ${i}\n`])) },
   ]);
@@ -120,6 +127,11 @@ describe('reading a git repository over HTTP', () => {
   it('reads the paths that globs select', async () => {
     const result = await read('guide', { ref: 'stable', paths: ['src/**', 'docs/api/**'] });
     expect(result.files.map((file) => file.path)).toEqual(['docs/api/queues.rst', 'src/notes.md']);
+  });
+
+  it('reads no symbolic link and fetches no submodule', async () => {
+    const result = await read('links');
+    expect(result.files.map((file) => [file.path, file.text])).toEqual([['docs/real.md', '# Real\n']]);
   });
 
   it('follows a redirect that the address policy allows, to the repository it names', async () => {

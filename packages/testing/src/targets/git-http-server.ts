@@ -101,6 +101,10 @@ export interface RepositoryCommit {
   files: Record<string, string | Buffer>;
   /** Paths of executable files among `files` (hooks, scripts). */
   executables?: string[];
+  /** Symbolic links: path → target. */
+  symlinks?: Record<string, string>;
+  /** Submodules (gitlinks) with no .gitmodules: path → the commit id they point at. */
+  submodules?: Record<string, string>;
   message?: string;
   /** A tag made at this commit. */
   tag?: string;
@@ -125,7 +129,14 @@ export function buildGitRepository(root: string, name: string, commits: Reposito
         fs.writeFileSync(path.join(work, file), content);
         if (commit.executables?.includes(file)) fs.chmodSync(path.join(work, file), 0o755);
       }
+      for (const [link, target] of Object.entries(commit.symlinks ?? {})) {
+        fs.mkdirSync(path.dirname(path.join(work, link)), { recursive: true });
+        fs.symlinkSync(target, path.join(work, link));
+      }
       git(['add', '--all'], work);
+      for (const [sub, id] of Object.entries(commit.submodules ?? {})) {
+        git(['update-index', '--add', '--cacheinfo', `160000,${id},${sub}`], work);
+      }
       git(['commit', '--quiet', '--allow-empty', '-m', commit.message ?? `Commit ${index + 1}`], work);
       ids.push(git(['rev-parse', 'HEAD'], work));
       if (commit.tag) git(['tag', commit.tag], work);
