@@ -159,6 +159,12 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
               ) : null}
             </>
           ) : null}
+          {job.type === 'ingest-git' ? (
+            <div>
+              <dt>Files read</dt>
+              <dd>{resultNumber(job, 'filesIngested') ?? 0}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Chunks written</dt>
             <dd>{p.chunksIngested ?? resultNumber(job, 'chunksIngested') ?? 0}</dd>
@@ -257,7 +263,7 @@ function embeddedText(job: Job): string {
   return '0';
 }
 
-function resultNumber(job: Job, key: 'chunksIngested' | 'processed'): number | undefined {
+function resultNumber(job: Job, key: 'chunksIngested' | 'filesIngested' | 'processed'): number | undefined {
   const value = job.result?.[key];
   return typeof value === 'number' ? value : undefined;
 }
