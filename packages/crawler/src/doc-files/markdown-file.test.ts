@@ -109,6 +109,11 @@ describe('MDX files', () => {
     expect(file.markdown).toContain('The answer is forty-two, computed by .');
   });
 
+  it('reads a file that is not valid MDX as Markdown rather than failing', () => {
+    const { file } = chunksOf('docs/broken.mdx', '# Limits\n\nA value < 3 and a brace { stay text.\n', 'mdx');
+    expect(file).toEqual({ title: 'Limits', markdown: '# Limits\n\nA value < 3 and a brace { stay text.' });
+  });
+
   it('reads the same text as Markdown without the MDX syntax', () => {
     const { chunks } = chunksOf('docs/deploying.mdx', page, 'mdx');
     expect(chunks.length).toBeGreaterThan(0);

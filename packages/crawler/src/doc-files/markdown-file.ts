@@ -23,8 +23,7 @@ const markdownWriter = unified()
  * matter's `title`, else the first heading.
  */
 export function convertMarkdownFile(source: string, options: { mdx: boolean }): DocFile {
-  const parser = options.mdx ? mdxParser : markdownParser;
-  const tree = parser.runSync(parser.parse(source)) as Root;
+  const tree = parseMarkdown(source, options.mdx);
   const frontMatterTitle = readFrontMatterTitle(tree);
   const root: Root = { type: 'root', children: simplifyChildren(tree.children) as RootContent[] };
   const headings = root.children.filter((node): node is Heading => node.type === 'heading');
@@ -32,6 +31,18 @@ export function convertMarkdownFile(source: string, options: { mdx: boolean }): 
     textOf(headings.find((heading) => heading.depth === 1)) || frontMatterTitle || textOf(headings[0]) || '';
   const markdown = root.children.length === 0 ? '' : String(markdownWriter.stringify(root)).trim();
   return { title, markdown };
+}
+
+/** MDX is strict (a stray `<` or `{` is a syntax error): a file that is not valid MDX is read as Markdown instead. */
+function parseMarkdown(source: string, mdx: boolean): Root {
+  if (mdx) {
+    try {
+      return mdxParser.runSync(mdxParser.parse(source)) as Root;
+    } catch {
+      // falls through to Markdown
+    }
+  }
+  return markdownParser.runSync(markdownParser.parse(source)) as Root;
 }
 
 function readFrontMatterTitle(tree: Root): string {
