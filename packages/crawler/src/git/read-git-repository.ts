@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gitRefSchema } from '@docshelf/core';
 import type { AddressPolicy } from '../fetch/address-policy';
 import type { DocFormat } from '../doc-files/doc-file';
 import { readTooLong, refNotFound, repositoryTooLarge, toGitSourceError } from './git-errors';
@@ -58,9 +59,6 @@ export interface GitRepositoryRead {
   skipped: { path: string; reason: string }[];
 }
 
-/** A ref is passed to git after `--end-of-options`; this keeps out what git would read as anything but a name. */
-const REF_FORMAT = /^(?!-)(?!.*\.\.)(?!.*\/\/)[\w./+@-]{1,255}(?<![./])$/;
-
 /**
  * The Markdown, MDX and reStructuredText files of one commit of an http(s) git remote: its host and every redirect
  * checked by the address policy, a shallow fetch of that commit alone (no hooks, submodules, LFS objects or user
@@ -71,7 +69,8 @@ export async function readGitRepository(options: ReadGitRepositoryOptions): Prom
   const ref = options.ref ?? 'HEAD';
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
-  if (!REF_FORMAT.test(ref)) throw refNotFound(options.repoUrl, ref);
+  // The ref also goes after `--end-of-options`; the request's schema keeps out what git could read as an option.
+  if (!gitRefSchema.safeParse(ref).success) throw refNotFound(options.repoUrl, ref);
   const work = await fs.mkdtemp(path.join(options.tempDir ?? os.tmpdir(), 'docshelf-git-'));
   try {
     const remote = await discoverGitRemote(options.repoUrl, options.policy, { timeoutMs: limits.timeoutMs, signal });
