@@ -78,8 +78,9 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 CMD ["node", "apps/api/dist/main.js"]
 
 FROM runtime AS worker
+# git reads the repositories of POST /api/ingest-git; ca-certificates lets it (curl) check https remotes.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-color-emoji git ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 ENV CHROMIUM_PATH=/usr/bin/chromium
 COPY --from=build /app/apps/worker/package.json apps/worker/

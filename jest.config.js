@@ -1,5 +1,31 @@
-// Dependencies published as ES modules only (and their own such dependencies).
-const ESM_ONLY = ['p-limit', 'p-timeout', 'yocto-queue', 'cssomnom'];
+// Dependencies published as ES modules only (and their own such dependencies), as patterns of package names.
+const ESM_ONLY = [
+  'p-limit',
+  'p-timeout',
+  'yocto-queue',
+  'cssomnom',
+  // unified, remark and micromark (the Markdown parser of git sources) and their family
+  'unified',
+  'bail',
+  'trough',
+  'devlop',
+  'is-plain-obj',
+  'vfile(-message)?',
+  'unist-util-[\\w-]+',
+  '(remark|mdast-util|micromark)(-[\\w-]+)?',
+  'estree-util-[\\w-]+',
+  'character-(entities|reference)[\\w-]*',
+  'decode-named-character-reference',
+  'is-(alphabetical|alphanumerical|decimal|hexadecimal)',
+  'parse-entities',
+  'stringify-entities',
+  'ccount',
+  'fault',
+  'longest-streak',
+  'markdown-table',
+  'zwitch',
+  'escape-string-regexp',
+];
 const ESM_ONLY_FILES = `/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`;
 // linkedom is CommonJS but keeps ES-module-only versions of css-select and its family in its own node_modules.
 const NESTED_ESM_ONLY = '/node_modules/linkedom/node_modules/';

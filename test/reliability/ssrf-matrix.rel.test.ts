@@ -7,7 +7,7 @@ import { recordFigure } from '@docshelf/testing/reliability/figures';
 
 /**
  * Every way a user-supplied URL could reach a private address, tried through the running service: crawls (plain HTTP
- * and Chromium), URL ingestion, callbacks, and the checked fetch under a resolver whose answer changes between check
+ * and Chromium), URL ingestion, git ingestion, callbacks, and the checked fetch under a resolver whose answer changes between check
  * and connect. The canary listens on 127.0.0.2 (only 127.0.0.1 is allow-listed) and must never see a connection.
  */
 describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
@@ -207,6 +207,22 @@ describe('SSRF matrix (API + worker + Chromium + Redis + SQLite)', () => {
       expect(res.status).toBe(400);
       expect(['URL_BLOCKED', 'URL_UNREACHABLE']).toContain(res.body.code);
     }
+  });
+
+  it('git ingestion refuses private remotes, directly and by redirect of its discovery', async () => {
+    for (const [name, repoUrl] of [
+      ['ingest-git: private IPv4', `http://127.0.0.2:${canaryPort()}/repo.git`],
+      ['ingest-git: IPv4-mapped IPv6', `http://[::ffff:127.0.0.2]:${canaryPort()}/repo.git`],
+      ['ingest-git: redirect to a private address', `${site.origin}/to-canary/repo.git`],
+    ] as const) {
+      const res = await request(h.app)
+        .post('/api/ingest-git')
+        .set(admin)
+        .send({ libraryId: 'ssrf/git', name: 'Git', repoUrl });
+      note(name, res.status === 400 && res.body.code === 'URL_BLOCKED', `${res.status} ${res.body.code}`);
+      expect([res.status, res.body.code]).toEqual([400, 'URL_BLOCKED']);
+    }
+    expect(canary.connections()).toBe(0);
   });
 
   it('callbacks refuse private targets when the job is submitted, and never follow a redirect to one', async () => {

@@ -7,6 +7,7 @@ import type {
   CreatedKey,
   EmbedResponse,
   ErrorBody,
+  IngestGitResponse,
   JobList,
   JobRecord,
   JobState,
@@ -39,7 +40,9 @@ export type Library = LibraryView;
 export type Chunk = ChunksResponse['chunks'][number];
 export type SearchResult = SearchResponse['results'][number];
 /** A job; `result` is the body of the request that started it, whose fields depend on `type`. */
-export type Job = Omit<JobRecord, 'result'> & { result?: Partial<CrawlResponse> & Partial<EmbedResponse> };
+export type Job = Omit<JobRecord, 'result'> & {
+  result?: Partial<CrawlResponse> & Partial<EmbedResponse> & Partial<IngestGitResponse>;
+};
 
 export const isFinal = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
 
@@ -109,6 +112,7 @@ export const api = {
 
   crawl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/crawl', body, ASYNC),
   ingestUrl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-url', body, ASYNC),
+  ingestGit: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-git', body, ASYNC),
   jobs: () => call<Omit<JobList, 'jobs'> & { jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
   job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),

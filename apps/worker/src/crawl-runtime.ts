@@ -3,6 +3,7 @@ import {
   DEFAULT_REPETITION_RULE,
   type CallbackSender,
   type CrawlFrontier,
+  type GitSource,
   type HostThrottle,
   type PageLoader,
   type RepetitionRule,
@@ -14,6 +15,7 @@ import {
   createAddressPolicy,
   createPageExtractor,
   findChromium,
+  GitCliGitSource,
   HttpCallbackSender,
 } from '@docshelf/crawler';
 import { RedisCrawlFrontier, RedisHostThrottle } from '@docshelf/queue';
@@ -24,6 +26,8 @@ export interface CrawlRuntime {
   pages: PageLoader;
   /** Callbacks go out under the same address policy as crawls. */
   callbacks: CallbackSender;
+  /** Git remotes are read under the same address policy too. */
+  git: GitSource;
   /** Politeness across workers, through Redis. */
   throttle: HostThrottle;
   /** Which pages of each crawl are known and handed out, through Redis. */
@@ -36,7 +40,7 @@ export interface CrawlRuntime {
 
 /** The SSRF policy and a lazily launched browser pool sized to this worker's crawl concurrency. */
 export function createCrawlRuntime(
-  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'browser' | 'redis'>,
+  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'git' | 'browser' | 'redis'>,
   logger: Logger,
 ): CrawlRuntime {
   const policy = createAddressPolicy({ allowlist: config.privateHostAllowlist });
@@ -87,6 +91,7 @@ export function createCrawlRuntime(
       extractor,
     }),
     callbacks: new HttpCallbackSender(policy),
+    git: new GitCliGitSource({ policy, limits: config.git }),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
       await Promise.all([pool?.close(), extractor.close()]);

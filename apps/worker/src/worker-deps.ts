@@ -3,6 +3,7 @@ import type {
   CallbackSender,
   CrawlFrontier,
   Embedder,
+  GitSource,
   HostThrottle,
   JobStore,
   LibrarySwap,
@@ -29,6 +30,8 @@ export interface WorkerDeps {
   /** Which lines a crawl drops as repeated chrome; the core default when absent. */
   repetition?: RepetitionRule;
   callbacks: CallbackSender;
+  /** Reads git remotes for POST /api/ingest-git. */
+  git: GitSource;
   /** Spaces the pages of one host over every worker (CRAWL_HOST_PAGES_PER_SECOND, robots.txt Crawl-delay). */
   throttle?: HostThrottle;
   /** Crawl limits: politeness and CRAWL_MAX_DURATION_MS. */

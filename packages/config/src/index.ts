@@ -116,6 +116,18 @@ const envSchema = z.object({
     .min(1_000)
     .default(30 * 60_000),
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(CRAWL_PAGES_CEILING).default(10_000),
+  GIT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(100 * 2 ** 20),
+  GIT_MAX_FILES: z.coerce.number().int().min(1).default(100_000),
+  GIT_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(2 * 2 ** 20),
+  GIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(120_000),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
   /** Threads that extract pages; unset = defaultExtractThreads, 0 = on the worker's event loop. */
@@ -254,6 +266,17 @@ export const configSchema = envSchema.transform((e, ctx) => {
       extractThreads: e.CRAWL_EXTRACT_THREADS ?? defaultExtractThreads(os.availableParallelism(), concurrency.crawl),
       /** A line on at least minShare of a crawl's pages (and minPages of them) is chrome and dropped. */
       repeatedLines: { minShare: e.CRAWL_REPEATED_LINE_SHARE, minPages: e.CRAWL_REPEATED_LINE_MIN_PAGES },
+    },
+    /** A git source (POST /api/ingest-git): what one read may fetch and read, and for how long. */
+    git: {
+      /** Bytes the fetched commit may take on disk; git is stopped past them (400 REPOSITORY_TOO_LARGE). */
+      maxBytes: e.GIT_MAX_BYTES,
+      /** Files of the commit's tree (400 REPOSITORY_TOO_LARGE past them). */
+      maxFiles: e.GIT_MAX_FILES,
+      /** A selected file larger than this is skipped and listed in the answer's `errors`. */
+      maxFileBytes: e.GIT_MAX_FILE_BYTES,
+      /** Discovery, fetch and reading the files together. */
+      timeoutMs: e.GIT_TIMEOUT_MS,
     },
     browser: {
       sandbox: e.CHROMIUM_SANDBOX,

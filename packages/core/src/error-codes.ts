@@ -18,6 +18,15 @@ export const ERROR_CODES = {
   },
   URL_BLOCKED: { statuses: [400], meaning: 'The address policy refuses the URL (a private or reserved address)' },
   URL_UNREACHABLE: { statuses: [400], meaning: 'The URL could not be fetched (DNS, connection, TLS or timeout)' },
+  NOT_A_REPOSITORY: {
+    statuses: [400],
+    meaning: 'The git URL answers, but not as a git repository over smart HTTP (or one that needs credentials)',
+  },
+  REF_NOT_FOUND: { statuses: [400], meaning: 'The git repository has no branch, tag or commit of that name' },
+  REPOSITORY_TOO_LARGE: {
+    statuses: [400],
+    meaning: 'The git repository is larger than `GIT_MAX_BYTES` or has more files than `GIT_MAX_FILES`',
+  },
   PAGE_FAILED: { statuses: [400], meaning: 'The page could not be rendered or read' },
   PAGE_GONE: { statuses: [400], meaning: 'A crawled page answered 404 or 410' },
   PAGE_HTTP_ERROR: { statuses: [400], meaning: 'A crawled page answered another HTTP error status' },

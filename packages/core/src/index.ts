@@ -127,6 +127,14 @@ export {
   ingestUrlRequestSchema,
 } from './api/crawl-schemas';
 export {
+  gitRefSchema,
+  ingestGitRequestSchema,
+  ingestGitResponseSchema,
+  type IngestGitRequest,
+  type IngestGitResponse,
+} from './api/git-schemas';
+export type { GitDocFile, GitSource, GitSourceRead } from './sources/git-source';
+export {
   chunksQuerySchema,
   chunksResponseSchema,
   contextQuerySchema,
@@ -212,6 +220,8 @@ export { crawlLibrary, ingestLibraryFromUrl } from './use-cases/crawl/crawl-libr
 export { crawlSiteWorkflow } from './use-cases/crawl/crawl-site.workflow';
 export { crawlPage } from './use-cases/crawl/crawl-page';
 export { ingestUrlWorkflow } from './use-cases/crawl/ingest-url.workflow';
+export { GIT_AUTO_EMBED_LIMIT, ingestGitWorkflow } from './use-cases/git/ingest-git.workflow';
+export { ingestLibraryFromGit } from './use-cases/git/ingest-library-from-git';
 export { normalizePageUrl } from './crawl/page-url';
 export { DEFAULT_REPETITION_RULE, type RepetitionRule } from './crawl/repeated-blocks';
 export { chunkMarkdown } from './chunking/chunk-markdown';

@@ -11,3 +11,13 @@ export { collectPageLinks, normalizePageUrl, isAssetUrl } from './extract/page-l
 export { extractPage, type ExtractedPage } from './extract/extract-page';
 export { needsBrowser } from './extract/needs-browser';
 export { createPageExtractor, inlineExtractor, type PageExtractor } from './extract/page-extractor';
+export { convertDocFile } from './doc-files/convert-doc-file';
+export { detectDocFormat, type DocFile, type DocFormat } from './doc-files/doc-file';
+export { DEFAULT_GIT_LIMITS, DEFAULT_GIT_PATHS, readGitRepository } from './git/read-git-repository';
+export type {
+  GitRepositoryFile,
+  GitRepositoryRead,
+  GitSourceLimits,
+  ReadGitRepositoryOptions,
+} from './git/read-git-repository';
+export { GitCliGitSource } from './git/git-cli.git-source';

@@ -34,10 +34,11 @@ interface ChunkLike {
  */
 export function checkBodyLimits(
   limits: Limits,
-  body: { chunks?: ChunkLike[]; urls?: string[]; sourceUrl?: string; callbackUrl?: string },
+  body: { chunks?: ChunkLike[]; urls?: string[]; sourceUrl?: string; repoUrl?: string; callbackUrl?: string },
 ): void {
   const urls: [string, string | undefined][] = [
     ['sourceUrl', body.sourceUrl],
+    ['repoUrl', body.repoUrl],
     ['callbackUrl', body.callbackUrl],
     ...(body.urls ?? []).map((url, i): [string, string] => [`urls.${i}`, url]),
     ...(body.chunks ?? []).map((chunk, i): [string, string | undefined] => [`chunks.${i}.url`, chunk.url]),

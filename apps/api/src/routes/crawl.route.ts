@@ -4,6 +4,9 @@ import {
   ingestLibraryFromUrl,
   ingestUrlRequestSchema,
   crawlResponseSchema,
+  ingestGitRequestSchema,
+  ingestGitResponseSchema,
+  ingestLibraryFromGit,
   ingestResponseSchema,
 } from '@docshelf/core';
 import { Router } from 'express';
@@ -32,6 +35,14 @@ export function crawlRoutes(deps: ApiDeps): Router {
       sendJobOutcome(
         res,
         await ingestLibraryFromUrl(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)),
+      );
+    })
+    .post('/api/ingest-git', requireAdmin(auth), async (req, res) => {
+      const body = parseInput(ingestGitRequestSchema, req.body);
+      checkBodyLimits(deps.config.limits, body);
+      sendJobOutcome(
+        res,
+        await ingestLibraryFromGit(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)),
       );
     });
 }
@@ -64,6 +75,20 @@ export const crawlEndpoints: Endpoint[] = [
     respondAsync: true,
     body: ingestUrlRequestSchema,
     ok: { schema: ingestResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/ingest-git',
+    tag: 'Ingestion',
+    access: 'admin',
+    summary: 'Read the documentation files of a git repository into a library',
+    description:
+      "Fetches one commit of an http(s) git remote (`ref`: a branch, a tag or a commit id; the default branch when absent) shallowly, with the address policy applied to its host and every redirect, and reads the Markdown, MDX and reStructuredText files that `paths` select (default: docs/**, doc/**, documentation/** and every README). Each file is chunked by section, under `pageUrlTemplate` or its path; files over the size limit of one file are listed in `errors`. Replaces the library's chunks; embeds them when the library has 500 or fewer chunks, or whatever their number with `embedAll: true`. 400 NOT_A_REPOSITORY, REF_NOT_FOUND, REPOSITORY_TOO_LARGE, URL_BLOCKED or NO_CONTENT write nothing." +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: ingestGitRequestSchema,
+    ok: { schema: ingestGitResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
   },
 ];

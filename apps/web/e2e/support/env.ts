@@ -2,7 +2,11 @@
 export const ADMIN = { email: 'admin@docshelf.test', password: 'correct horse battery' };
 
 /** Environment variables the global setup sets for the tests. */
-export const E2E_ENV = { baseUrl: 'DOCSHELF_E2E_BASE_URL', siteOrigin: 'DOCSHELF_E2E_SITE_ORIGIN' } as const;
+export const E2E_ENV = {
+  baseUrl: 'DOCSHELF_E2E_BASE_URL',
+  siteOrigin: 'DOCSHELF_E2E_SITE_ORIGIN',
+  gitOrigin: 'DOCSHELF_E2E_GIT_ORIGIN',
+} as const;
 
 export function e2eEnv(name: keyof typeof E2E_ENV): string {
   const value = process.env[E2E_ENV[name]];

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DOCS_SITE, serveFixtures } from '@docshelf/testing/e2e/fixture-site';
 import { deleteRedisKeys } from '@docshelf/testing/e2e/redis-keys';
 import { startService } from '@docshelf/testing/e2e/service-process';
+import { buildGitRepository, startGitHttpServer } from '@docshelf/testing/targets/git-http-server';
 import type http from 'node:http';
 import { ADMIN, E2E_ENV, HELD_PAGE } from './env';
 
@@ -36,8 +37,8 @@ function holdPage(held: string) {
 
 /**
  * The real thing for the browser: `npm start`'s API and worker processes on a free port, the shared Redis under a
- * fresh queue prefix, SQLite in a fresh data dir, and the fixture docs site on 127.0.0.1 (allowed by
- * PRIVATE_HOST_ALLOWLIST). Tests read the addresses from the environment this sets.
+ * fresh queue prefix, SQLite in a fresh data dir, and the fixture docs site and a git repository on 127.0.0.1 (allowed
+ * by PRIVATE_HOST_ALLOWLIST). Tests read the addresses from the environment this sets.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!fs.existsSync(path.resolve(__dirname, '../../dist/index.html'))) {
@@ -52,6 +53,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-web-e2e-'));
   const prefix = `docshelf-web-e2e-${randomBytes(4).toString('hex')}`;
   const site = await serveFixtures({ root: DOCS_SITE, routes: holdPage(HELD_PAGE) });
+  // A git repository of Markdown and reStructuredText docs, served by git's own http-backend.
+  const gitRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-web-e2e-git-'));
+  buildGitRepository(gitRoot, 'widget', [
+    {
+      files: {
+        'README.md': '# Widget\n\nA widget for dashboards.\n',
+        'docs/install.rst': 'Installing\n==========\n\nRun the installer::\n\n    widget install\n',
+      },
+      tag: 'v1.0.0',
+    },
+  ]);
+  const git = await startGitHttpServer({ root: gitRoot });
   const service = await startService(
     {
       DATA_DIR: dataDir,
@@ -72,10 +85,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   );
   process.env[E2E_ENV.baseUrl] = service.baseUrl;
   process.env[E2E_ENV.siteOrigin] = site.origin;
+  process.env[E2E_ENV.gitOrigin] = git.origin;
   return async () => {
     const code = await service.stop();
     if (code !== 0) console.error(`docshelf exited with ${code}:\n${service.output().slice(-4_000)}`);
     await site.close();
+    await git.close();
+    fs.rmSync(gitRoot, { recursive: true, force: true });
     await deleteRedisKeys(prefix);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

@@ -19,7 +19,7 @@ const RENDERERS = [
 const CRAWL_DEFAULTS = { maxDepth: 1, maxPages: 150, respectRobotsTxt: true, useSitemap: false, renderer: 'auto' };
 
 export function AddDocsPage() {
-  const [mode, setMode] = useState<'crawl' | 'url'>('crawl');
+  const [mode, setMode] = useState<'crawl' | 'url' | 'git'>('crawl');
   return (
     <section>
       <PageHeading>Add docs</PageHeading>
@@ -34,8 +34,12 @@ export function AddDocsPage() {
           <input type="radio" name="mode" value="url" checked={mode === 'url'} onChange={() => setMode('url')} /> Ingest
           one URL (llms.txt or a page)
         </label>
+        <label class="choice">
+          <input type="radio" name="mode" value="git" checked={mode === 'git'} onChange={() => setMode('git')} /> Read a
+          git repository (Markdown, MDX, reStructuredText)
+        </label>
       </fieldset>
-      {mode === 'crawl' ? <CrawlForm /> : <IngestUrlForm />}
+      {mode === 'crawl' ? <CrawlForm /> : mode === 'url' ? <IngestUrlForm /> : <IngestGitForm />}
       <RecentJobs />
     </section>
   );
@@ -216,6 +220,61 @@ function IngestUrlForm() {
       <ErrorMessage message={error} />
       <button type="submit" disabled={busy}>
         {busy ? 'Starting…' : 'Start ingestion'}
+      </button>
+    </form>
+  );
+}
+
+function IngestGitForm() {
+  const { error, busy, submit } = useSubmit((form) =>
+    api.ingestGit({
+      libraryId: text(form, 'libraryId'),
+      name: text(form, 'name'),
+      ...optional(form, 'description'),
+      repoUrl: text(form, 'repoUrl'),
+      ...optional(form, 'ref'),
+      ...(lines(text(form, 'paths')).length > 0 ? { paths: lines(text(form, 'paths')) } : {}),
+      ...optional(form, 'pageUrlTemplate'),
+    }),
+  );
+  return (
+    <form class="card job-form" onSubmit={(event) => void submit(event)} aria-labelledby="git-heading">
+      <h2 id="git-heading">Read a git repository</h2>
+      <LibraryFields />
+      <div class="field">
+        <label for="repoUrl">Repository URL</label>
+        <input id="repoUrl" name="repoUrl" type="url" required placeholder="https://git.acme.example/widgets.git" />
+      </div>
+      <div class="field">
+        <label for="ref">Branch, tag or commit (optional)</label>
+        <input id="ref" name="ref" placeholder="main" aria-describedby="ref-hint" />
+        <p id="ref-hint" class="hint">
+          The repository’s default branch when empty.
+        </p>
+      </div>
+      <div class="field">
+        <label for="paths">Files to read (globs, one per line; optional)</label>
+        <textarea id="paths" name="paths" rows={2} placeholder="docs/**" aria-describedby="paths-hint" />
+        <p id="paths-hint" class="hint">
+          Default: the <code>docs</code> folder and every README.
+        </p>
+      </div>
+      <div class="field">
+        <label for="pageUrlTemplate">Page URL template (optional)</label>
+        <input
+          id="pageUrlTemplate"
+          name="pageUrlTemplate"
+          placeholder="https://widgets.acme.example/{path}"
+          aria-describedby="template-hint"
+        />
+        <p id="template-hint" class="hint">
+          <code>{'{path}'}</code> is the file’s path without its extension; without a template, chunks link to the path.
+        </p>
+      </div>
+      <p class="hint">The library’s chunks are replaced by the repository’s files.</p>
+      <ErrorMessage message={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Starting…' : 'Start reading'}
       </button>
     </form>
   );

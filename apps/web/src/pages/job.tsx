@@ -106,9 +106,13 @@ export function JobPage({ id }: { id: string }) {
 }
 
 const titleOf = (job: Job) =>
-  ({ crawl: 'Crawl of', 'ingest-url': 'URL ingestion into', ingest: 'Ingestion into', embed: 'Embedding of' })[
-    job.type
-  ];
+  ({
+    crawl: 'Crawl of',
+    'ingest-url': 'URL ingestion into',
+    'ingest-git': 'Git ingestion into',
+    ingest: 'Ingestion into',
+    embed: 'Embedding of',
+  })[job.type];
 
 function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void; cancelling: boolean }) {
   const p = job.progress;
@@ -154,6 +158,12 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
                 </div>
               ) : null}
             </>
+          ) : null}
+          {job.type === 'ingest-git' ? (
+            <div>
+              <dt>Files read</dt>
+              <dd>{resultNumber(job, 'filesIngested') ?? 0}</dd>
+            </div>
           ) : null}
           <div>
             <dt>Chunks written</dt>
@@ -253,7 +263,7 @@ function embeddedText(job: Job): string {
   return '0';
 }
 
-function resultNumber(job: Job, key: 'chunksIngested' | 'processed'): number | undefined {
+function resultNumber(job: Job, key: 'chunksIngested' | 'filesIngested' | 'processed'): number | undefined {
   const value = job.result?.[key];
   return typeof value === 'number' ? value : undefined;
 }

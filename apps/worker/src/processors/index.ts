@@ -5,6 +5,7 @@ import {
   embedLibraryPage,
   indexIngestion,
   ingestLibraryWorkflow,
+  ingestGitWorkflow,
   ingestUrlWorkflow,
   purgeLibrary,
   writeBackup,
@@ -52,6 +53,7 @@ export function buildProcessors(deps: WorkerDeps): ProcessorMap {
     'crawl-site': crawlSiteWorkflow(pages),
     'crawl-page': (payload, ctx) => crawlPage(pageDeps, payload, ctx),
     'ingest-url': ingestUrlWorkflow(pages),
+    'ingest-git': ingestGitWorkflow({ libraries: deps.libraries, git: deps.git, swap: deps.swap }),
     'deliver-callback': (payload) => deliverCallback(deps, payload),
   };
 }

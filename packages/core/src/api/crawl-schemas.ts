@@ -28,7 +28,7 @@ export const httpUrlSchema = z
  */
 export const PATH_PATTERN_LIMITS = { starsPerSegment: 2, globstars: 2, braceGroups: 2 } as const;
 
-const pathPattern = z
+export const pathPattern = z
   .string()
   .min(1)
   .max(512)

@@ -6,6 +6,7 @@ import {
   embedAllSchema,
   httpUrlSchema,
 } from '../api/crawl-schemas';
+import { ingestGitRequestSchema, ingestGitResponseSchema } from '../api/git-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
 import type { JobType } from './job-record';
@@ -163,6 +164,13 @@ export const jobRegistry = {
     }),
     result: ingestResponseSchema,
   },
+  /** Reads the documentation files of a git repository at a ref, chunks them and replaces the library's chunks. */
+  'ingest-git': {
+    queue: 'ingest',
+    jobType: 'ingest-git',
+    payload: ingestGitRequestSchema.omit({ callbackUrl: true }).extend({ ingestionId, ownerId: z.string() }),
+    result: ingestGitResponseSchema,
+  },
   /**
    * POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. On a queue of
    * its own, so a receiver that hangs holds callback slots only, never those of ingests and crawls.
@@ -189,6 +197,7 @@ export const ROOT_JOBS = {
   ingest: 'ingest-library',
   crawl: 'crawl-site',
   'ingest-url': 'ingest-url',
+  'ingest-git': 'ingest-git',
   embed: 'embed-range',
 } as const satisfies Record<JobType, JobName>;
 export type RootJobName = (typeof ROOT_JOBS)[JobType];

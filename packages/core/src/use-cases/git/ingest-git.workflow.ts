@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { AppError } from '../../errors';
+import type { Workflow } from '../../jobs/workflow';
+import type { LibraryStore, LibrarySwap } from '../../ports';
+import type { GitSource } from '../../sources/git-source';
+import {
+  commitTargetOf,
+  continueIndexAndBackUp,
+  discardReplacement,
+  finishingSchema,
+  indexAndBackUp,
+} from '../ingest/index-and-back-up';
+import { CRAWL_AUTO_EMBED_LIMIT } from '../crawl/crawl-site.workflow';
+import { chunkGitFiles } from './git-chunks';
+
+/** A repository is read like a crawled site, so it embeds under the same limit. */
+export const GIT_AUTO_EMBED_LIMIT = CRAWL_AUTO_EMBED_LIMIT;
+
+const count = z.number().int().min(0);
+const state = z.object({
+  filesIngested: count,
+  chunksIngested: count,
+  errors: z.array(z.string()),
+  finishing: finishingSchema,
+});
+
+/**
+ * Worker side of POST /api/ingest-git: reads the repository's documentation files at the ref, chunks each by
+ * section and replaces the library with them, whole or not at all (index-and-back-up.ts).
+ */
+export function ingestGitWorkflow(deps: {
+  libraries: Pick<LibraryStore, 'commitIngestion' | 'countChunks'>;
+  git: GitSource;
+  swap: LibrarySwap;
+  now?: () => Date;
+}): Workflow<'ingest-git', z.infer<typeof state>> {
+  const now = deps.now ?? (() => new Date());
+  return {
+    state,
+    async step(job, committed, children, ctx) {
+      if (committed) {
+        const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
+        if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
+        const { filesIngested, chunksIngested, errors } = committed;
+        return {
+          done: {
+            success: true,
+            libraryId: job.libraryId,
+            filesIngested,
+            chunksIngested,
+            vectorized: next.vectorized,
+            ...(errors.length > 0 ? { errors } : {}),
+          },
+        };
+      }
+      await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
+      const fetchedAt = now();
+      const { repoUrl, ref, paths } = job;
+      const read = await deps.git.read({ repoUrl, ref, paths, signal: ctx.signal });
+      const errors = read.skipped.map((file) => `${file.path}: ${file.reason}`);
+      const { chunks, filesIngested } = await chunkGitFiles(read.files, {
+        pageUrlTemplate: job.pageUrlTemplate,
+        fetchedAt,
+      });
+      if (chunks.length === 0) {
+        const where = ref ? `${repoUrl} at ${ref}` : repoUrl;
+        throw new AppError('NO_CONTENT', `No Markdown, MDX or reStructuredText content found in ${where}`, 400, {
+          retryable: false,
+          details: errors.length > 0 ? errors : undefined,
+        });
+      }
+      await ctx.beginCommit();
+      await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
+      const { libraryId, name, description, ingestionId } = job;
+      const target = commitTargetOf({ libraryId, ingestionId, replace: true });
+      await deps.libraries.commitIngestion({
+        library: { id: target, name, description, sourceUrl: repoUrl, sourceType: 'git' },
+        ownerId: job.ownerId,
+        chunks,
+        replace: true,
+        ingestionId,
+        now: now(),
+      });
+      const generate = job.embedAll || (await deps.libraries.countChunks(target)) <= GIT_AUTO_EMBED_LIMIT;
+      const { finishing, wait } = await indexAndBackUp(ctx, {
+        libraryId,
+        ingestionId,
+        replace: true,
+        chunks: chunks.length,
+        generate,
+      });
+      return { state: { filesIngested, chunksIngested: chunks.length, errors, finishing }, wait };
+    },
+    discard: (job) => discardReplacement(deps, { ingestionId: job.ingestionId, replace: true }),
+  };
+}
