@@ -215,10 +215,10 @@ function measureLoad<T>(load: () => T): { value: T; cost: string } {
   const loadMs = performance.now() - started;
   globalThis.gc?.();
   const after = process.memoryUsage();
-  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  const mb = (bytes: number) => `${bytes < 0 ? '' : '+'}${(bytes / 2 ** 20).toFixed(0)}`;
   const heap = after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers;
   return {
     value,
-    cost: `loaded in ${loadMs.toFixed(0)} ms (resident set +${mb(after.rss - before.rss)} MB, heap and buffers +${mb(heap)} MB)`,
+    cost: `loaded in ${loadMs.toFixed(0)} ms (resident set ${mb(after.rss - before.rss)} MB, heap and buffers ${mb(heap)} MB)`,
   };
 }
