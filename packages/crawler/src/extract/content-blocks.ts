@@ -288,11 +288,15 @@ function findHeadline($: CheerioAPI, blocks: Element[], best: Element): Element 
       continue;
     }
     last = block;
-    const words = wordsOf($(block).text());
-    if (words.length > 0 && words.filter((word) => title.has(word)).length >= words.length * TITLE_WORDS_SHARE)
-      titled = block;
+    if (saysTitle($(block).text(), title)) titled = block;
   }
   return titled ?? last;
+}
+
+/** Whether a heading says what the document's title says: most of its words are the title's (`titleWords`). */
+export function saysTitle(heading: string, titleWords: Set<string>): boolean {
+  const words = wordsOf(heading);
+  return words.length > 0 && words.filter((word) => titleWords.has(word)).length >= words.length * TITLE_WORDS_SHARE;
 }
 
 /** The `<title>` of the document holding `node`, found under `<html>` and `<head>` without a pass over the page. */
