@@ -30,6 +30,41 @@ describe('extractPage on a story followed by teasers of other stories', () => {
     expect(markdown).not.toContain('You may like');
   });
 
+  it('does not widen the story to a rail of teaser cards, each a linked heading over an excerpt', () => {
+    // A magazine's "Read this next": blocks of one kind, each headed by a link to another story, after the story.
+    const card = (i: number) =>
+      `<div class="post-item row"><div class="tagline">Daily · Dec ${i}, 2025</div>` +
+      `<h3 class="title"><a href="/story-${i}">Another story, number ${i}</a></h3>` +
+      paragraph(`Card ${i} says, in a long excerpt, what the other story tells.`) +
+      '</div>';
+    const html =
+      '<head><title>Harbour reopens after storm</title></head><body><div id="content"><div class="hero">' +
+      '<h1>Harbour reopens after storm</h1></div><div class="wrapper"><div class="share">Share</div><div class="story">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      paragraph('Repairs to the quay will take until spring, the port authority said.') +
+      paragraph('The ferry company expects to raise its sunken ship within a month, and to run a smaller boat.') +
+      `</div></div><div class="posts"><div class="post-list">${[1, 2, 3].map(card).join('')}</div>` +
+      `<div class="post-list">${[4, 5, 6].map(card).join('')}</div></div></div></body>`;
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Card 2 says');
+    expect(markdown).not.toContain('Another story, number 5');
+  });
+
+  it('keeps a listing of teaser cards, whose cards are its content', () => {
+    const card = (i: number) =>
+      `<div class="post-item"><h3><a href="/story-${i}">Story number ${i}</a></h3>` +
+      paragraph(`Card ${i} says, in a long excerpt, what the story tells.`) +
+      '</div>';
+    const html =
+      '<head><title>Harbour news</title></head><body><div id="content"><h1>Harbour news</h1>' +
+      `<div class="post-list">${[1, 2, 3, 4].map(card).join('')}</div></div></body>`;
+    const { markdown } = extract(html);
+    for (const i of [1, 2, 3, 4]) expect(markdown).toContain(`Card ${i} says`);
+  });
+
   it('keeps every article of a page whose headline none of them holds (a listing)', () => {
     const post = (i: number) => `<article><h2>Post ${i}</h2>${paragraph(`Post ${i} says what it says.`)}</article>`;
     const html =

@@ -1,0 +1,71 @@
+import type { Element } from 'domhandler';
+import { NO_TEXT, type Measures } from './block-measures';
+import { isElementNode } from './dom-nodes';
+
+/**
+ * Teaser cards: the items of a rail of other stories ("Read this next", "More from…"). Each is a block whose heading
+ * is a link to another page, and a rail repeats it: at least MIN_CARDS siblings of one tag and one class. Their
+ * excerpts are prose, so paragraph scores do not tell them from the story; their shape does.
+ */
+
+/** Siblings of one kind, each headed by a link, that make a rail. */
+const MIN_CARDS = 3;
+const HEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+/** A heading is a link's when this share of its text is link text. */
+const LINKED_HEADING_SHARE = 0.9;
+
+/** The cards among the blocks measured. */
+export function findTeaserCards(measures: Measures): Element[] {
+  const cards: Element[] = [];
+  for (const parent of measures.blocks) {
+    const groups = new Map<string, Element[]>();
+    for (const child of parent.children) {
+      if (!isElementNode(child) || !isCard(child, measures)) continue;
+      const kind = `${child.name}.${cardClass(child)}`;
+      const group = groups.get(kind);
+      if (group) group.push(child);
+      else groups.set(kind, [child]);
+    }
+    for (const group of groups.values()) if (group.length >= MIN_CARDS) cards.push(...group);
+  }
+  return cards;
+}
+
+/** A class without the tokens that number an item (`post-7816`), which differ from card to card. */
+function cardClass(element: Element): string {
+  return (element.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((token) => token !== '' && !/\d/.test(token))
+    .sort()
+    .join(' ');
+}
+
+/** A block holding a heading that is a link to another page. */
+function isCard(element: Element, measures: Measures): boolean {
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of node.children) {
+      if (!isElementNode(child)) continue;
+      if (HEADING_TAGS.has(child.name)) {
+        if (isLinkedHeading(child, measures)) return true;
+      } else stack.push(child);
+    }
+  }
+  return false;
+}
+
+function isLinkedHeading(heading: Element, measures: Measures): boolean {
+  const amount = measures.amounts.get(heading) ?? NO_TEXT;
+  if (amount.chars === 0 || amount.linkChars < amount.chars * LINKED_HEADING_SHARE) return false;
+  const stack: Element[] = [heading];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.name === 'a') {
+      const href = node.attribs.href ?? '';
+      return href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
+    }
+    for (const child of node.children) if (isElementNode(child)) stack.push(child);
+  }
+  return false;
+}
