@@ -85,8 +85,8 @@ function pageProseFor(best: Element, top: Element, measures: Measures, elsewhere
 }
 
 /** The regions whose prose is not the page's: asides and teaser cards, none inside another. */
-function regionsElsewhere(top: Element, measures: Measures): Element[] {
-  const regions = new Set([...measures.asides, ...findTeaserCards(measures)]);
+function regionsElsewhere(top: Element, measures: Measures, cards: Set<Element>): Element[] {
+  const regions = new Set([...measures.asides, ...cards]);
   return [...regions].filter((region) => {
     for (let parent = parentElement(region); parent && parent !== top; parent = parentElement(parent))
       if (regions.has(parent)) return false;
@@ -214,7 +214,8 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   let best = selectBestBlock(top, scores);
   if (!best) return root;
   let kept = withProseSiblings(best, measures, scores);
-  const elsewhere = regionsElsewhere(top, measures);
+  const cards = new Set(findTeaserCards(measures));
+  const elsewhere = regionsElsewhere(top, measures, cards);
   // Widened until it holds most of the page's prose: a block that won on commas (a caption) or one of several
   // chunks of an article is not the content alone.
   while (
@@ -237,7 +238,7 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);
   prune($, newRoot, new Set(kept), headline, best, measures);
-  removeLinkLists(newRoot, measures);
+  removeLinkLists(newRoot, measures, cards);
   return $(newRoot);
 }
 

@@ -53,6 +53,24 @@ describe('extractPage on a story followed by teasers of other stories', () => {
     expect(markdown).not.toContain('Another story, number 5');
   });
 
+  it('drops a rail of teaser cards inside the story, with its heading', () => {
+    // A page builder's "Refresh your skills" box among the story's sections: a list of cards, each a linked title.
+    const card = (i: number) =>
+      `<li class="card"><p class="taxonomy">Training</p><h2><a href="/course-${i}">Course number ${i}</a></h2>` +
+      `<p>Course ${i} teaches what a course teaches, online.</p></li>`;
+    const html =
+      '<head><title>Harbour reopens after storm</title></head><body><article><h1>Harbour reopens after storm</h1>' +
+      '<div class="share"><a href="https://social.test/share">Share</a></div><div class="post-body">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      `<div class="cards-container"><h2>Refresh your skills</h2><ul class="cards">${[1, 2, 3].map(card).join('')}</ul></div>` +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Course 2 teaches');
+    expect(markdown).not.toContain('Refresh your skills');
+  });
+
   it('keeps a listing of teaser cards, whose cards are its content', () => {
     const card = (i: number) =>
       `<div class="post-item"><h3><a href="/story-${i}">Story number ${i}</a></h3>` +
