@@ -12,7 +12,7 @@ import { normalizeTables } from './normalize-tables';
 import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
-import { applyReaderView } from './reader-view';
+import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
@@ -87,9 +87,11 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   const amounts = body ? measureTextAmounts(body) : new Map<AnyNode, TextAmount>();
   const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
+  // Accordions' answers, which the reader view does not judge, are found before chrome removal takes their buttons.
+  const panels = root[0] && readerViewJudges($, root, index) ? findAccordionPanels(root[0]) : null;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
-  applyReaderView($, root, index, html);
+  if (panels) applyReaderView($, root, html, panels);
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);

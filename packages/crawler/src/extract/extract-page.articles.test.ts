@@ -1,8 +1,9 @@
 import { extractPage } from './extract-page';
 
 /**
- * A story followed by teasers of other stories, each the shape of a real page reduced to what decided its fate: the
- * teasers are prose too, so neither paragraph scores nor link density tell them from the story.
+ * Articles the shape of real pages, reduced to what decided their fate: a story followed by teasers of other stories
+ * (prose too, so neither paragraph scores nor link density tell them from the story), and a story whose answers wait
+ * behind an accordion's buttons.
  */
 const extract = (html: string) => extractPage(html, 'https://news.test/harbour');
 
@@ -91,5 +92,31 @@ describe('extractPage on a story followed by teasers of other stories', () => {
       '</main></body>';
     const { markdown } = extract(html);
     for (const i of [1, 2, 3]) expect(markdown).toContain(`Post ${i} says what it says.`);
+  });
+});
+
+describe("extractPage on an article's accordions", () => {
+  it("keeps an accordion's answers that Readability's reading leaves out, and drops a byline it leaves out", () => {
+    // A buyer's guide: each product's pricing behind a heading's button, in a panel whose class says it starts
+    // closed (Kadence's), which Readability's cleaning takes for chrome.
+    const pane = (question: string, answers: string[]) =>
+      `<h3 class="accordion-header"><button type="button">${question}</button></h3>` +
+      `<div class="accordion-panel accordion-panel-hidden"><ul>${answers.map((answer) => `<li>${answer}</li>`).join('')}</ul></div>`;
+    const html =
+      '<head><title>Harbour ferries compared</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>Harbour ferries compared</h1><div class="entry">' +
+      '<div class="byline">By Jane Writer, staff reporter</div>' +
+      paragraph('Three companies run ferries from Portville, and each sells its tickets its own way.') +
+      paragraph('We rode each of them twice, once on a calm day, once in a storm, and compared them.') +
+      paragraph('The big company is the fastest, the small one the friendliest, the new one the cheapest.') +
+      '<div class="pricing">' +
+      pane('Big company pricing', ['Single crossing: $12 a person', 'Return: $20 within a week']) +
+      pane('New company pricing', ['Single crossing: $8 a person', 'Car: $30 more each way']) +
+      '</div></div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('We rode each of them twice');
+    expect(markdown).toContain('Single crossing: $12 a person');
+    expect(markdown).toContain('Car: $30 more each way');
+    expect(markdown).not.toContain('Jane Writer');
   });
 });
