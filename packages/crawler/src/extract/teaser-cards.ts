@@ -4,8 +4,9 @@ import { isElementNode } from './dom-nodes';
 
 /**
  * Teaser cards: the items of a rail of other stories ("Read this next", "More from…"). Each is a block whose heading
- * is a link to another page, and a rail repeats it: at least MIN_CARDS siblings of one tag and one class. Their
- * excerpts are prose, so paragraph scores do not tell them from the story; their shape does.
+ * is a link to another page, or a short block with a heading and such a link, and a rail repeats it: at least
+ * MIN_CARDS siblings of one tag and one class. Their excerpts are prose, so paragraph scores do not tell them from the
+ * story; their shape does.
  */
 
 /** Siblings of one kind, each headed by a link, that make a rail. */
@@ -13,6 +14,8 @@ const MIN_CARDS = 3;
 const HEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 /** A heading is a link's when this share of its text is link text. */
 const LINKED_HEADING_SHARE = 0.9;
+/** A card whose heading is no link is this short at most (characters that are not white space): about 30 words. */
+const SHORT_CARD_MAX_CHARS = 200;
 
 /** The cards among the blocks measured. */
 export function findTeaserCards(measures: Measures): Element[] {
@@ -40,8 +43,13 @@ function cardClass(element: Element): string {
     .join(' ');
 }
 
-/** A block holding a heading that is a link to another page. */
+/**
+ * A block holding a heading that is a link to another page, or a short block holding a heading and a link to another
+ * page (a news rail's card: a kicker, a line and a link laid over the picture).
+ */
 function isCard(element: Element, measures: Measures): boolean {
+  let heading = false;
+  let link = false;
   const stack: Element[] = [element];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -49,10 +57,12 @@ function isCard(element: Element, measures: Measures): boolean {
       if (!isElementNode(child)) continue;
       if (HEADING_TAGS.has(child.name)) {
         if (isLinkedHeading(child, measures)) return true;
-      } else stack.push(child);
+        heading = true;
+      } else if (isPageLink(child)) link = true;
+      else stack.push(child);
     }
   }
-  return false;
+  return heading && link && (measures.amounts.get(element) ?? NO_TEXT).chars <= SHORT_CARD_MAX_CHARS;
 }
 
 function isLinkedHeading(heading: Element, measures: Measures): boolean {
@@ -61,11 +71,15 @@ function isLinkedHeading(heading: Element, measures: Measures): boolean {
   const stack: Element[] = [heading];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.name === 'a') {
-      const href = node.attribs.href ?? '';
-      return href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
-    }
+    if (node.name === 'a') return isPageLink(node);
     for (const child of node.children) if (isElementNode(child)) stack.push(child);
   }
   return false;
+}
+
+/** A link to another page: not to a place in this one, not a script's. */
+function isPageLink(element: Element): boolean {
+  if (element.name !== 'a') return false;
+  const href = element.attribs.href ?? '';
+  return href !== '' && !href.startsWith('#') && !/^javascript:/i.test(href);
 }
