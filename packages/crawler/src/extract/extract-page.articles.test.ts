@@ -138,4 +138,33 @@ describe("extractPage on an article's accordions", () => {
     expect(markdown).toContain('Car: $30 more each way');
     expect(markdown).not.toContain('Jane Writer');
   });
+
+  it('keeps a quoted post that Readability leaves out', () => {
+    // An embedded post, as its script's placeholder is served (the post's text, its author and a dated link), in a
+    // wrapper whose name Readability takes for a share bar.
+    const post = (text: string, author: string) =>
+      '<div class="social-media-embed"><blockquote class="twitter-tweet">' +
+      `<p lang="en">${text} <a href="https://t.co/abc">https://t.co/abc</a></p>— ${author} ` +
+      `(@${author.split(' ')[0]}) <a href="https://twitter.com/status/1">November 18, 2019</a></blockquote></div>`;
+    const html =
+      '<head><title>State spends on campaign</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>State spends on campaign</h1><div class="entry">' +
+      paragraph('The state spent nearly half a million dollars on its new campaign, officials said.') +
+      post(
+        'Yes this is real and yes the state spent nearly half a million on it, on an ad that tells the whole ' +
+          'country, in big white letters on a black page, that every one of us is on it, which is not what they meant',
+        'Dianna Writer',
+      ) +
+      paragraph('Readers online were quick to joke about the slogan, and the state defended it.') +
+      post(
+        'I cannot believe what I just saw on my morning drive: a billboard, as tall as a house, on the road into ' +
+          'town, saying it, with the state seal in the corner, and a phone number to call if you are on it too',
+        'Mike Reader',
+      ) +
+      paragraph('The campaign will run through the spring, the health department said on Monday.') +
+      '</div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the state spent nearly half a million on it');
+    expect(markdown).toContain('I cannot believe what I just saw');
+  });
 });

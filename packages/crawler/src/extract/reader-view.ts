@@ -5,7 +5,7 @@ import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
 import { isElementNode, isTextNode, pushAll } from './dom-nodes';
 import { isFrameworkRoot } from './frameworks';
-import { wordsOf } from './text-amounts';
+import { linkDensity, measureTextAmounts, wordsOf } from './text-amounts';
 
 /**
  * A second opinion on news and blog articles: Mozilla Readability's reading of the same page. Such pages put bylines,
@@ -14,7 +14,8 @@ import { wordsOf } from './text-amounts';
  * Readability, scoring the page its own way, leaves most of them out, and loses more of the story than this
  * extraction does (a block it drops is not always chrome). So it only judges what is cheap to lose: a short prose
  * block of ours whose words its article mostly lacks is dropped, when it read the same story (its words cover at
- * least half of ours). Headings, tables, code, accordions' answers and longer paragraphs are never dropped this way.
+ * least half of ours). Headings, tables, code, quotations, accordions' answers and longer paragraphs are never dropped
+ * this way.
  *
  * Documentation is not judged: a page is asked about only when it says it is an article (Open Graph's `og:type`, or a
  * JSON-LD article type) and its content is not a documentation generator's root; on documentation a caption or a
@@ -32,6 +33,8 @@ const MAX_DROPPED_SHARE = 0.5;
 /** Readability walks the whole document more than once: a page of more elements than this is not asked. */
 const MAX_ELEMENTS = 20_000;
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A `<blockquote>` with less link text than this share of its text is a quotation, never judged. */
+const QUOTE_MAX_LINK_DENSITY = 0.5;
 /** Blocks whose text is never judged, nor any block inside them. */
 const KEPT_TAGS = new Set([...HEADING_TAGS, 'pre', 'code', 'table']);
 const ARTICLE_LD_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"/;
@@ -108,7 +111,7 @@ function judgedBlocks(top: Element, panels: ReadonlySet<Element>): Element[] {
     let holdsBlock = false;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (KEPT_TAGS.has(child.name) || panels.has(child)) {
+      if (KEPT_TAGS.has(child.name) || panels.has(child) || isQuote(child)) {
         holdsBlock = true;
         continue;
       }
@@ -122,6 +125,15 @@ function judgedBlocks(top: Element, panels: ReadonlySet<Element>): Element[] {
   };
   visit(top);
   return found;
+}
+
+/**
+ * A quotation (an embedded post, a reader's letter): the story quotes it, whatever Readability kept. A `<blockquote>`
+ * mostly of link text ("Related reading: …") is a pointer to another page, judged as any block is.
+ */
+function isQuote(element: Element): boolean {
+  if (element.name !== 'blockquote') return false;
+  return linkDensity(measureTextAmounts(element).get(element) ?? { chars: 0, linkChars: 0 }) < QUOTE_MAX_LINK_DENSITY;
 }
 
 /**
