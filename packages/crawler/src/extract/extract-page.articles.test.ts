@@ -167,4 +167,20 @@ describe("extractPage on an article's accordions", () => {
     expect(markdown).toContain('the state spent nearly half a million on it');
     expect(markdown).toContain('I cannot believe what I just saw');
   });
+
+  it('keeps a short quoted post whose wrapper is named for social media: a quotation is no widget', () => {
+    const html =
+      '<head><title>State spends on campaign</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>State spends on campaign</h1><div class="entry">' +
+      paragraph('The state spent nearly half a million dollars on its new campaign, officials said.') +
+      '<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en">Yes this is real and yes ' +
+      'the state spent half a million on it</p>— Dianna (@dianna) <a href="https://twitter.com/status/1">' +
+      'November 18, 2019</a></blockquote><script async src="https://platform.twitter.com/widgets.js"></script></div>' +
+      paragraph('Readers online were quick to joke about the slogan, and the state defended it.') +
+      '<div class="social-share"><a href="https://social.test/share">Share</a> <a href="mailto:">Email</a></div>' +
+      '</div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('yes the state spent half a million on it');
+    expect(markdown).not.toContain('Email');
+  });
 });
