@@ -184,3 +184,26 @@ describe("extractPage on an article's accordions", () => {
     expect(markdown).not.toContain('Email');
   });
 });
+
+describe("extractPage on an article's datelines", () => {
+  const page = (head: string) =>
+    `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
+    '<h1>Harbour reopens after storm</h1><div class="meta"><span>Updated Nov 19, 6:55 AM; Posted Nov 19, 6:51 AM</span>' +
+    '</div><div class="entry"><p class="date">PUBLISHED: 10:48, Tue, Nov 19, 2019 | UPDATED: 11:05, Tue, Nov 19, 2019</p>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    '<p>Updated at 5 pm with the mayor’s statement.</p>' +
+    paragraph('The report was updated on Nov 19, 2019, after the port authority counted the damage.') +
+    '</div></article></main></body>';
+
+  it('drops a line of nothing but when the story was published or updated', () => {
+    const { markdown } = extract(page('<meta property="og:type" content="article">'));
+    expect(markdown).not.toContain('Posted Nov 19');
+    expect(markdown).not.toContain('PUBLISHED');
+    expect(markdown).toContain('The report was updated on Nov 19, 2019');
+    expect(markdown).toContain('with the mayor’s statement');
+  });
+
+  it('keeps such a line on a page that does not say it is an article', () => {
+    expect(extract(page('')).markdown).toContain('Posted Nov 19');
+  });
+});

@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
+import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
@@ -87,11 +88,16 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   const amounts = body ? measureTextAmounts(body) : new Map<AnyNode, TextAmount>();
   const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
-  // Accordions' answers, which the reader view does not judge, are found before chrome removal takes their buttons.
-  const panels = root[0] && readerViewJudges($, root, index) ? findAccordionPanels(root[0]) : null;
+  // A news or blog article (reader-view.ts): its accordions' answers, which the reader view does not judge, are found
+  // before chrome removal takes their buttons.
+  const article =
+    root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
-  if (panels) applyReaderView($, root, html, panels);
+  if (article) {
+    removeDatelines(article.top);
+    applyReaderView($, root, html, article.panels);
+  }
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
