@@ -72,7 +72,7 @@ describe('extractPage on a story followed by teasers of other stories', () => {
     expect(markdown).not.toContain('Refresh your skills');
   });
 
-  it("drops a news rail of short cards among the story's paragraphs, whose headings are no links", () => {
+  it("drops a news rail of short cards among the story's paragraphs, whose headings are no links, with its title", () => {
     // A tabloid's "Most read": each card a kicker, a line and an empty link laid over its picture.
     const card = (i: number) =>
       `<div class="rail__item"><div class="image"><a href="/news/${i}"><img src="/${i}.jpg" alt=""></a></div>` +
@@ -82,13 +82,15 @@ describe('extractPage on a story followed by teasers of other stories', () => {
       '<head><title>Harbour reopens after storm</title></head><body><article><h1>Harbour reopens after storm</h1>' +
       '<div class="share"><a href="https://social.test/share">Share</a></div><div class="post-body">' +
       paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
-      `<div class="rail"><div class="rail__items">${[1, 2, 3, 4].map(card).join('')}</div></div>` +
+      '<div class="rail"><div class="rail__header"><h3>Most read in world news</h3></div>' +
+      `<div class="rail__items">${[1, 2, 3, 4].map(card).join('')}</div></div>` +
       paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
       '</div></article></body>';
     const { markdown } = extract(html);
     expect(markdown).toContain('the first ship entered at dawn');
     expect(markdown).not.toContain('sells story 2');
     expect(markdown).not.toContain('KICKER 3');
+    expect(markdown).not.toContain('Most read');
   });
 
   it('keeps a listing of teaser cards, whose cards are its content', () => {

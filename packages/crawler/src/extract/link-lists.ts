@@ -128,11 +128,26 @@ function countLinks(element: Element): number {
   return count;
 }
 
-/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
+/**
+ * The heading standing right before `element`, alone or in a wrapper of its own: the list's title ("More stories"),
+ * which goes with it.
+ */
 function headingBefore(element: Element): Element | null {
   for (let node = element.prev; node; node = node.prev) {
     if (isTextNode(node) && !/\S/.test(node.data)) continue;
-    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
+    return isElementNode(node) && (SUBHEADING_TAGS.has(node.name) || holdsOnlyHeading(node)) ? node : null;
   }
   return null;
+}
+
+/** A wrapper of one subheading and nothing else (a rail's `rail__header`). */
+function holdsOnlyHeading(element: Element): boolean {
+  const children = element.children.filter((child) => !(isTextNode(child) && !/\S/.test(child.data)));
+  const only = children[0];
+  return (
+    children.length === 1 &&
+    only !== undefined &&
+    isElementNode(only) &&
+    (SUBHEADING_TAGS.has(only.name) || holdsOnlyHeading(only))
+  );
 }
