@@ -21,15 +21,20 @@ const SHORT_CARD_MAX_CHARS = 200;
 export function findTeaserCards(measures: Measures): Element[] {
   const cards: Element[] = [];
   for (const parent of measures.blocks) {
+    // Siblings grouped by kind first: only a group large enough for a rail has its members' content searched.
     const groups = new Map<string, Element[]>();
     for (const child of parent.children) {
-      if (!isElementNode(child) || !isCard(child, measures)) continue;
+      if (!isElementNode(child)) continue;
       const kind = `${child.name}.${cardClass(child)}`;
       const group = groups.get(kind);
       if (group) group.push(child);
       else groups.set(kind, [child]);
     }
-    for (const group of groups.values()) if (group.length >= MIN_CARDS) cards.push(...group);
+    for (const group of groups.values()) {
+      if (group.length < MIN_CARDS) continue;
+      const found = group.filter((element) => isCard(element, measures));
+      if (found.length >= MIN_CARDS) cards.push(...found);
+    }
   }
   return cards;
 }
