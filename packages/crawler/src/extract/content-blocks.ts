@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { MIN_PARAGRAPH_CHARS, NO_TEXT, measureBlocks, parentElement, type Measures } from './block-measures';
 import { isElementNode, removeNodes } from './dom-nodes';
 import { removeLinkLists } from './link-lists';
+import { findTeaserCards } from './teaser-cards';
 import { linkDensity, wordsOf } from './text-amounts';
 
 /**
@@ -73,11 +74,24 @@ function tagScore(tag: string): number {
   }
 }
 
-/** The page's prose for a content block: all of it but that of the aside regions around or beside the block. */
-function pageProseFor(best: Element, top: Element, measures: Measures): number {
+/**
+ * The page's prose for a content block: all of it but that of the regions beside the block that are not the page's
+ * (`elsewhere`: asides, teaser cards).
+ */
+function pageProseFor(best: Element, top: Element, measures: Measures, elsewhere: Element[]): number {
   let prose = measures.prose.get(top) ?? 0;
-  for (const aside of measures.asides) if (!isInside(best, aside)) prose -= measures.prose.get(aside) ?? 0;
+  for (const region of elsewhere) if (!isInside(best, region)) prose -= measures.prose.get(region) ?? 0;
   return prose;
+}
+
+/** The regions whose prose is not the page's: asides and teaser cards, none inside another. */
+function regionsElsewhere(top: Element, measures: Measures, cards: Set<Element>): Element[] {
+  const regions = new Set([...measures.asides, ...cards]);
+  return [...regions].filter((region) => {
+    for (let parent = parentElement(region); parent && parent !== top; parent = parentElement(parent))
+      if (regions.has(parent)) return false;
+    return true;
+  });
 }
 
 /** Readability's content score of every block that holds paragraphs, within `top`. */
@@ -200,11 +214,14 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   let best = selectBestBlock(top, scores);
   if (!best) return root;
   let kept = withProseSiblings(best, measures, scores);
+  const cards = new Set(findTeaserCards(measures));
+  const elsewhere = regionsElsewhere(top, measures, cards);
   // Widened until it holds most of the page's prose: a block that won on commas (a caption) or one of several
   // chunks of an article is not the content alone.
   while (
     best !== top &&
-    kept.reduce((sum, e) => sum + (measures.prose.get(e) ?? 0), 0) < pageProseFor(best, top, measures) * PROSE_SHARE
+    kept.reduce((sum, e) => sum + (measures.prose.get(e) ?? 0), 0) <
+      pageProseFor(best, top, measures, elsewhere) * PROSE_SHARE
   ) {
     best = parentElement(best) ?? top;
     kept = best === top ? [top] : withProseSiblings(best, measures, scores);
@@ -221,7 +238,7 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);
   prune($, newRoot, new Set(kept), headline, best, measures);
-  removeLinkLists(newRoot, measures);
+  removeLinkLists(newRoot, measures, cards);
   return $(newRoot);
 }
 
@@ -288,11 +305,15 @@ function findHeadline($: CheerioAPI, blocks: Element[], best: Element): Element 
       continue;
     }
     last = block;
-    const words = wordsOf($(block).text());
-    if (words.length > 0 && words.filter((word) => title.has(word)).length >= words.length * TITLE_WORDS_SHARE)
-      titled = block;
+    if (saysTitle($(block).text(), title)) titled = block;
   }
   return titled ?? last;
+}
+
+/** Whether a heading says what the document's title says: most of its words are the title's (`titleWords`). */
+export function saysTitle(heading: string, titleWords: Set<string>): boolean {
+  const words = wordsOf(heading);
+  return words.length > 0 && words.filter((word) => titleWords.has(word)).length >= words.length * TITLE_WORDS_SHARE;
 }
 
 /** The `<title>` of the document holding `node`, found under `<html>` and `<head>` without a pass over the page. */

@@ -1,8 +1,9 @@
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import { hasChildren, isTag, isText, type AnyNode, type Element } from 'domhandler';
-import { selectContentBlock } from './content-blocks';
+import { saysTitle, selectContentBlock } from './content-blocks';
 import { mayMatch, type DocumentIndex } from './document-index';
 import { bearsMarks, FRAMEWORK_ROOTS } from './frameworks';
+import { wordsOf } from './text-amounts';
 
 /**
  * Content containers of documentation generators (frameworks.ts), most specific first. The generic landmarks come
@@ -31,7 +32,11 @@ export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<
     // Each selector is a pass over the document (10 ms on a large page): skip those naming what the page lacks.
     if (!mayMatch(selector, names) || !bearsMarks($, marks)) continue;
     const matches = selectAll($, index, selector);
-    if (SINGLE_MATCH_ROOTS.has(selector) && matches.length > 1) continue;
+    if (SINGLE_MATCH_ROOTS.has(selector) && matches.length > 1) {
+      const story = selectHeadlineArticle($, index, matches);
+      if (story) return selectContentBlock($, $(story));
+      continue;
+    }
     const root = selectLongestMatch($, matches);
     if (!root) continue;
     if (
@@ -44,6 +49,27 @@ export function selectContentRoot($: CheerioAPI, index: DocumentIndex): Cheerio<
   }
   const body = bodyOf($, index);
   return body.length > 0 ? selectContentBlock($, body) : $.root().children().first();
+}
+
+/**
+ * Of several articles (a story and the teasers of other stories after it, each an `<article>`), the one holding the
+ * page's headline: the document's one `<h1>` saying what its `<title>` says. The innermost such article, as a page
+ * may wrap its story and its teasers in one more. None when no `<h1>` says the title, or more than one does.
+ */
+function selectHeadlineArticle($: CheerioAPI, index: DocumentIndex, articles: Element[]): Element | null {
+  const title = index.tags.get('title')?.[0];
+  const titleWords = new Set(wordsOf(title ? $(title).text() : ''));
+  const headlines = (index.tags.get('h1') ?? []).filter((h1) => saysTitle($(h1).text(), titleWords));
+  if (headlines.length !== 1) return null;
+  let story: Element | null = null;
+  // Document order: an article inside another comes after it.
+  for (const article of articles) if (isAncestor(article, headlines[0]!)) story = article;
+  return story;
+}
+
+function isAncestor(ancestor: Element, node: AnyNode): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) if (parent === ancestor) return true;
+  return false;
 }
 
 /** The document's (first) `<body>`. */

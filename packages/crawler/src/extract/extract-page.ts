@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
+import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
@@ -12,7 +13,7 @@ import { normalizeTables } from './normalize-tables';
 import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
-import { applyReaderView } from './reader-view';
+import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
@@ -87,9 +88,16 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   const amounts = body ? measureTextAmounts(body) : new Map<AnyNode, TextAmount>();
   const root = !body || how === 'root' ? selectContentRoot($, index) : loose ? $(body) : selectContentBlock($, $(body));
   const landmark = root[0] !== body;
+  // A news or blog article (reader-view.ts): its accordions' answers, which the reader view does not judge, are found
+  // before chrome removal takes their buttons.
+  const article =
+    root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
-  applyReaderView($, root, index, html);
+  if (article) {
+    removeDatelines(article.top);
+    applyReaderView($, root, html, article.panels);
+  }
   normalizeCodeBlocks($, root);
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);

@@ -31,14 +31,33 @@ describe('images as their alt text', () => {
   });
 });
 
+describe('captions of images', () => {
+  it('drops a caption said of several images, by aria-describedby or <figcaption>, and keeps one said of one', () => {
+    // WordPress's captioned images: each caption a `wp-caption-text` the image names as its description.
+    const photo = (i: number, caption: string) =>
+      `<div class="wp-caption"><img src="${i}.jpg" alt="" aria-describedby="caption-${i}">` +
+      `<p id="caption-${i}" class="wp-caption-text">${caption}</p></div>`;
+    const markdown = extract(
+      `${PROSE}${photo(1, 'Rose Week 2024 at the Town Garden')}${PROSE}${photo(2, 'Rose Week 2024 at the Town Garden')}` +
+        `<figure><img src="3.jpg" alt=""><figcaption>Rose Week 2024 at the Town Garden</figcaption></figure>` +
+        `${photo(4, 'The bud to cut above, on a two-year-old cane')}`,
+    );
+    expect(markdown).not.toContain('Rose Week');
+    expect(markdown).toContain('The bud to cut above, on a two-year-old cane');
+  });
+});
+
 describe('images as their alt text in documentation', () => {
-  it('keeps every alt text, repeated or captioned, where the content holds code', () => {
+  it('keeps every alt text and caption, repeated or not, where the content holds code', () => {
     const diagram = '<p><img src="d.png" alt="Class diagram of the Scheduler"></p>';
     const markdown = extract(
       `${PROSE}<pre><code>scheduler.run()</code></pre>${diagram}${diagram}` +
-        '<figure><img src="e.png" alt="The job states"><figcaption>The job states</figcaption></figure>',
+        '<figure><img src="e.png" alt="The job states"><figcaption>The job states</figcaption></figure>' +
+        '<figure><img src="f.png" alt=""><figcaption>Figure: the queue</figcaption></figure>' +
+        '<figure><img src="g.png" alt=""><figcaption>Figure: the queue</figcaption></figure>',
     );
     expect(markdown.match(/Class diagram of the Scheduler/g)).toHaveLength(2);
     expect(markdown.match(/The job states/g)).toHaveLength(2);
+    expect(markdown.match(/Figure: the queue/g)).toHaveLength(2);
   });
 });

@@ -44,3 +44,48 @@ function captionText(image: Element): string {
   visit(figure, false);
   return texts.join(' ');
 }
+
+/**
+ * Captions said of several images of the content: a label (the event's name under each photo of a gallery), as an alt
+ * text on several images is, not what each shows. An image's captions are its figure's `<figcaption>` and the elements
+ * its `aria-describedby` names (WordPress's `wp-caption-text`), found in `byId`. Documentation keeps them all.
+ */
+export function findRepeatedCaptions(images: Element[], documentation: boolean, byId: Map<string, Element>): Element[] {
+  if (documentation) return [];
+  const captions = new Map<string, Set<Element>>();
+  for (const image of images) {
+    for (const caption of captionsOf(image, byId)) {
+      const text = textOf(caption).replace(/\s+/g, ' ').trim().toLowerCase();
+      if (text === '') continue;
+      const same = captions.get(text);
+      if (same) same.add(caption);
+      else captions.set(text, new Set([caption]));
+    }
+  }
+  return [...captions.values()].filter((same) => same.size > 1).flatMap((same) => [...same]);
+}
+
+function captionsOf(image: Element, byId: Map<string, Element>): Element[] {
+  const found: Element[] = [];
+  for (const id of (image.attribs['aria-describedby'] ?? '').split(/\s+/)) {
+    const described = id === '' ? undefined : byId.get(id);
+    if (described) found.push(described);
+  }
+  let figure = image.parent;
+  while (figure && !(isElementNode(figure) && figure.name === 'figure')) figure = figure.parent;
+  if (figure && isElementNode(figure))
+    for (const child of figure.children) if (isElementNode(child) && child.name === 'figcaption') found.push(child);
+  return found;
+}
+
+function textOf(element: Element): string {
+  const texts: string[] = [];
+  const visit = (node: Element) => {
+    for (const child of node.children) {
+      if (isElementNode(child)) visit(child);
+      else if (isTextNode(child)) texts.push(child.data);
+    }
+  };
+  visit(element);
+  return texts.join('');
+}

@@ -29,10 +29,11 @@ const SUBHEADING_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
 /**
  * Removes from the content the blocks that are lists of links, named or not: teaser lists ("More stories", "Top
- * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning). The
- * heading over such a list goes with it. Only blocks holding less than half the content's text are judged.
+ * video"), tag lists and link bars among or after an article's paragraphs (Readability's conditional cleaning), and
+ * blocks of nothing but teaser cards (`cards`, teaser-cards.ts). The heading over such a list goes with it. Only
+ * blocks holding less than half the content's text are judged.
  */
-export function removeLinkLists(newRoot: Element, measures: Measures): void {
+export function removeLinkLists(newRoot: Element, measures: Measures, cards: ReadonlySet<Element>): void {
   const rootChars = (measures.amounts.get(newRoot) ?? NO_TEXT).chars;
   const doomed: Element[] = [];
   const stack: Element[] = [newRoot];
@@ -43,9 +44,8 @@ export function removeLinkLists(newRoot: Element, measures: Measures): void {
       const amount = measures.amounts.get(child) ?? NO_TEXT;
       if (amount.chars === 0) continue;
       if (
-        LINK_LIST_TAGS.has(child.name) &&
         amount.chars < rootChars * PAGE_SHARE &&
-        (isLinkList(amount, child) || isTeaserList(child))
+        ((LINK_LIST_TAGS.has(child.name) && (isLinkList(amount, child) || isTeaserList(child))) || isRail(child, cards))
       ) {
         doomed.push(child);
         const heading = headingBefore(child);
@@ -55,6 +55,17 @@ export function removeLinkLists(newRoot: Element, measures: Measures): void {
     doomed.push(...linkRuns(element, measures, rootChars));
   }
   removeNodes(doomed);
+}
+
+/** A block of teaser cards and nothing else (teaser-cards.ts). */
+function isRail(element: Element, cards: ReadonlySet<Element>): boolean {
+  let count = 0;
+  for (const child of element.children) {
+    if (isTextNode(child) && !/\S/.test(child.data)) continue;
+    if (!isElementNode(child) || !cards.has(child)) return false;
+    count += 1;
+  }
+  return count > 0;
 }
 
 /** Links to other pages, each followed by a cut-off excerpt of that page: a teaser list, not the page's own text. */
@@ -117,11 +128,26 @@ function countLinks(element: Element): number {
   return count;
 }
 
-/** The heading standing right before `element`: the list's title ("More stories"), which goes with it. */
+/**
+ * The heading standing right before `element`, alone or in a wrapper of its own: the list's title ("More stories"),
+ * which goes with it.
+ */
 function headingBefore(element: Element): Element | null {
   for (let node = element.prev; node; node = node.prev) {
     if (isTextNode(node) && !/\S/.test(node.data)) continue;
-    return isElementNode(node) && SUBHEADING_TAGS.has(node.name) ? node : null;
+    return isElementNode(node) && (SUBHEADING_TAGS.has(node.name) || holdsOnlyHeading(node)) ? node : null;
   }
   return null;
+}
+
+/** A wrapper of one subheading and nothing else (a rail's `rail__header`). */
+function holdsOnlyHeading(element: Element): boolean {
+  const children = element.children.filter((child) => !(isTextNode(child) && !/\S/.test(child.data)));
+  const only = children[0];
+  return (
+    children.length === 1 &&
+    only !== undefined &&
+    isElementNode(only) &&
+    (SUBHEADING_TAGS.has(only.name) || holdsOnlyHeading(only))
+  );
 }

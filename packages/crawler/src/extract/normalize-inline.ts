@@ -4,7 +4,7 @@ import { splitNameWords } from './chrome-names';
 import { removeNodes, replaceNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 import { isFrameworkRoot } from './frameworks';
-import { describeImages } from './image-alt-text';
+import { describeImages, findRepeatedCaptions } from './image-alt-text';
 
 const PERMALINK_TEXT = /^(|#|¶|§|🔗|∞|¤|permalink( to this (headline|heading|section|definition))?)$/iu;
 const PERMALINK_LABEL = /permalink|permanent link|link to this|direct link|anchor/i;
@@ -14,7 +14,8 @@ const NON_WEB_LINK = /^\s*(javascript|data|blob):/i;
 
 /**
  * Drops heading permalinks and empty anchors, makes every link absolute (against `<base href>` when
- * present) and replaces images by their alt text where it describes them (image-alt-text.ts).
+ * present) and replaces images by their alt text where it describes them, dropping captions said of several images
+ * (image-alt-text.ts).
  */
 export function normalizeInline($: CheerioAPI, root: Cheerio<Element>, baseUrl: string): void {
   // Images first: a link holding only an image with alt text is not empty.
@@ -70,6 +71,11 @@ function replaceImagesWithAlt($: CheerioAPI, root: Cheerio<Element>): void {
         .some((code) => $(code).text().trim() !== ''));
   for (const [image, text] of describeImages(images, documentation))
     replacements.set(image, text === '' ? [] : [$('<span></span>').text(text)[0]!]);
+  // The elements images name as their descriptions, by id: a pass over the content only when an image names one.
+  const byId = new Map<string, Element>();
+  if (!documentation && images.some((image) => image.attribs['aria-describedby']))
+    for (const element of findDescendants($, root, '[id]').toArray()) byId.set(element.attribs.id!, element);
+  for (const caption of findRepeatedCaptions(images, documentation, byId)) replacements.set(caption, []);
   replaceNodes(replacements);
   // `picture source, video, audio`, in two compound steps (a selector with a combinator is searched far more slowly).
   removeNodes([

@@ -5,7 +5,7 @@ import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
 import { isElementNode, isTextNode, pushAll } from './dom-nodes';
 import { isFrameworkRoot } from './frameworks';
-import { wordsOf } from './text-amounts';
+import { linkDensity, measureTextAmounts, wordsOf } from './text-amounts';
 
 /**
  * A second opinion on news and blog articles: Mozilla Readability's reading of the same page. Such pages put bylines,
@@ -14,7 +14,8 @@ import { wordsOf } from './text-amounts';
  * Readability, scoring the page its own way, leaves most of them out, and loses more of the story than this
  * extraction does (a block it drops is not always chrome). So it only judges what is cheap to lose: a short prose
  * block of ours whose words its article mostly lacks is dropped, when it read the same story (its words cover at
- * least half of ours). Headings, lists, tables, code and longer paragraphs are never dropped this way.
+ * least half of ours). Headings, tables, code, quotations, accordions' answers and longer paragraphs are never dropped
+ * this way.
  *
  * Documentation is not judged: a page is asked about only when it says it is an article (Open Graph's `og:type`, or a
  * JSON-LD article type) and its content is not a documentation generator's root; on documentation a caption or a
@@ -31,15 +32,31 @@ const SAME_STORY_SHARE = 0.5;
 const MAX_DROPPED_SHARE = 0.5;
 /** Readability walks the whole document more than once: a page of more elements than this is not asked. */
 const MAX_ELEMENTS = 20_000;
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** A `<blockquote>` with less link text than this share of its text is a quotation, never judged. */
+const QUOTE_MAX_LINK_DENSITY = 0.5;
 /** Blocks whose text is never judged, nor any block inside them. */
-const KEPT_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'code', 'table']);
+const KEPT_TAGS = new Set([...HEADING_TAGS, 'pre', 'code', 'table']);
 const ARTICLE_LD_TYPE = /"@type"\s*:\s*\[?\s*"(?:\w*Article|BlogPosting|Report)"/;
 
-/** Drops the short blocks of an article's content that Readability's reading of the page leaves out. */
-export function applyReaderView($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, html: string): void {
+/** Whether the page gets the reader view's second opinion: it says it is an article, and its root is no generator's. */
+export function readerViewJudges($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex): boolean {
+  return root.length > 0 && saysArticle($, index) && !isFrameworkRoot($, root);
+}
+
+/**
+ * Drops the short blocks of an article's content that Readability's reading of the page leaves out; never one inside
+ * an accordion's answer (`panels`, findAccordionPanels).
+ */
+export function applyReaderView(
+  $: CheerioAPI,
+  root: Cheerio<Element>,
+  html: string,
+  panels: ReadonlySet<Element>,
+): void {
   const top = root[0];
-  if (!top || !saysArticle($, index) || isFrameworkRoot($, root)) return;
-  const blocks = judgedBlocks(top);
+  if (!top) return;
+  const blocks = judgedBlocks(top, panels);
   if (blocks.length === 0) return;
   const theirs = readabilityWords(html);
   const ours = shownWords(top);
@@ -88,13 +105,13 @@ function saysArticle($: CheerioAPI, index: DocumentIndex): boolean {
 }
 
 /** The innermost blocks under `top` (blocks holding no other block), outside headings, lists, tables and code. */
-function judgedBlocks(top: Element): Element[] {
+function judgedBlocks(top: Element, panels: ReadonlySet<Element>): Element[] {
   const found: Element[] = [];
   const visit = (element: Element): boolean => {
     let holdsBlock = false;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (KEPT_TAGS.has(child.name)) {
+      if (KEPT_TAGS.has(child.name) || panels.has(child) || isQuote(child)) {
         holdsBlock = true;
         continue;
       }
@@ -108,6 +125,43 @@ function judgedBlocks(top: Element): Element[] {
   };
   visit(top);
   return found;
+}
+
+/**
+ * A quotation (an embedded post, a reader's letter): the story quotes it, whatever Readability kept. A `<blockquote>`
+ * mostly of link text ("Related reading: …") is a pointer to another page, judged as any block is.
+ */
+function isQuote(element: Element): boolean {
+  if (element.name !== 'blockquote') return false;
+  return linkDensity(measureTextAmounts(element).get(element) ?? { chars: 0, linkChars: 0 }) < QUOTE_MAX_LINK_DENSITY;
+}
+
+/**
+ * Accordions' answers under `top`, shown when their question is clicked: a `<details>`, or the block after a button or
+ * after a heading holding one (a FAQ, a buyer's guide's "Monthly pricing"). Readability may miss them, and they are
+ * the page's text: the reader view does not judge them. Found before chrome removal takes the buttons.
+ */
+export function findAccordionPanels(top: Element): Set<Element> {
+  const panels = new Set<Element>();
+  const stack: Element[] = [top];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    let previous: Element | null = null;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (child.name === 'details' || (previous && isAccordionQuestion(previous))) panels.add(child);
+      else stack.push(child);
+      previous = child;
+    }
+  }
+  return panels;
+}
+
+function isAccordionQuestion(element: Element): boolean {
+  if (element.name === 'button') return true;
+  return (
+    HEADING_TAGS.has(element.name) && element.children.some((child) => isElementNode(child) && child.name === 'button')
+  );
 }
 
 /** The last page asked about: a page extracted again by a looser try (extract-page.ts) is not read twice. */

@@ -103,7 +103,8 @@ const NAMED_CHROME_MAX_SHARE = 0.3;
 const LINK_LIST_DENSITY = 0.5;
 /** An element this short (characters that are not white space) with no structure of its own is a widget, not a text. */
 const WIDGET_MAX_CHARS = 200;
-const STRUCTURE_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table']);
+/** What a widget never holds: headings, code, tables, quotations (an embedded post in a `social-media-embed`). */
+const STRUCTURE_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'table', 'blockquote']);
 
 const COMMENT_NAME = /(^|[\s_-])(comments?|respond)([\s_-]|$)/i;
 const COMMENT_THREAD_ITEMS = 3;

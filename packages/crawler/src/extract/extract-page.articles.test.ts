@@ -1,0 +1,211 @@
+import { extractPage } from './extract-page';
+
+/**
+ * Articles the shape of real pages, reduced to what decided their fate: a story followed by teasers of other stories
+ * (prose too, so neither paragraph scores nor link density tell them from the story), and a story whose answers wait
+ * behind an accordion's buttons.
+ */
+const extract = (html: string) => extractPage(html, 'https://news.test/harbour');
+
+const paragraph = (text: string) =>
+  `<p>${text} ${'It goes on about the harbour, the ships, the town and the people who work there. '.repeat(3)}</p>`;
+
+describe('extractPage on a story followed by teasers of other stories', () => {
+  it('takes the <article> holding the headline among several, as a blog template marks its teasers', () => {
+    // A WordPress theme's "You may like" box: an <article> of <article>s, each a picture and a long excerpt.
+    const teaser = (i: number) =>
+      `<article class="postbox post-${i}"><a href="/story-${i}"><img src="/${i}.jpg" alt=""></a>` +
+      paragraph(`Teaser ${i} tells, at length, of another day, another town, another ship.`) +
+      '</article>';
+    const html =
+      '<head><title>Harbour reopens after storm – Example News</title></head><body>' +
+      '<div id="primary"><article class="articlebox post-1"><h1>Harbour reopens after storm</h1>' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<p><a href="/harbours">Harbours</a>, <a href="/storms">Storms</a></p></article>' +
+      `<article class="postbox post-1"><h3>You may like...</h3>${[2, 3, 4, 5].map(teaser).join('')}</article>` +
+      '</div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).toContain('The harbour of Portville reopened on Wednesday');
+    expect(markdown).not.toContain('Teaser 3 tells');
+    expect(markdown).not.toContain('You may like');
+  });
+
+  it('does not widen the story to a rail of teaser cards, each a linked heading over an excerpt', () => {
+    // A magazine's "Read this next": blocks of one kind, each headed by a link to another story, after the story.
+    const card = (i: number) =>
+      `<div class="post-item row"><div class="tagline">Daily · Dec ${i}, 2025</div>` +
+      `<h3 class="title"><a href="/story-${i}">Another story, number ${i}</a></h3>` +
+      paragraph(`Card ${i} says, in a long excerpt, what the other story tells.`) +
+      '</div>';
+    const html =
+      '<head><title>Harbour reopens after storm</title></head><body><div id="content"><div class="hero">' +
+      '<h1>Harbour reopens after storm</h1></div><div class="wrapper"><div class="share">Share</div><div class="story">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      paragraph('Repairs to the quay will take until spring, the port authority said.') +
+      paragraph('The ferry company expects to raise its sunken ship within a month, and to run a smaller boat.') +
+      `</div></div><div class="posts"><div class="post-list">${[1, 2, 3].map(card).join('')}</div>` +
+      `<div class="post-list">${[4, 5, 6].map(card).join('')}</div></div></div></body>`;
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Card 2 says');
+    expect(markdown).not.toContain('Another story, number 5');
+  });
+
+  it('drops a rail of teaser cards inside the story, with its heading', () => {
+    // A page builder's "Refresh your skills" box among the story's sections: a list of cards, each a linked title.
+    const card = (i: number) =>
+      `<li class="card"><p class="taxonomy">Training</p><h2><a href="/course-${i}">Course number ${i}</a></h2>` +
+      `<p>Course ${i} teaches what a course teaches, online.</p></li>`;
+    const html =
+      '<head><title>Harbour reopens after storm</title></head><body><article><h1>Harbour reopens after storm</h1>' +
+      '<div class="share"><a href="https://social.test/share">Share</a></div><div class="post-body">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      `<div class="cards-container"><h2>Refresh your skills</h2><ul class="cards">${[1, 2, 3].map(card).join('')}</ul></div>` +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Course 2 teaches');
+    expect(markdown).not.toContain('Refresh your skills');
+  });
+
+  it("drops a news rail of short cards among the story's paragraphs, whose headings are no links, with its title", () => {
+    // A tabloid's "Most read": each card a kicker, a line and an empty link laid over its picture.
+    const card = (i: number) =>
+      `<div class="rail__item"><div class="image"><a href="/news/${i}"><img src="/${i}.jpg" alt=""></a></div>` +
+      `<div class="content"><h3>KICKER ${i}</h3><span>The line that sells story ${i} to a reader</span></div>` +
+      `<a href="/news/${i}" class="anchor"></a></div>`;
+    const html =
+      '<head><title>Harbour reopens after storm</title></head><body><article><h1>Harbour reopens after storm</h1>' +
+      '<div class="share"><a href="https://social.test/share">Share</a></div><div class="post-body">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<div class="rail"><div class="rail__header"><h3>Most read in world news</h3></div>' +
+      `<div class="rail__items">${[1, 2, 3, 4].map(card).join('')}</div></div>` +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('sells story 2');
+    expect(markdown).not.toContain('KICKER 3');
+    expect(markdown).not.toContain('Most read');
+  });
+
+  it('keeps a listing of teaser cards, whose cards are its content', () => {
+    const card = (i: number) =>
+      `<div class="post-item"><h3><a href="/story-${i}">Story number ${i}</a></h3>` +
+      paragraph(`Card ${i} says, in a long excerpt, what the story tells.`) +
+      '</div>';
+    const html =
+      '<head><title>Harbour news</title></head><body><div id="content"><h1>Harbour news</h1>' +
+      `<div class="post-list">${[1, 2, 3, 4].map(card).join('')}</div></div></body>`;
+    const { markdown } = extract(html);
+    for (const i of [1, 2, 3, 4]) expect(markdown).toContain(`Card ${i} says`);
+  });
+
+  it('keeps every article of a page whose headline none of them holds (a listing)', () => {
+    const post = (i: number) => `<article><h2>Post ${i}</h2>${paragraph(`Post ${i} says what it says.`)}</article>`;
+    const html =
+      '<head><title>Harbour news – Example News</title></head><body><main><h1>Harbour news</h1>' +
+      [1, 2, 3].map(post).join('') +
+      '</main></body>';
+    const { markdown } = extract(html);
+    for (const i of [1, 2, 3]) expect(markdown).toContain(`Post ${i} says what it says.`);
+  });
+});
+
+describe("extractPage on an article's accordions", () => {
+  it("keeps an accordion's answers that Readability's reading leaves out, and drops a byline it leaves out", () => {
+    // A buyer's guide: each product's pricing behind a heading's button, in a panel whose class says it starts
+    // closed (Kadence's), which Readability's cleaning takes for chrome.
+    const pane = (question: string, answers: string[]) =>
+      `<h3 class="accordion-header"><button type="button">${question}</button></h3>` +
+      `<div class="accordion-panel accordion-panel-hidden"><ul>${answers.map((answer) => `<li>${answer}</li>`).join('')}</ul></div>`;
+    const html =
+      '<head><title>Harbour ferries compared</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>Harbour ferries compared</h1><div class="entry">' +
+      '<div class="byline">By Jane Writer, staff reporter</div>' +
+      paragraph('Three companies run ferries from Portville, and each sells its tickets its own way.') +
+      paragraph('We rode each of them twice, once on a calm day, once in a storm, and compared them.') +
+      paragraph('The big company is the fastest, the small one the friendliest, the new one the cheapest.') +
+      '<div class="pricing">' +
+      pane('Big company pricing', ['Single crossing: $12 a person', 'Return: $20 within a week']) +
+      pane('New company pricing', ['Single crossing: $8 a person', 'Car: $30 more each way']) +
+      '</div></div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('We rode each of them twice');
+    expect(markdown).toContain('Single crossing: $12 a person');
+    expect(markdown).toContain('Car: $30 more each way');
+    expect(markdown).not.toContain('Jane Writer');
+  });
+
+  it('keeps a quoted post that Readability leaves out', () => {
+    // An embedded post, as its script's placeholder is served (the post's text, its author and a dated link), in a
+    // wrapper whose name Readability takes for a share bar.
+    const post = (text: string, author: string) =>
+      '<div class="social-media-embed"><blockquote class="twitter-tweet">' +
+      `<p lang="en">${text} <a href="https://t.co/abc">https://t.co/abc</a></p>— ${author} ` +
+      `(@${author.split(' ')[0]}) <a href="https://twitter.com/status/1">November 18, 2019</a></blockquote></div>`;
+    const html =
+      '<head><title>State spends on campaign</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>State spends on campaign</h1><div class="entry">' +
+      paragraph('The state spent nearly half a million dollars on its new campaign, officials said.') +
+      post(
+        'Yes this is real and yes the state spent nearly half a million on it, on an ad that tells the whole ' +
+          'country, in big white letters on a black page, that every one of us is on it, which is not what they meant',
+        'Dianna Writer',
+      ) +
+      paragraph('Readers online were quick to joke about the slogan, and the state defended it.') +
+      post(
+        'I cannot believe what I just saw on my morning drive: a billboard, as tall as a house, on the road into ' +
+          'town, saying it, with the state seal in the corner, and a phone number to call if you are on it too',
+        'Mike Reader',
+      ) +
+      paragraph('The campaign will run through the spring, the health department said on Monday.') +
+      '</div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the state spent nearly half a million on it');
+    expect(markdown).toContain('I cannot believe what I just saw');
+  });
+
+  it('keeps a short quoted post whose wrapper is named for social media: a quotation is no widget', () => {
+    const html =
+      '<head><title>State spends on campaign</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>State spends on campaign</h1><div class="entry">' +
+      paragraph('The state spent nearly half a million dollars on its new campaign, officials said.') +
+      '<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en">Yes this is real and yes ' +
+      'the state spent half a million on it</p>— Dianna (@dianna) <a href="https://twitter.com/status/1">' +
+      'November 18, 2019</a></blockquote><script async src="https://platform.twitter.com/widgets.js"></script></div>' +
+      paragraph('Readers online were quick to joke about the slogan, and the state defended it.') +
+      '<div class="social-share"><a href="https://social.test/share">Share</a> <a href="mailto:">Email</a></div>' +
+      '</div></article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('yes the state spent half a million on it');
+    expect(markdown).not.toContain('Email');
+  });
+});
+
+describe("extractPage on an article's datelines", () => {
+  const page = (head: string) =>
+    `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
+    '<h1>Harbour reopens after storm</h1><div class="meta"><span>Updated Nov 19, 6:55 AM; Posted Nov 19, 6:51 AM</span>' +
+    '</div><div class="entry"><p class="date">PUBLISHED: 10:48, Tue, Nov 19, 2019 | UPDATED: 11:05, Tue, Nov 19, 2019</p>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    '<p>Updated at 5 pm with the mayor’s statement.</p>' +
+    paragraph('The report was updated on Nov 19, 2019, after the port authority counted the damage.') +
+    '</div></article></main></body>';
+
+  it('drops a line of nothing but when the story was published or updated', () => {
+    const { markdown } = extract(page('<meta property="og:type" content="article">'));
+    expect(markdown).not.toContain('Posted Nov 19');
+    expect(markdown).not.toContain('PUBLISHED');
+    expect(markdown).toContain('The report was updated on Nov 19, 2019');
+    expect(markdown).toContain('with the mayor’s statement');
+  });
+
+  it('keeps such a line on a page that does not say it is an article', () => {
+    expect(extract(page('')).markdown).toContain('Posted Nov 19');
+  });
+});
