@@ -6,11 +6,10 @@ import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
 import type { LibraryStore, LibrarySwap } from '../../ports';
 import {
-  commitTargetOf,
+  commitReplacement,
   continueIndexAndBackUp,
   discardReplacement,
   finishingSchema,
-  indexAndBackUp,
 } from '../ingest/index-and-back-up';
 import { CRAWL_AUTO_EMBED_LIMIT } from './crawl-site.workflow';
 
@@ -61,28 +60,16 @@ export function ingestUrlWorkflow(deps: {
           retryable: false,
         });
       }
-      await ctx.beginCommit();
-      await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
-      const { libraryId, name, description, sourceUrl, sourceType, ingestionId } = job;
-      const target = commitTargetOf({ libraryId, ingestionId, replace: true });
-      await deps.libraries.commitIngestion({
-        library: { id: target, name, description, sourceUrl, sourceType },
-        ownerId: job.ownerId,
+      const { name, description, sourceUrl, sourceType } = job;
+      const { finishing, wait } = await commitReplacement(deps, ctx, {
+        job,
+        library: { name, description, sourceUrl, sourceType },
         chunks: stampPageChunks(chunks, {
           fetchedAt: fetchedAt.toISOString(),
           contentHash: page.validators?.contentHash ?? sha256Hex(page.text),
         }),
-        replace: true,
-        ingestionId,
+        autoEmbedLimit: URL_AUTO_EMBED_LIMIT,
         now: (deps.now ?? (() => new Date()))(),
-      });
-      const generate = job.embedAll || (await deps.libraries.countChunks(target)) <= URL_AUTO_EMBED_LIMIT;
-      const { finishing, wait } = await indexAndBackUp(ctx, {
-        libraryId,
-        ingestionId,
-        replace: true,
-        chunks: chunks.length,
-        generate,
       });
       return { state: { chunksIngested: chunks.length, finishing }, wait };
     },

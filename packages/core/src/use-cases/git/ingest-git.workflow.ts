@@ -4,11 +4,10 @@ import type { Workflow } from '../../jobs/workflow';
 import type { LibraryStore, LibrarySwap } from '../../ports';
 import type { GitSource } from '../../sources/git-source';
 import {
-  commitTargetOf,
+  commitReplacement,
   continueIndexAndBackUp,
   discardReplacement,
   finishingSchema,
-  indexAndBackUp,
 } from '../ingest/index-and-back-up';
 import { CRAWL_AUTO_EMBED_LIMIT } from '../crawl/crawl-site.workflow';
 import { chunkGitFiles } from './git-chunks';
@@ -69,25 +68,12 @@ export function ingestGitWorkflow(deps: {
           details: errors.length > 0 ? errors : undefined,
         });
       }
-      await ctx.beginCommit();
-      await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
-      const { libraryId, name, description, ingestionId } = job;
-      const target = commitTargetOf({ libraryId, ingestionId, replace: true });
-      await deps.libraries.commitIngestion({
-        library: { id: target, name, description, sourceUrl: repoUrl, sourceType: 'git' },
-        ownerId: job.ownerId,
+      const { finishing, wait } = await commitReplacement(deps, ctx, {
+        job,
+        library: { name: job.name, description: job.description, sourceUrl: repoUrl, sourceType: 'git' },
         chunks,
-        replace: true,
-        ingestionId,
+        autoEmbedLimit: GIT_AUTO_EMBED_LIMIT,
         now: now(),
-      });
-      const generate = job.embedAll || (await deps.libraries.countChunks(target)) <= GIT_AUTO_EMBED_LIMIT;
-      const { finishing, wait } = await indexAndBackUp(ctx, {
-        libraryId,
-        ingestionId,
-        replace: true,
-        chunks: chunks.length,
-        generate,
       });
       return { state: { filesIngested, chunksIngested: chunks.length, errors, finishing }, wait };
     },

@@ -3,7 +3,7 @@ import { stagedLibraryId } from '../../domain/library-id';
 import type { ChildOutcome, ChildJob, JobContext } from '../../jobs/workflow';
 import { childResult } from '../../jobs/workflow';
 import { jobRegistry } from '../../jobs/registry';
-import type { LibrarySwap } from '../../ports';
+import type { CommitIngestionInput, LibraryStore, LibrarySwap } from '../../ports';
 
 /**
  * Where an ingestion is after its commit. An update indexes and backs up at once. A replacement was committed under
@@ -33,6 +33,39 @@ export interface Ingestion {
 /** Where an ingestion writes its chunks: the library itself, or for a replacement the staging id it is built under. */
 export const commitTargetOf = (ingestion: Pick<Ingestion, 'libraryId' | 'ingestionId' | 'replace'>) =>
   ingestion.replace ? stagedLibraryId(ingestion.ingestionId) : ingestion.libraryId;
+
+/** A source read whole (one URL, one repository) replacing its library: whole or not at all. */
+export interface Replacement {
+  job: { libraryId: string; ingestionId: string; ownerId: string; embedAll?: boolean };
+  library: Omit<CommitIngestionInput['library'], 'id'>;
+  chunks: CommitIngestionInput['chunks'];
+  /** Its chunks are embedded now when the job asks for all or the library holds at most this many. */
+  autoEmbedLimit: number;
+  now: Date;
+}
+
+/** Commits a replacement under its staging id, then starts its indexing (indexAndBackUp). */
+export async function commitReplacement(
+  deps: { libraries: Pick<LibraryStore, 'commitIngestion' | 'countChunks'> },
+  ctx: JobContext,
+  replacement: Replacement,
+): Promise<{ finishing: Finishing; wait: ChildJob[] }> {
+  const { job, chunks } = replacement;
+  await ctx.beginCommit();
+  await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
+  const target = commitTargetOf({ ...job, replace: true });
+  await deps.libraries.commitIngestion({
+    library: { ...replacement.library, id: target },
+    ownerId: job.ownerId,
+    chunks,
+    replace: true,
+    ingestionId: job.ingestionId,
+    now: replacement.now,
+  });
+  const generate = job.embedAll === true || (await deps.libraries.countChunks(target)) <= replacement.autoEmbedLimit;
+  const { libraryId, ingestionId } = job;
+  return indexAndBackUp(ctx, { libraryId, ingestionId, replace: true, chunks: chunks.length, generate });
+}
 
 /** The jobs that follow the commit. */
 export async function indexAndBackUp(
