@@ -21,3 +21,13 @@ export type {
   ReadGitRepositoryOptions,
 } from './git/read-git-repository';
 export { GitCliGitSource } from './git/git-cli.git-source';
+export { DEFAULT_ARCHIVE_LIMITS, readArchive } from './archive/read-archive';
+export type {
+  ArchiveFile,
+  ArchiveFileFormat,
+  ArchiveKind,
+  ArchiveLimits,
+  ArchiveRead,
+  ReadArchiveOptions,
+  SkippedArchiveEntry,
+} from './archive/read-archive';
