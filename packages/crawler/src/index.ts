@@ -31,3 +31,5 @@ export type {
   ReadArchiveOptions,
   SkippedArchiveEntry,
 } from './archive/read-archive';
+export { convertArchiveFiles } from './archive/archive-documents';
+export type { ArchiveDocFile, ArchiveDocuments, ArchivePage } from './archive/archive-documents';
