@@ -27,6 +27,15 @@ export const ERROR_CODES = {
     statuses: [400],
     meaning: 'The git repository is larger than `GIT_MAX_BYTES` or has more files than `GIT_MAX_FILES`',
   },
+  ARCHIVE_INVALID: {
+    statuses: [400],
+    meaning:
+      'The upload is not a readable .zip or .tar.gz: not an archive, truncated or corrupt, encrypted, or a path leading out of it',
+  },
+  ARCHIVE_TOO_LARGE: {
+    statuses: [400],
+    meaning: 'The uploaded archive expands to more bytes, or holds more entries, than the archive limits allow',
+  },
   PAGE_FAILED: { statuses: [400], meaning: 'The page could not be rendered or read' },
   PAGE_GONE: { statuses: [400], meaning: 'A crawled page answered 404 or 410' },
   PAGE_HTTP_ERROR: { statuses: [400], meaning: 'A crawled page answered another HTTP error status' },

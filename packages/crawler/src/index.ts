@@ -21,3 +21,15 @@ export type {
   ReadGitRepositoryOptions,
 } from './git/read-git-repository';
 export { GitCliGitSource } from './git/git-cli.git-source';
+export { DEFAULT_ARCHIVE_LIMITS, readArchive } from './archive/read-archive';
+export type {
+  ArchiveFile,
+  ArchiveFileFormat,
+  ArchiveKind,
+  ArchiveLimits,
+  ArchiveRead,
+  ReadArchiveOptions,
+  SkippedArchiveEntry,
+} from './archive/read-archive';
+export { convertArchiveFiles } from './archive/archive-documents';
+export type { ArchiveDocFile, ArchiveDocuments, ArchivePage } from './archive/archive-documents';
