@@ -128,17 +128,6 @@ const envSchema = z.object({
     .min(1_024)
     .default(2 * 2 ** 20),
   GIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(120_000),
-  ARCHIVE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1_024)
-    .default(200 * 2 ** 20),
-  ARCHIVE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
-  ARCHIVE_MAX_FILE_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1_024)
-    .default(10 * 2 ** 20),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
   /** Threads that extract pages; unset = defaultExtractThreads, 0 = on the worker's event loop. */
@@ -288,15 +277,6 @@ export const configSchema = envSchema.transform((e, ctx) => {
       maxFileBytes: e.GIT_MAX_FILE_BYTES,
       /** Discovery, fetch and reading the files together. */
       timeoutMs: e.GIT_TIMEOUT_MS,
-    },
-    /** An uploaded archive (POST /api/ingest-archive): what one read may expand to and hold. */
-    archive: {
-      /** Bytes the archive may expand to as it is read; the read stops past them (400 ARCHIVE_TOO_LARGE). */
-      maxBytes: e.ARCHIVE_MAX_BYTES,
-      /** Entries of any kind (400 ARCHIVE_TOO_LARGE past them). */
-      maxEntries: e.ARCHIVE_MAX_ENTRIES,
-      /** A page or documentation file larger than this is skipped and listed in the answer's `errors`. */
-      maxFileBytes: e.ARCHIVE_MAX_FILE_BYTES,
     },
     browser: {
       sandbox: e.CHROMIUM_SANDBOX,

@@ -11,8 +11,7 @@ export type { ArchiveKind } from './archive-kind';
 /**
  * 200 MiB expanded (a large built docs site with its images and scripts is tens of MB; what is kept is held in memory
  * once), 100,000 entries (as a git source's files), 10 MiB a file (a crawl's `PAGE_MAX_BYTES`, so a page of a built
- * site is read as crawling it would be); the worker takes them from `ARCHIVE_MAX_BYTES`, `ARCHIVE_MAX_ENTRIES` and
- * `ARCHIVE_MAX_FILE_BYTES`.
+ * site is read as crawling it would be).
  */
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxBytes: 200 * 1024 * 1024,
