@@ -91,7 +91,11 @@ export function createCrawlRuntime(
       extractor,
     }),
     callbacks: new HttpCallbackSender(policy),
-    git: new GitCliGitSource({ policy, limits: config.git }),
+    git: new GitCliGitSource({
+      policy,
+      limits: config.git,
+      environment: config.git.environment,
+    }),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
       await Promise.all([pool?.close(), extractor.close()]);

@@ -128,6 +128,10 @@ const envSchema = z.object({
     .min(1_024)
     .default(2 * 2 ** 20),
   GIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(120_000),
+  // The only parts of the worker's environment git sees: where git is, and the operator's certificate authorities.
+  PATH: z.string().min(1).default('/usr/bin:/bin'),
+  GIT_SSL_CAINFO: z.string().min(1).optional(),
+  SSL_CERT_FILE: z.string().min(1).optional(),
   CRAWL_HOST_PAGES_PER_SECOND: z.coerce.number().min(0).default(10),
   CRAWL_DELAY_MAX_S: z.coerce.number().min(0).max(3_600).default(10),
   /** Threads that extract pages; unset = defaultExtractThreads, 0 = on the worker's event loop. */
@@ -277,6 +281,12 @@ export const configSchema = envSchema.transform((e, ctx) => {
       maxFileBytes: e.GIT_MAX_FILE_BYTES,
       /** Discovery, fetch and reading the files together. */
       timeoutMs: e.GIT_TIMEOUT_MS,
+      /** What git gets of the worker's environment (nothing else of it reaches git). */
+      environment: {
+        PATH: e.PATH,
+        ...(e.GIT_SSL_CAINFO ? { GIT_SSL_CAINFO: e.GIT_SSL_CAINFO } : {}),
+        ...(e.SSL_CERT_FILE ? { SSL_CERT_FILE: e.SSL_CERT_FILE } : {}),
+      },
     },
     browser: {
       sandbox: e.CHROMIUM_SANDBOX,

@@ -3,6 +3,7 @@ import type { GitDocFile, GitSource, GitSourceRead } from '@docshelf/core';
 import { convertDocFile } from '../doc-files/convert-doc-file';
 import type { AddressPolicy } from '../fetch/address-policy';
 import { readGitRepository, type GitSourceLimits } from './read-git-repository';
+import type { GitEnvironment } from './run-git';
 
 /**
  * The GitSource of the worker: the git command under the address policy, each file converted to Markdown, a turn of
@@ -10,7 +11,12 @@ import { readGitRepository, type GitSourceLimits } from './read-git-repository';
  */
 export class GitCliGitSource implements GitSource {
   constructor(
-    private readonly options: { policy: AddressPolicy; limits?: Partial<GitSourceLimits>; tempDir?: string },
+    private readonly options: {
+      policy: AddressPolicy;
+      limits?: Partial<GitSourceLimits>;
+      tempDir?: string;
+      environment?: GitEnvironment;
+    },
   ) {}
 
   async read(request: Parameters<GitSource['read']>[0]): Promise<GitSourceRead> {

@@ -7,7 +7,7 @@ import type { DocFormat } from '../doc-files/doc-file';
 import { readTooLong, refNotFound, repositoryTooLarge, toGitSourceError } from './git-errors';
 import { readTreeFiles, selectTreeFiles } from './git-files';
 import { discoverGitRemote } from './git-remote';
-import { measureFolder, runGit, type GitSandbox } from './run-git';
+import { measureFolder, runGit, type GitEnvironment, type GitSandbox } from './run-git';
 
 /** The docs folder(s) and every README, when a request names no `paths`. */
 export const DEFAULT_GIT_PATHS = ['docs/**', 'doc/**', 'documentation/**', '**/README.*'];
@@ -42,6 +42,8 @@ export interface ReadGitRepositoryOptions {
   signal?: AbortSignal;
   /** Where the temporary clone goes (the OS's temp folder by default); it is removed whatever happens. */
   tempDir?: string;
+  /** What git gets of the service's environment (the configuration's `git.environment`). */
+  environment?: GitEnvironment;
 }
 
 export interface GitRepositoryFile {
@@ -74,7 +76,12 @@ export async function readGitRepository(options: ReadGitRepositoryOptions): Prom
   const work = await fs.mkdtemp(path.join(options.tempDir ?? os.tmpdir(), 'docshelf-git-'));
   try {
     const remote = await discoverGitRemote(options.repoUrl, options.policy, { timeoutMs: limits.timeoutMs, signal });
-    const sandbox: GitSandbox = { home: path.join(work, 'home'), hooks: path.join(work, 'hooks'), pin: remote.pin };
+    const sandbox: GitSandbox = {
+      home: path.join(work, 'home'),
+      hooks: path.join(work, 'hooks'),
+      pin: remote.pin,
+      environment: options.environment,
+    };
     const repository = path.join(work, 'repository');
     await Promise.all([sandbox.home, sandbox.hooks, repository].map((dir) => fs.mkdir(dir)));
     const run = { cwd: repository, sandbox, signal };

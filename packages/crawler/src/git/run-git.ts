@@ -12,6 +12,15 @@ export interface GitSandbox {
   hooks: string;
   /** `host:port:address` for `http.curloptResolve`: git connects to the address the policy checked, not a new lookup. */
   pin?: string;
+  /** What git gets of the service's environment (default: `PATH` `/usr/bin:/bin` alone). */
+  environment?: GitEnvironment;
+}
+
+/** The parts of the service's environment git may see: where git is, and the operator's certificate authorities. */
+export interface GitEnvironment {
+  PATH: string;
+  GIT_SSL_CAINFO?: string;
+  SSL_CERT_FILE?: string;
 }
 
 export interface RunGitOptions {
@@ -44,8 +53,10 @@ export class GitFolderTooLargeError extends Error {
 /** No system or user configuration, no prompt, no LFS download; messages in English for the error mapping. */
 function buildEnvironment(sandbox: GitSandbox): Record<string, string> {
   return {
-    // git and its helpers are found on the service's PATH; nothing else of the service's environment reaches git.
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    // git and its helpers are found on the service's PATH, and https remotes checked against the operator's
+    // certificate authorities when it names some; nothing else of the service's environment reaches git.
+    PATH: '/usr/bin:/bin',
+    ...sandbox.environment,
     HOME: sandbox.home,
     XDG_CONFIG_HOME: sandbox.home,
     GIT_CONFIG_NOSYSTEM: '1',
@@ -56,15 +67,7 @@ function buildEnvironment(sandbox: GitSandbox): Record<string, string> {
     GIT_ALLOW_PROTOCOL: 'http:https',
     GIT_PROTOCOL_FROM_USER: '0',
     LC_ALL: 'C',
-    // The operator's certificate authorities, when the service is told of some.
-    ...pickDefined({ GIT_SSL_CAINFO: process.env.GIT_SSL_CAINFO, SSL_CERT_FILE: process.env.SSL_CERT_FILE }),
   };
-}
-
-function pickDefined(values: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
 }
 
 /** Settings given on every command line: they win over any configuration a repository could carry. */
