@@ -25,7 +25,8 @@ const FINAL_CHUNK_SLACK = 1.1;
 const SECTION_BREAK_FILL = 0.85;
 /** A chunk should not end on a heading followed by only this many words: the section belongs to the next chunk. */
 const MIN_SECTION_LEAD_WORDS = 40;
-const TITLE_SEPARATOR = ' › ';
+/** How a chunk's title joins its page's title and the headings above it ("Child process › Spawning"). */
+export const TITLE_SEPARATOR = ' › ';
 
 /**
  * Splits a page's Markdown into chunks of about `targetWords` words, consecutive chunks sharing about

@@ -1,5 +1,4 @@
-/** How the chunker joins a chunk's title and the headings above it ("Child process › Spawning › options"). */
-const TITLE_SEPARATOR = ' › ';
+import { TITLE_SEPARATOR } from '../chunking/chunk-markdown';
 
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const FENCE = /^ {0,3}(```|~~~)/;
