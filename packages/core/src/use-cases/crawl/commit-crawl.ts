@@ -24,7 +24,14 @@ const PAGES_PER_WRITE = 100;
  */
 const CHUNKS_PER_WRITE = 250;
 
-type CrawlJob = JobPayload<'crawl-site'>;
+/**
+ * What a commit needs of the crawl whose pages it writes: a crawl job, or the reading of an uploaded site
+ * (`sourceType` then says which; `crawl` when absent).
+ */
+export type CrawlToCommit = Pick<
+  JobPayload<'crawl-site'>,
+  'crawlId' | 'libraryId' | 'ownerId' | 'name' | 'description' | 'replace' | 'urls'
+> & { sourceType?: string };
 
 export interface CommitCrawlDeps {
   staging: Pick<StagingStore, 'listStagedOutlines' | 'getStagedPages' | 'getCrawledPages' | 'countCrawledPages'>;
@@ -68,7 +75,7 @@ export interface CrawlCommit {
  */
 export async function commitCrawl(
   deps: CommitCrawlDeps,
-  job: CrawlJob,
+  job: CrawlToCommit,
   pages: CrawledPages,
   ctx: JobContext,
   target: (replace: boolean) => string,
@@ -84,7 +91,7 @@ export async function commitCrawl(
     name: job.name,
     description: job.description,
     sourceUrl: seeds[0],
-    sourceType: 'crawl',
+    sourceType: job.sourceType ?? 'crawl',
   };
   const seen = new Set<string>();
   const removed: string[] = [];
@@ -203,7 +210,7 @@ interface Batch {
  */
 async function buildBatch(
   deps: CommitCrawlDeps,
-  job: CrawlJob,
+  job: CrawlToCommit,
   { replace, now }: { replace: boolean; now: Date },
   urls: string[],
   repeated: ReadonlySet<string>,
@@ -274,7 +281,7 @@ async function buildBatch(
  */
 async function findRepeatedLines(
   deps: CommitCrawlDeps,
-  job: CrawlJob,
+  job: CrawlToCommit,
   crawled: ReadonlySet<string>,
 ): Promise<Set<string>> {
   const rule = deps.repetition ?? DEFAULT_REPETITION_RULE;
@@ -302,7 +309,7 @@ async function findRepeatedLines(
 /** What the library kept of pages now gone (404 or 410), to remove in an update. */
 async function goneChunks(
   deps: CommitCrawlDeps,
-  job: CrawlJob,
+  job: CrawlToCommit,
   gone: string[],
   seen: ReadonlySet<string>,
 ): Promise<{ chunkIds: string[]; urls: string[] }> {
@@ -318,7 +325,7 @@ async function goneChunks(
  * other page, no failure, and no chunk in the library beyond those pages' (one added by another ingestion). Every
  * page crawled unchanged is a page the library kept, so counting the kept pages tells whether there are others.
  */
-async function replacesNothing(deps: CommitCrawlDeps, job: CrawlJob, pages: CrawledPages): Promise<boolean> {
+async function replacesNothing(deps: CommitCrawlDeps, job: CrawlToCommit, pages: CrawledPages): Promise<boolean> {
   if (!job.replace || pages.failed > 0 || pages.crawled.length === 0 || pages.unchanged !== pages.crawled.length)
     return false;
   const known = await deps.staging.countCrawledPages(job.libraryId);

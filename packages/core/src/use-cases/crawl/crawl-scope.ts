@@ -9,7 +9,7 @@ export const CRAWLER_USER_AGENT = 'DocshelfBot';
 type CrawlJob = JobPayload<'crawl-site'>;
 
 /** The seeds, normalised and de-duplicated; discovery follows links only when there is a single seed. */
-export function seedsOf(job: CrawlJob): { seeds: string[]; discovery: boolean } {
+export function seedsOf(job: Pick<CrawlJob, 'urls'>): { seeds: string[]; discovery: boolean } {
   return { seeds: [...new Set(job.urls.map((u) => normalizePageUrl(u, u) ?? u))], discovery: job.urls.length === 1 };
 }
 
