@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '@docshelf/config';
 import type {
   BackupStorage,
+  UploadStore,
   Embedder,
   JobStore,
   KeywordIndex,
@@ -12,6 +13,7 @@ import type {
   StagingStore,
   VectorIndex,
 } from '@docshelf/core';
+import { BackupStorageUploadStore } from './backup-storage.upload-store';
 import { FsBackupStorage } from './fs.backup-storage';
 import { loadGeneralModel } from './local-lsi/general-model';
 import { LocalLsiEmbedder } from './local-lsi.embedder';
@@ -38,6 +40,8 @@ export interface Adapters {
   keywords: KeywordIndex;
   vectors: VectorIndex;
   backups: BackupStorage;
+  /** Uploaded archives waiting for their job, in the backup storage. */
+  uploads: UploadStore;
   /** The embedder new vectors are made with. */
   embedder: Embedder;
   /** Every embedder this service can run, the configured one first: questions to a library are embedded by its own. */
@@ -81,6 +85,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     choice.backups.kind === 'gcs'
       ? new (loadGcs().GcsBackupStorage)(choice.backups)
       : new FsBackupStorage(path.join(config.dataDir, 'backups'));
+  const uploads = new BackupStorageUploadStore(backups);
   const swap =
     records instanceof SqliteRecordStores && vectors instanceof SqliteVecVectorIndex
       ? new SqliteLibrarySwap(sqlite(), records.libraries, vectors)
@@ -94,6 +99,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     swap,
     vectors,
     backups,
+    uploads,
     embedder,
     embedders,
     jobStore,

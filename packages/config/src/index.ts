@@ -128,6 +128,22 @@ const envSchema = z.object({
     .min(1_024)
     .default(2 * 2 ** 20),
   GIT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(120_000),
+  ARCHIVE_UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(100 * 2 ** 20),
+  ARCHIVE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(200 * 2 ** 20),
+  ARCHIVE_MAX_ENTRIES: z.coerce.number().int().min(1).default(100_000),
+  ARCHIVE_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .default(10 * 2 ** 20),
   // The only parts of the worker's environment git sees: where git is, and the operator's certificate authorities.
   PATH: z.string().min(1).default('/usr/bin:/bin'),
   GIT_SSL_CAINFO: z.string().min(1).optional(),
@@ -287,6 +303,17 @@ export const configSchema = envSchema.transform((e, ctx) => {
         ...(e.GIT_SSL_CAINFO ? { GIT_SSL_CAINFO: e.GIT_SSL_CAINFO } : {}),
         ...(e.SSL_CERT_FILE ? { SSL_CERT_FILE: e.SSL_CERT_FILE } : {}),
       },
+    },
+    /** An uploaded archive (POST /api/ingest-archive): what the upload may be, and what one read may expand to and hold. */
+    archive: {
+      /** Bytes of the upload itself, as sent; the API stops reading past them (413 PAYLOAD_TOO_LARGE). */
+      uploadMaxBytes: e.ARCHIVE_UPLOAD_MAX_BYTES,
+      /** Bytes the archive may expand to as it is read; the read stops past them (400 ARCHIVE_TOO_LARGE). */
+      maxBytes: e.ARCHIVE_MAX_BYTES,
+      /** Entries of any kind (400 ARCHIVE_TOO_LARGE past them). */
+      maxEntries: e.ARCHIVE_MAX_ENTRIES,
+      /** A page or documentation file larger than this is skipped and listed in the answer's `errors`. */
+      maxFileBytes: e.ARCHIVE_MAX_FILE_BYTES,
     },
     browser: {
       sandbox: e.CHROMIUM_SANDBOX,

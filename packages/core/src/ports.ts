@@ -282,6 +282,19 @@ export interface BackupStorage {
   deleteAll(libraryId: string): Promise<number>;
 }
 
+/**
+ * Uploaded files waiting for the job that reads them (POST /api/ingest-archive): the API writes one as it arrives, a
+ * worker reads it and removes it when the job ends. Shared by the API and the workers, wherever they run.
+ */
+export interface UploadStore {
+  /** Writes the upload once the body has ended; a body that fails rejects the put and leaves nothing behind. */
+  put(uploadId: string, body: AsyncIterable<Uint8Array>): Promise<void>;
+  /** The upload's bytes; null when there is none of that id (removed, or never written). */
+  read(uploadId: string): Promise<Buffer | null>;
+  /** Removes the upload; nothing happens when there is none. */
+  remove(uploadId: string): Promise<void>;
+}
+
 /** What the texts to embed are: chunks of a library, or a question asked of it. */
 export interface EmbedScope {
   libraryId: string;
