@@ -11,6 +11,7 @@ import type {
   LibraryStore,
   RecordDatabase,
   StagingStore,
+  UploadStore,
   VectorIndex,
   WorkflowHalter,
 } from '@docshelf/core';
@@ -42,6 +43,7 @@ export interface ApiDeps {
     | 'security'
     | 'limits'
     | 'redis'
+    | 'archive'
   >;
   libraries: LibraryStore;
   accounts: AccountStore;
@@ -56,6 +58,8 @@ export interface ApiDeps {
   jobs: JobRunner & JobWatcher & JobNotifier & WorkflowHalter;
   /** Records of the jobs clients follow. */
   jobStore: JobStore;
+  /** Uploaded archives, kept until the job that reads them ends (shared with the workers). */
+  uploads: UploadStore;
   /** Checks callback URLs against the SSRF address policy. */
   callbacks: CallbackSender;
   queues: QueueOps;

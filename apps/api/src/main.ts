@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     vectors: adapters.vectors,
     embedders: adapters.embedders,
     jobStore: adapters.jobStore,
+    uploads: adapters.uploads,
     callbacks: new HttpCallbackSender(createAddressPolicy({ allowlist: config.privateHostAllowlist })),
     jobs,
     queues: jobs,

@@ -1,6 +1,7 @@
 import {
   AppError,
   DEFAULT_REPETITION_RULE,
+  type ArchiveSource,
   type CallbackSender,
   type CrawlFrontier,
   type GitSource,
@@ -10,6 +11,7 @@ import {
 } from '@docshelf/core';
 import type { Config } from '@docshelf/config';
 import {
+  ArchiveSiteSource,
   BrowserPool,
   ChromiumPageLoader,
   createAddressPolicy,
@@ -28,11 +30,14 @@ export interface CrawlRuntime {
   callbacks: CallbackSender;
   /** Git remotes are read under the same address policy too. */
   git: GitSource;
+  /** Uploaded archives are read with the crawl's extraction, so an uploaded site reads as crawling it does. */
+  archives: ArchiveSource;
   /** Politeness across workers, through Redis. */
   throttle: HostThrottle;
   /** Which pages of each crawl are known and handed out, through Redis. */
   frontier: CrawlFrontier;
-  crawlLimits: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number };
+  /** Politeness, CRAWL_MAX_DURATION_MS, and CRAWL_MAX_PAGES (also the most pages and files of an uploaded archive). */
+  crawlLimits: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number; maxPages: number };
   /** Which lines a crawl drops as repeated chrome (CRAWL_REPEATED_LINE_SHARE, CRAWL_REPEATED_LINE_MIN_PAGES). */
   repetition: RepetitionRule;
   close(): Promise<void>;
@@ -40,7 +45,10 @@ export interface CrawlRuntime {
 
 /** The SSRF policy and a lazily launched browser pool sized to this worker's crawl concurrency. */
 export function createCrawlRuntime(
-  config: Pick<Config, 'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'git' | 'browser' | 'redis'>,
+  config: Pick<
+    Config,
+    'chromiumPath' | 'privateHostAllowlist' | 'worker' | 'crawl' | 'git' | 'archive' | 'browser' | 'redis'
+  >,
   logger: Logger,
 ): CrawlRuntime {
   const policy = createAddressPolicy({ allowlist: config.privateHostAllowlist });
@@ -82,6 +90,7 @@ export function createCrawlRuntime(
       hostPagesPerSecond: config.crawl.hostPagesPerSecond,
       crawlDelayMaxMs: config.crawl.crawlDelayMaxS * 1000,
       maxDurationMs: config.crawl.maxDurationMs,
+      maxPages: config.crawl.maxPages,
     },
     pages: new ChromiumPageLoader({
       policy,
@@ -96,6 +105,7 @@ export function createCrawlRuntime(
       limits: config.git,
       environment: config.git.environment,
     }),
+    archives: new ArchiveSiteSource({ extractor, limits: config.archive }),
     repetition: { ...DEFAULT_REPETITION_RULE, ...config.crawl.repeatedLines },
     close: async () => {
       await Promise.all([pool?.close(), extractor.close()]);

@@ -1,4 +1,5 @@
 import type {
+  ArchiveSource,
   BackupStorage,
   CallbackSender,
   CrawlFrontier,
@@ -11,6 +12,7 @@ import type {
   LibraryStore,
   StagingStore,
   RepetitionRule,
+  UploadStore,
   VectorIndex,
 } from '@docshelf/core';
 
@@ -32,10 +34,13 @@ export interface WorkerDeps {
   callbacks: CallbackSender;
   /** Reads git remotes for POST /api/ingest-git. */
   git: GitSource;
+  /** Opens uploaded archives for POST /api/ingest-archive, which waits in `uploads` until its job ends. */
+  archives: ArchiveSource;
+  uploads: UploadStore;
   /** Spaces the pages of one host over every worker (CRAWL_HOST_PAGES_PER_SECOND, robots.txt Crawl-delay). */
   throttle?: HostThrottle;
   /** Crawl limits: politeness and CRAWL_MAX_DURATION_MS. */
-  crawlLimits?: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number };
+  crawlLimits?: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number; maxPages?: number };
   /** WEBHOOK_SECRET: signs callbacks; without it none is sent. */
   webhookSecret?: string;
 }

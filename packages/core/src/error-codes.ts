@@ -36,6 +36,10 @@ export const ERROR_CODES = {
     statuses: [400],
     meaning: 'The uploaded archive expands to more bytes, or holds more entries, than the archive limits allow',
   },
+  UPLOAD_GONE: {
+    statuses: [400],
+    meaning: 'The uploaded archive a job was to read is no longer stored (removed by an earlier attempt of the job)',
+  },
   PAGE_FAILED: { statuses: [400], meaning: 'The page could not be rendered or read' },
   PAGE_GONE: { statuses: [400], meaning: 'A crawled page answered 404 or 410' },
   PAGE_HTTP_ERROR: { statuses: [400], meaning: 'A crawled page answered another HTTP error status' },
@@ -65,7 +69,10 @@ export const ERROR_CODES = {
     meaning: "The library's vectors were made by another embedding model than the service's",
   },
   CRAWL_GONE: { statuses: [409], meaning: 'The crawl a page job belongs to is over, or was never started' },
-  PAYLOAD_TOO_LARGE: { statuses: [413], meaning: 'The body is larger than `BODY_LIMIT`' },
+  PAYLOAD_TOO_LARGE: {
+    statuses: [413],
+    meaning: 'The body is larger than `BODY_LIMIT`, or an uploaded archive larger than `ARCHIVE_UPLOAD_MAX_BYTES`',
+  },
   TOO_MANY_CHUNKS: { statuses: [413], meaning: 'More chunks in one request than `MAX_CHUNKS_PER_REQUEST`' },
   CHUNK_TOO_LARGE: { statuses: [413], meaning: 'A chunk is larger than `MAX_CHUNK_BYTES`' },
   UNSUPPORTED_MEDIA_TYPE: { statuses: [415], meaning: 'The body is not `application/json`' },

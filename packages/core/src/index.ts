@@ -22,6 +22,7 @@ export { ERROR_CODES, type ErrorCode } from './error-codes';
 export {
   type BackupBody,
   type BackupStorage,
+  type UploadStore,
   type ChunkPage,
   type CommitIngestionInput,
   type ConfirmedPage,
@@ -135,6 +136,13 @@ export {
 } from './api/git-schemas';
 export type { GitDocFile, GitSource, GitSourceRead } from './sources/git-source';
 export {
+  ingestArchiveFieldsSchema,
+  ingestArchiveResponseSchema,
+  type IngestArchiveFields,
+  type IngestArchiveResponse,
+} from './api/archive-schemas';
+export type { ArchiveContents, ArchiveSite, ArchiveSource } from './sources/archive-source';
+export {
   chunksQuerySchema,
   chunksResponseSchema,
   contextQuerySchema,
@@ -222,6 +230,8 @@ export { crawlPage } from './use-cases/crawl/crawl-page';
 export { ingestUrlWorkflow } from './use-cases/crawl/ingest-url.workflow';
 export { GIT_AUTO_EMBED_LIMIT, ingestGitWorkflow } from './use-cases/git/ingest-git.workflow';
 export { ingestLibraryFromGit } from './use-cases/git/ingest-library-from-git';
+export { ingestArchiveWorkflow, type IngestArchiveDeps } from './use-cases/archive/ingest-archive.workflow';
+export { ingestLibraryFromArchive } from './use-cases/archive/ingest-library-from-archive';
 export { normalizePageUrl } from './crawl/page-url';
 export { DEFAULT_REPETITION_RULE, type RepetitionRule } from './crawl/repeated-blocks';
 export { chunkMarkdown } from './chunking/chunk-markdown';

@@ -32,4 +32,5 @@ export type {
   SkippedArchiveEntry,
 } from './archive/read-archive';
 export { convertArchiveFiles } from './archive/archive-documents';
+export { ArchiveSiteSource } from './archive/archive-site.source';
 export type { ArchiveDocFile, ArchiveDocuments, ArchivePage } from './archive/archive-documents';

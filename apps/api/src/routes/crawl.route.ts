@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import {
   crawlLibrary,
+  ingestArchiveFieldsSchema,
+  ingestArchiveResponseSchema,
+  ingestLibraryFromArchive,
   crawlRequestSchema,
   ingestLibraryFromUrl,
   ingestUrlRequestSchema,
@@ -11,6 +15,7 @@ import {
 } from '@docshelf/core';
 import { Router } from 'express';
 import type { ApiDeps } from '../api-deps';
+import { formError, receiveUpload } from '../http/archive-upload';
 import { authDeps, principalOf, requireAdmin, requireSession } from '../http/auth';
 import { jobModeOf, sendJobOutcome } from '../http/job-response';
 import { checkBodyLimits, checkCrawlPages } from '../http/request-limits';
@@ -44,7 +49,39 @@ export function crawlRoutes(deps: ApiDeps): Router {
         res,
         await ingestLibraryFromGit(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)),
       );
+    })
+    .post('/api/ingest-archive', requireAdmin(auth), async (req, res) => {
+      // The job takes the upload's id: the worker finds the archive under it, and removes it when the job ends.
+      const uploadId = randomUUID();
+      try {
+        const upload = await receiveUpload(req, {
+          uploads: deps.uploads,
+          uploadId,
+          maxBytes: deps.config.archive.uploadMaxBytes,
+          fileField: 'file',
+        });
+        const fields = parseInput(ingestArchiveFieldsSchema, upload.fields, 'Form');
+        if (!upload.stored) throw formError('The archive is missing: send it in the "file" part', 'file');
+        checkBodyLimits(deps.config.limits, fields);
+        const request = { ...fields, uploadId };
+        sendJobOutcome(
+          res,
+          await ingestLibraryFromArchive(submitDeps, request, principalOf(req).userId, jobModeOf(req, waitMs)),
+        );
+      } finally {
+        await removeUnclaimedUpload(deps, uploadId);
+      }
     });
+}
+
+/**
+ * An upload no job will read goes at once: the request was refused, answered by an earlier job (the same idempotency
+ * key), or its job has ended already (it then removed the upload itself). A queued or running job keeps it.
+ */
+async function removeUnclaimedUpload(deps: ApiDeps, uploadId: string): Promise<void> {
+  const job = await deps.jobStore.getJob(uploadId);
+  if (job && (job.state === 'queued' || job.state === 'running')) return;
+  await deps.uploads.remove(uploadId);
 }
 
 /** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */
@@ -89,6 +126,21 @@ export const crawlEndpoints: Endpoint[] = [
     respondAsync: true,
     body: ingestGitRequestSchema,
     ok: { schema: ingestGitResponseSchema, description: 'Ingested' },
+    errors: JOB_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/ingest-archive',
+    tag: 'Ingestion',
+    access: 'admin',
+    summary: 'Read an uploaded archive of a built docs site or of Markdown files into a library',
+    description:
+      "A multipart/form-data upload: the fields of `IngestArchiveFields` and the archive in `file` (.zip, .tar.gz or .tar, recognised by its bytes; at most ARCHIVE_UPLOAD_MAX_BYTES, else 413 PAYLOAD_TOO_LARGE). Its HTML pages are read as a crawl of the site would read them: from the shallowest index.html along the links between pages, with the same extraction and the same removal of lines repeated across pages; its Markdown, MDX and reStructuredText files are chunked by section. An entry path leading out of the archive refuses it whole (400 ARCHIVE_INVALID), as do bytes that are no archive; links and special files are skipped; an archive that expands past ARCHIVE_MAX_BYTES or holds more than ARCHIVE_MAX_ENTRIES entries is refused (400 ARCHIVE_TOO_LARGE); files over ARCHIVE_MAX_FILE_BYTES and pages no link reaches are listed in `errors`. Replaces the library's chunks, whole or not at all; a refused archive writes nothing." +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: ingestArchiveFieldsSchema,
+    bodyContentType: 'multipart/form-data',
+    ok: { schema: ingestArchiveResponseSchema, description: 'Ingested' },
     errors: JOB_ERRORS,
   },
 ];

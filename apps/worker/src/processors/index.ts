@@ -5,6 +5,7 @@ import {
   embedLibraryPage,
   indexIngestion,
   ingestLibraryWorkflow,
+  ingestArchiveWorkflow,
   ingestGitWorkflow,
   ingestUrlWorkflow,
   purgeLibrary,
@@ -26,6 +27,9 @@ export type ProcessorMap = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   [N in JobName]: JobHandler<N> | Workflow<N, any>;
 };
+
+/** CRAWL_MAX_PAGES's default, where a worker is built without crawl limits. */
+const DEFAULT_ARCHIVE_PAGES = 10_000;
 
 export function buildProcessors(deps: WorkerDeps): ProcessorMap {
   const pages = {
@@ -54,6 +58,12 @@ export function buildProcessors(deps: WorkerDeps): ProcessorMap {
     'crawl-page': (payload, ctx) => crawlPage(pageDeps, payload, ctx),
     'ingest-url': ingestUrlWorkflow(pages),
     'ingest-git': ingestGitWorkflow({ libraries: deps.libraries, git: deps.git, swap: deps.swap }),
+    'ingest-archive': ingestArchiveWorkflow({
+      ...pages,
+      uploads: deps.uploads,
+      archives: deps.archives,
+      maxPages: deps.crawlLimits?.maxPages ?? DEFAULT_ARCHIVE_PAGES,
+    }),
     'deliver-callback': (payload) => deliverCallback(deps, payload),
   };
 }

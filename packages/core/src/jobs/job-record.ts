@@ -3,7 +3,7 @@ import { libraryIdSchema } from '../domain/library-id';
 import { isoTimestampSchema as isoTimestamp } from '../domain/schemas';
 
 /** The requests that run as jobs a client can follow (docs/api.md, asynchronous jobs). */
-export const JOB_TYPES = ['ingest', 'crawl', 'ingest-url', 'ingest-git', 'embed'] as const;
+export const JOB_TYPES = ['ingest', 'crawl', 'ingest-url', 'ingest-git', 'ingest-archive', 'embed'] as const;
 export const jobTypeSchema = z.enum(JOB_TYPES);
 export type JobType = z.infer<typeof jobTypeSchema>;
 

@@ -6,6 +6,7 @@ import {
   embedAllSchema,
   httpUrlSchema,
 } from '../api/crawl-schemas';
+import { ingestArchiveFieldsSchema, ingestArchiveResponseSchema } from '../api/archive-schemas';
 import { ingestGitRequestSchema, ingestGitResponseSchema } from '../api/git-schemas';
 import { embedResponseSchema, ingestResponseSchema } from '../api/schemas';
 import { jobLibraryIdSchema, libraryIdSchema } from '../domain/library-id';
@@ -172,6 +173,22 @@ export const jobRegistry = {
     result: ingestGitResponseSchema,
   },
   /**
+   * Reads an uploaded archive (kept in the upload store under the ingestion id until the job ends): its built site's
+   * pages as a crawl reads them, or its documentation files, and replaces the library's chunks with them.
+   */
+  'ingest-archive': {
+    queue: 'ingest',
+    jobType: 'ingest-archive',
+    // Not strict as the form is: a workflow's job data carries its state beside the payload.
+    payload: z.object({
+      ...ingestArchiveFieldsSchema.omit({ callbackUrl: true }).shape,
+      embedAll: z.boolean(),
+      ingestionId,
+      ownerId: z.string(),
+    }),
+    result: ingestArchiveResponseSchema,
+  },
+  /**
    * POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. On a queue of
    * its own, so a receiver that hangs holds callback slots only, never those of ingests and crawls.
    */
@@ -198,6 +215,7 @@ export const ROOT_JOBS = {
   crawl: 'crawl-site',
   'ingest-url': 'ingest-url',
   'ingest-git': 'ingest-git',
+  'ingest-archive': 'ingest-archive',
   embed: 'embed-range',
 } as const satisfies Record<JobType, JobName>;
 export type RootJobName = (typeof ROOT_JOBS)[JobType];

@@ -48,7 +48,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown']);
 const SITE_FILE_TIMEOUT_MS = 10_000;
 /** Client-side redirects (an immediate `<meta http-equiv="refresh">`) followed over HTTP, as safeFetch follows 3xx. */
-const MAX_REFRESH_REDIRECTS = 5;
+export const MAX_REFRESH_REDIRECTS = 5;
 
 const isHtml = (contentType: string) => HTML_TYPES.has(contentType) || contentType === '';
 

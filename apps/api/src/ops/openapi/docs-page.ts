@@ -92,7 +92,10 @@ function renderOperation(path: string, method: string, op: Operation, schemas: R
     required: p.required,
     notes: [p.description, constraintsOf(p.schema)].filter(Boolean).join('. '),
   }));
-  const bodyRef = op.requestBody?.content?.['application/json']?.schema;
+  const form = op.requestBody?.content?.['multipart/form-data']?.schema as { allOf?: Schema[] } | undefined;
+  // A form: its fields' schema, and a note of the file part.
+  const bodyRef = form?.allOf?.[0] ?? op.requestBody?.content?.['application/json']?.schema;
+  const bodyTitle = form ? 'Form fields (multipart/form-data, the archive in <code>file</code>)' : 'Request body';
   const responses = Object.entries(op.responses);
   return `<section id="${op.operationId}">
 <h2><span class="m ${method}">${method.toUpperCase()}</span> ${escapeHtml(path)}</h2>
@@ -100,7 +103,7 @@ function renderOperation(path: string, method: string, op: Operation, schemas: R
 ${op.description ? `<p>${inlineCode(op.description)}</p>` : ''}
 <p><strong>Auth:</strong> ${escapeHtml(access)}</p>
 ${paramRows.length ? `<h3>Parameters</h3>${table(paramRows)}` : ''}
-${bodyRef ? `<h3>Request body <code>${escapeHtml(refName(bodyRef))}</code></h3>${table(rowsOf(resolve(bodyRef, schemas), schemas))}` : ''}
+${bodyRef ? `<h3>${bodyTitle} <code>${escapeHtml(refName(bodyRef))}</code></h3>${table(rowsOf(resolve(bodyRef, schemas), schemas))}` : ''}
 <h3>Responses</h3>
 <dl>${responses.map(([status, r]) => renderResponse(status, r, schemas)).join('')}</dl>
 </section>`;

@@ -12,6 +12,8 @@ export interface Endpoint {
   access: Access;
   /** Request and response schemas are named by their `.meta({ id })`, which is their name in the document. */
   body?: z.ZodType;
+  /** How the body is sent: JSON unless said; a multipart form's file part is described beside its fields. */
+  bodyContentType?: 'multipart/form-data';
   query?: z.ZodObject;
   libraryIdParam?: boolean;
   /** The path has a job id, `{id}`. */

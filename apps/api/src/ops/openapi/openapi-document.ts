@@ -86,7 +86,14 @@ function operationOf(endpoint: Endpoint, components: Components): Operation {
     parameters: parametersOf(endpoint, components),
     responses: responsesOf(endpoint, components),
   };
-  if (endpoint.body) {
+  if (endpoint.body && endpoint.bodyContentType === 'multipart/form-data') {
+    // The form's text fields as their schema says, and the file beside them.
+    const file = { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } };
+    operation.requestBody = {
+      required: true,
+      content: { 'multipart/form-data': { schema: { allOf: [components.named(endpoint.body, 'input'), file] } } },
+    };
+  } else if (endpoint.body) {
     operation.requestBody = {
       required: true,
       content: { 'application/json': { schema: components.named(endpoint.body, 'input') } },
