@@ -97,7 +97,16 @@ export {
   type VectorMatch,
   type VectorRecord,
 } from './domain/types';
-export { libraryIdSchema } from './domain/library-id';
+export {
+  compareNewestFirst,
+  libraryIdSchema,
+  newestFirst,
+  parseLibraryId,
+  versionedLibraryId,
+  versionIdRange,
+  versionOfLibraryId,
+  type ParsedLibraryId,
+} from './domain/library-id';
 export { estimateTokens } from './domain/tokens';
 export {
   type CreatedKey,
