@@ -12,6 +12,7 @@ import {
   type Library,
   type LibraryStore,
   type StoredChunk,
+  versionIdRange,
 } from '@docshelf/core';
 import { stateKey } from './mongo.embedder-state-store';
 import type { ChunkDoc, EmbedderStateDoc, LibraryDoc } from './mongo.models';
@@ -34,6 +35,15 @@ export class MongoLibraryStore implements LibraryStore {
     // Replacements being built ('~staged/…') are not libraries yet.
     const docs = await this.db.models.libraries
       .find({ _id: { $not: /^~/ } })
+      .sort({ _id: 1 })
+      .lean<LibraryDoc[]>();
+    return docs.map(toLibrary);
+  }
+
+  async listLibraryVersions(baseId: string): Promise<Library[]> {
+    const [from, below] = versionIdRange(baseId);
+    const docs = await this.db.models.libraries
+      .find({ _id: { $gte: from, $lt: below } })
       .sort({ _id: 1 })
       .lean<LibraryDoc[]>();
     return docs.map(toLibrary);

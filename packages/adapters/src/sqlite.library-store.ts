@@ -12,6 +12,7 @@ import {
   type Library,
   type LibraryStore,
   type StoredChunk,
+  versionIdRange,
 } from '@docshelf/core';
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './sqlite.database';
@@ -63,6 +64,13 @@ export class SqliteLibraryStore implements LibraryStore {
   async listLibraries(): Promise<Library[]> {
     // Replacements being built ('~staged/…') are not libraries yet.
     const rows = statement(this.db, "SELECT * FROM libraries WHERE id NOT LIKE '~%' ORDER BY id").all() as LibraryRow[];
+    return rows.map(toLibrary);
+  }
+
+  async listLibraryVersions(baseId: string): Promise<Library[]> {
+    const rows = statement(this.db, 'SELECT * FROM libraries WHERE id >= ? AND id < ? ORDER BY id').all(
+      ...versionIdRange(baseId),
+    ) as LibraryRow[];
     return rows.map(toLibrary);
   }
 

@@ -66,8 +66,14 @@ export const validationFailed = (message: string, details: unknown[]) =>
 export const unauthorized = (message = 'Authentication required') =>
   new AppError('UNAUTHORIZED', message, 401, { retryable: false });
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message, 403, { retryable: false });
-export const libraryNotFound = (libraryId: string) =>
-  new AppError('LIBRARY_NOT_FOUND', `Library '${libraryId}' not found`, 404, { retryable: false });
+/** `versions`: the ids of the library's versions there are, when the id asked for another. */
+export const libraryNotFound = (libraryId: string, versions: string[] = []) =>
+  new AppError(
+    'LIBRARY_NOT_FOUND',
+    `Library '${libraryId}' not found${versions.length > 0 ? `; its versions are ${versions.join(', ')}` : ''}`,
+    404,
+    { retryable: false },
+  );
 export const keyNotFound = (keyId: string) =>
   new AppError('KEY_NOT_FOUND', `API key '${keyId}' not found`, 404, { retryable: false });
 export const embeddingMismatch = (libraryId: string, stored: string, current: string) =>

@@ -98,7 +98,16 @@ export {
   type VectorMatch,
   type VectorRecord,
 } from './domain/types';
-export { libraryIdSchema } from './domain/library-id';
+export {
+  compareNewestFirst,
+  libraryIdSchema,
+  newestFirst,
+  parseLibraryId,
+  versionedLibraryId,
+  versionIdRange,
+  versionOfLibraryId,
+  type ParsedLibraryId,
+} from './domain/library-id';
 export { estimateTokens } from './domain/tokens';
 export {
   type CreatedKey,
@@ -247,6 +256,9 @@ export {
   pageLeads,
   queryTerms,
   rankLibraries,
+  resolveLibraries,
+  resolveLibrary,
+  type LibraryResolver,
   type RetrievalDeps,
   searchableText,
   searchableTitle,

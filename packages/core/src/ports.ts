@@ -112,6 +112,8 @@ export interface ConfirmedPage {
 export interface LibraryStore {
   getLibrary(id: string): Promise<Library | null>;
   listLibraries(): Promise<Library[]>;
+  /** The versions of a library: those whose id is `<baseId>@<version>`, ordered by id (reads pick the newest). */
+  listLibraryVersions(baseId: string): Promise<Library[]>;
   /** Creates or updates the library and upserts the chunks (batched) in one transaction; returns the library after it. */
   commitIngestion(input: CommitIngestionInput): Promise<Library>;
   /** Chunk metadata in library order (position ascending). */

@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   buildContext,
-  libraryIdSchema,
-  libraryNotFound,
   MAX_CONTEXT_TOKENS,
   MAX_QUERY_LENGTH,
   MIN_CONTEXT_TOKENS,
   packContext,
   rankLibraries,
-  type Library,
   type RetrievalDeps,
 } from '@docshelf/core';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -17,6 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { version } from '../../package.json';
+import { describeGroup, existingLibrary, groupVersions } from './library-ids';
 
 const DEFAULT_TOKENS = 5_000;
 const MAX_LIBRARIES_LISTED = 10;
@@ -50,7 +48,7 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
       title: 'Resolve a library ID',
       description:
         'Finds the Docshelf library ID for a package or product name. Call this first, then pass the ID to query-docs. ' +
-        'Returns the best matches with their ID, name, description, version and size.',
+        'Returns the best matches with their ID, name, description, version, versions and size.',
       inputSchema: {
         libraryName: text(200).describe('Library or product name to look up, e.g. "next.js" or "git"'),
         query: text(MAX_QUERY_LENGTH).optional().describe('What you want to do with it; used to break ties'),
@@ -73,8 +71,9 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
                 : '.'),
           );
         }
+        const groups = groupVersions(matches, libraries).slice(0, MAX_LIBRARIES_LISTED);
         return result(
-          `Libraries matching "${args.libraryName}", best first:\n\n${matches.slice(0, MAX_LIBRARIES_LISTED).map(describeLibrary).join('\n----------\n')}`,
+          `Libraries matching "${args.libraryName}", best first:\n\n${groups.map(describeGroup).join('\n----------\n')}`,
         );
       }),
   );
@@ -88,7 +87,8 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         'with its source URL, library version and fetch date. Get the library ID from resolve-library-id.',
       inputSchema: {
         libraryId: text(130).describe(
-          'Library ID from resolve-library-id, e.g. "vercel/next.js" (a leading "/" is accepted)',
+          'Library ID from resolve-library-id, e.g. "vercel/next.js", or one version of it, "vercel/next.js@15.1" ' +
+            '(also "/vercel/next.js/15.1"); without a version, its newest',
         ),
         query: text(MAX_QUERY_LENGTH).describe('The question or task, in plain words'),
         tokens: tokensArg,
@@ -116,7 +116,8 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
         'packed into a token budget.',
       inputSchema: {
         context7CompatibleLibraryID: text(130).describe(
-          'Library ID from resolve-library-id, e.g. "vercel/next.js" or "/vercel/next.js"',
+          'Library ID from resolve-library-id, e.g. "vercel/next.js" or "/vercel/next.js", or one version of it, ' +
+            '"vercel/next.js@15.1" or "/vercel/next.js/15.1"',
         ),
         topic: text(MAX_QUERY_LENGTH).optional().describe('Topic to focus on, e.g. "routing"'),
         tokens: tokensArg,
@@ -143,26 +144,6 @@ export function createDocsMcpServer(deps: RetrievalDeps, logger: Logger): McpSer
   );
 
   return server;
-}
-
-/** Context7 writes IDs with a leading slash ("/vercel/next.js"); Docshelf's have none. */
-async function existingLibrary(deps: RetrievalDeps, raw: string): Promise<Library> {
-  const parsed = libraryIdSchema.safeParse(raw.trim().replace(/^\/+/, ''));
-  if (!parsed.success) throw libraryNotFound(raw);
-  const library = await deps.libraries.getLibrary(parsed.data);
-  if (!library) throw libraryNotFound(parsed.data);
-  return library;
-}
-
-function describeLibrary(library: Library): string {
-  return [
-    `- Library ID: ${library.id}`,
-    `- Name: ${library.name}`,
-    ...(library.description ? [`- Description: ${library.description}`] : []),
-    ...(library.version ? [`- Version: ${library.version}`] : []),
-    `- Chunks: ${library.chunkCount}`,
-    ...(library.sourceUrl ? [`- Source: ${library.sourceUrl}`] : []),
-  ].join('\n');
 }
 
 const result = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });

@@ -1,6 +1,31 @@
+import { newestFirst, parseLibraryId } from '@docshelf/core/library-version';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, libraryPath, messageOf, type Library } from '../api';
 import { ErrorMessage, formatDate, PageHeading, shareText } from '../ui';
+
+/**
+ * A library with its versions (`demo/lib`, `demo/lib@1.2.0`, …): one row of the table. `members` are what the base id
+ * reads first (the library with exactly that id, else the newest version), then the other versions, newest first.
+ */
+interface LibraryGroup {
+  baseId: string;
+  members: Library[];
+}
+
+function groupVersions(libraries: Library[]): LibraryGroup[] {
+  const byBase = new Map<string, Library[]>();
+  for (const library of libraries) {
+    const { baseId } = parseLibraryId(library.id);
+    byBase.set(baseId, [...(byBase.get(baseId) ?? []), library]);
+  }
+  return [...byBase].map(([baseId, members]) => ({
+    baseId,
+    members: [
+      ...members.filter((library) => library.id === baseId),
+      ...newestFirst(members.filter((library) => library.id !== baseId)),
+    ],
+  }));
+}
 
 export function LibrariesPage() {
   const [libraries, setLibraries] = useState<Library[] | null>(null);
@@ -15,14 +40,16 @@ export function LibrariesPage() {
     );
   }, []);
 
+  const groups = useMemo(() => groupVersions(libraries ?? []), [libraries]);
   const shown = useMemo(() => {
     const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-    return (libraries ?? []).filter((library) => {
+    const matches = (library: Library) => {
       const text =
         `${library.id} ${library.name} ${library.description ?? ''} ${library.sourceUrl ?? ''}`.toLowerCase();
       return words.every((word) => text.includes(word));
-    });
-  }, [libraries, filter]);
+    };
+    return groups.filter((group) => group.members.some(matches));
+  }, [groups, filter]);
 
   return (
     <section>
@@ -49,7 +76,7 @@ export function LibrariesPage() {
           aria-describedby="library-count"
         />
         <p id="library-count" class="hint" aria-live="polite">
-          {libraries === null ? 'Loading…' : `${shown.length} of ${libraries.length} libraries`}
+          {libraries === null ? 'Loading…' : `${shown.length} of ${groups.length} libraries`}
         </p>
       </div>
       {libraries !== null && libraries.length === 0 ? (
@@ -73,28 +100,8 @@ export function LibrariesPage() {
               </tr>
             </thead>
             <tbody>
-              {shown.map((library) => (
-                <tr key={library.id}>
-                  <td>
-                    <a href={`/libraries/${libraryPath(library.id)}`}>{library.name}</a>
-                  </td>
-                  <td>
-                    <code>{library.id}</code>
-                  </td>
-                  <td class="source">
-                    {library.sourceUrl ? (
-                      <span title={library.sourceUrl}>{library.sourceUrl}</span>
-                    ) : (
-                      library.sourceType
-                    )}
-                  </td>
-                  <td>{library.version ?? '–'}</td>
-                  <td class="num">{library.chunkCount}</td>
-                  <td>
-                    <EmbeddedShare library={library} />
-                  </td>
-                  <td>{formatDate(library.updatedAt)}</td>
-                </tr>
+              {shown.map((group) => (
+                <LibraryRow key={group.baseId} group={group} />
               ))}
             </tbody>
           </table>
@@ -103,6 +110,58 @@ export function LibrariesPage() {
     </section>
   );
 }
+
+/** One library; with versions, a menu picks the one the row shows (what the base id reads, at first). */
+function LibraryRow({ group }: { group: LibraryGroup }) {
+  const [selectedId, setSelectedId] = useState(group.members[0]!.id);
+  const library = group.members.find((member) => member.id === selectedId) ?? group.members[0]!;
+  const menuId = `versions-${group.baseId}`;
+  return (
+    <tr>
+      <td>
+        <a href={`/libraries/${libraryPath(library.id)}`}>{library.name}</a>
+      </td>
+      <td>
+        <code>{group.baseId}</code>
+      </td>
+      <td class="source">
+        {library.sourceUrl ? <span title={library.sourceUrl}>{library.sourceUrl}</span> : library.sourceType}
+      </td>
+      <td class="version">
+        {group.members.length > 1 ? (
+          <>
+            <label for={menuId} class="visually-hidden">
+              Version of {group.baseId}
+            </label>
+            <select id={menuId} value={library.id} onChange={(e) => setSelectedId(e.currentTarget.value)}>
+              {group.members.map((member) => (
+                <option key={member.id} value={member.id}>
+                  {member.id === group.baseId ? baseLabel(member) : versionLabel(member, group.baseId)}
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          versionLabel(library, group.baseId)
+        )}
+      </td>
+      <td class="num">{library.chunkCount}</td>
+      <td>
+        <EmbeddedShare library={library} />
+      </td>
+      <td>{formatDate(library.updatedAt)}</td>
+    </tr>
+  );
+}
+
+/** The version a member names: its id's (`@1.2.0`), else its `version` field, else a dash. */
+function versionLabel(library: Library, baseId: string): string {
+  if (library.id !== baseId) return parseLibraryId(library.id).version!;
+  return library.version ?? '–';
+}
+
+/** The library with exactly the base id, beside its versions in the menu. */
+const baseLabel = (library: Library) => (library.version ? `${library.id} (${library.version})` : library.id);
 
 export function EmbeddedShare({ library }: { library: Library }) {
   return (

@@ -26,6 +26,11 @@ export const queryInteger = (min: number, max: number, fallback: number) =>
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .default(fallback);
 
+/** How a read names its library: one version of it, or its base id for the newest (resolveLibrary). */
+const READ_LIBRARY_ID =
+  'A library id; an id without `@` reads the library with exactly that id, else its newest version (`demo/lib` → ' +
+  '`demo/lib@1.10.0`: semver order when both parse, else the latest created)';
+
 export const searchModeSchema = z.enum(['hybrid', 'keyword', 'vector']);
 
 export const searchQuerySchema = z.object({
@@ -33,6 +38,7 @@ export const searchQuerySchema = z.object({
   libraryId: z
     .union([libraryIdSchema, z.array(libraryIdSchema).max(50, 'at most 50 libraryId values')])
     .optional()
+    .describe(READ_LIBRARY_ID)
     .transform((ids) => (ids === undefined ? [] : Array.isArray(ids) ? ids : [ids])),
   limit: queryInteger(1, 50, 10),
   mode: searchModeSchema.optional().describe('Force one ranking (default: hybrid where the libraries have vectors)'),
@@ -40,7 +46,7 @@ export const searchQuerySchema = z.object({
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 export const contextQuerySchema = z.object({
-  libraryId: libraryIdSchema,
+  libraryId: libraryIdSchema.describe(READ_LIBRARY_ID),
   query: queryText('query'),
   tokens: queryInteger(MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS, 5_000),
   format: z.enum(['txt', 'json']).default('txt'),
@@ -48,7 +54,7 @@ export const contextQuerySchema = z.object({
 export type ContextQuery = z.infer<typeof contextQuerySchema>;
 
 export const chunksQuerySchema = z.object({
-  libraryId: libraryIdSchema,
+  libraryId: libraryIdSchema.describe(READ_LIBRARY_ID),
   offset: queryInteger(0, 1_000_000_000, 0),
   limit: queryInteger(1, 500, 100),
 });
@@ -113,7 +119,7 @@ export const contextPieceSchema = z.object({
 
 export const contextResponseSchema = z
   .object({
-    libraryId: z.string(),
+    libraryId: z.string().describe('The library read: the newest version when the request named a base id'),
     query: z.string(),
     tokens: z.number().int().describe('o200k_base tokens of the plain-text rendering; never above the budget'),
     pieces: z.array(contextPieceSchema),
@@ -131,6 +137,7 @@ export const chunkSchema = z.object({
 
 export const chunksResponseSchema = z
   .object({
+    libraryId: z.string().describe('The library read: the newest version when the request named a base id'),
     chunks: z.array(chunkSchema),
     total: z.number().int(),
     nextOffset: z.number().int().nullable().describe('Offset of the next page; null at the end'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { libraryIdSchema } from '../domain/library-id';
+import { libraryIdSchema, versionOfLibraryId } from '../domain/library-id';
 import {
   apiKeySchema,
   chunkInputSchema,
@@ -21,7 +21,9 @@ export const ingestRequestSchema = z
     description: optionalText(4_096),
     sourceUrl: optionalText(4_096),
     sourceType: z.string().min(1).max(64).default('llms_txt'),
-    version: optionalText(128),
+    version: optionalText(128).describe(
+      'Free text; a libraryId that ends in `@<version>` sets it, and a different value here is refused',
+    ),
     chunks: z.array(chunkInputSchema).min(1, 'chunks must contain at least one chunk'),
     replace: z.boolean().default(false),
     skipEmbeddings: z.boolean().default(false),
@@ -29,6 +31,14 @@ export const ingestRequestSchema = z
     callbackUrl: callbackUrlSchema,
   })
   .superRefine((body, ctx) => {
+    const idVersion = versionOfLibraryId(body.libraryId);
+    if (body.version !== undefined && idVersion !== undefined && body.version !== idVersion) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['version'],
+        message: `version '${body.version}' contradicts libraryId '${body.libraryId}', which is version '${idVersion}'`,
+      });
+    }
     if (body.embedAll && body.skipEmbeddings) {
       for (const field of ['embedAll', 'skipEmbeddings']) {
         ctx.addIssue({ code: 'custom', path: [field], message: 'embedAll and skipEmbeddings cannot both be true' });

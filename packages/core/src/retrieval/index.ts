@@ -21,5 +21,6 @@ export { libraryVersions } from './library-versions';
 export { searchDocs, type SearchDocsRequest } from './search-docs';
 export { buildContext, type BuildContextRequest, type BuiltContext } from './build-context';
 export { pageChunks } from './page-chunks';
+export { resolveLibrary, resolveLibraries, type LibraryResolver } from './resolve-library';
 export { pageLeads, chunkHeadings } from './page-leads';
 export { rankLibraries } from './rank-libraries';

@@ -1,20 +1,23 @@
 import type { ChunksQuery, ChunksResponse } from '../api/retrieval-schemas';
-import { libraryNotFound } from '../errors';
 import type { LibraryStore } from '../ports';
+import { resolveLibrary } from './resolve-library';
 
-/** GET /api/chunks: one page of a library's chunks with their text, in library order. */
+/**
+ * GET /api/chunks: one page of a library's chunks with their text, in library order. A base id reads its newest
+ * version (resolveLibrary); the answer's `libraryId` names the library read.
+ */
 export async function pageChunks(
   deps: { libraries: LibraryStore },
   query: Omit<ChunksQuery, never>,
 ): Promise<ChunksResponse> {
-  const library = await deps.libraries.getLibrary(query.libraryId);
-  if (!library) throw libraryNotFound(query.libraryId);
+  const { id: libraryId } = await resolveLibrary(deps.libraries, query.libraryId);
   const [chunks, total] = await Promise.all([
-    deps.libraries.listChunks(query.libraryId, { offset: query.offset, limit: query.limit }),
-    deps.libraries.countChunks(query.libraryId),
+    deps.libraries.listChunks(libraryId, { offset: query.offset, limit: query.limit }),
+    deps.libraries.countChunks(libraryId),
   ]);
   const end = query.offset + chunks.length;
   return {
+    libraryId,
     chunks: chunks.map((chunk) => ({
       id: chunk.id,
       title: chunk.title ?? null,

@@ -33,6 +33,7 @@ function fakes(options: {
   const deps: RetrievalDeps = {
     libraries: {
       getLibrary: async (id) => options.libraries.find((l) => l.id === id) ?? null,
+      listLibraryVersions: async (baseId) => options.libraries.filter((l) => l.id.startsWith(`${baseId}@`)),
       listLibraries: async () => options.libraries,
       getChunks: async (libraryId, ids) => (options.chunks[libraryId] ?? []).filter((c) => ids.includes(c.id)),
       listChunks: async () => [],

@@ -1,13 +1,14 @@
 import type { ChunkHit, Library, StoredChunk } from '../domain/types';
-import { AppError, libraryNotFound } from '../errors';
+import { AppError } from '../errors';
 import type { Embedder, KeywordIndex, LibraryStore, VectorIndex } from '../ports';
 import { fuseRankings, RRF_K, type Ranking } from './fuse-rankings';
 import { queryTerms } from './query-terms';
+import { resolveLibraries } from './resolve-library';
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
 
 export interface RetrievalDeps {
-  libraries: Pick<LibraryStore, 'getLibrary' | 'listLibraries' | 'getChunks' | 'listChunks'>;
+  libraries: Pick<LibraryStore, 'getLibrary' | 'listLibraryVersions' | 'listLibraries' | 'getChunks' | 'listChunks'>;
   keywords: KeywordIndex;
   vectors: VectorIndex;
   /** Every embedder the service can run: a library's questions are embedded by the one that made its vectors. */
@@ -18,7 +19,7 @@ export interface RetrievalDeps {
 
 export interface RankRequest {
   query: string;
-  /** Libraries to search; absent or empty searches every library. */
+  /** Libraries to search (a base id reads its newest version: resolveLibrary); absent or empty searches every library. */
   libraryIds?: string[];
   limit: number;
   /** Forces one ranking; by default hybrid where vectors exist and keyword alone elsewhere. */
@@ -58,7 +59,7 @@ const FEEDBACK_CHUNKS = 5;
 export async function rankChunks(deps: RetrievalDeps, request: RankRequest): Promise<RankOutcome> {
   const scoped = request.libraryIds !== undefined && request.libraryIds.length > 0;
   const libraries = scoped
-    ? await loadLibraries(deps.libraries, request.libraryIds!)
+    ? await resolveLibraries(deps.libraries, request.libraryIds!)
     : await deps.libraries.listLibraries();
   const withVectors = libraries.filter((library) => embedderOf(library, deps.embedders) !== undefined);
   const mode = request.mode ?? (withVectors.length > 0 ? 'hybrid' : 'keyword');
@@ -125,14 +126,6 @@ const embedderUnavailable = () =>
 /** The embedder that made the library's vectors, when this service has it: only it can place a question among them. */
 export function embedderOf(library: Library, embedders: Embedder[]): Embedder | undefined {
   return embedders.find((e) => e.model === library.embeddingModel && e.dimensions === library.embeddingDimensions);
-}
-
-async function loadLibraries(store: RetrievalDeps['libraries'], ids: string[]): Promise<Library[]> {
-  const unique = [...new Set(ids)];
-  const libraries = await Promise.all(unique.map((id) => store.getLibrary(id)));
-  const missing = unique.find((_, i) => libraries[i] === null);
-  if (missing !== undefined) throw libraryNotFound(missing);
-  return libraries as Library[];
 }
 
 /** Vector hits of the libraries whose embedder could place the question; `ran` is false when none could. */

@@ -95,6 +95,18 @@ export function describeBackupStorageContract(label: string, create: () => Promi
       expect(await storage.list('vercel/next.js')).toEqual(['a.gz', 'b.gz']);
     });
 
+    it('keeps the versions of a library apart from it and from each other (`@` and `+` in ids)', async () => {
+      await storage.put('demo/lib', 'a.gz', Buffer.from('base'));
+      await storage.put('demo/lib@1.2.0', 'a.gz', Buffer.from('one'));
+      await storage.put('demo/lib@1.2.0+build.5', 'a.gz', Buffer.from('build'));
+      expect((await storage.read('demo/lib@1.2.0', 'a.gz')).toString()).toBe('one');
+      expect((await storage.read('demo/lib@1.2.0+build.5', 'a.gz')).toString()).toBe('build');
+      expect(await storage.deleteAll('demo/lib@1.2.0')).toBe(1);
+      expect(await storage.list('demo/lib@1.2.0')).toEqual([]);
+      expect(await storage.list('demo/lib@1.2.0+build.5')).toEqual(['a.gz']);
+      expect((await storage.read('demo/lib', 'a.gz')).toString()).toBe('base');
+    });
+
     it('fails to read a missing object with an error naming it', async () => {
       await expect(storage.read('lib', 'missing.json.gz')).rejects.toThrow(/missing\.json\.gz/);
       await storage.put('lib', 'present.gz', Buffer.from('x'));

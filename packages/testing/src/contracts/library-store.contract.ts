@@ -82,6 +82,29 @@ export function describeLibraryStoreContract(label: string, create: () => Promis
         expect((await store.listLibraries()).map((l) => l.id)).toEqual(['facebook/react', 'vercel', 'vercel/next.js']);
       });
 
+      it('lists the versions of a library by its base id, ordered by id, and none of its neighbours', async () => {
+        for (const id of [
+          'demo/lib@1.2.0',
+          'demo/lib',
+          'demo/lib@1.10.0+build.5',
+          'demo/lib-extra@1.0',
+          'demo/lib.js@2',
+          'demo/lib/sub@3',
+          'demo@1',
+          'demo/li@1',
+        ]) {
+          await store.commitIngestion(
+            ingestion({ library: library({ id, version: undefined }), chunks: [chunk('a')] }),
+          );
+        }
+        const versions = await store.listLibraryVersions('demo/lib');
+        expect(versions.map((l) => l.id)).toEqual(['demo/lib@1.10.0+build.5', 'demo/lib@1.2.0']);
+        expect(versions[1]).toEqual(await store.getLibrary('demo/lib@1.2.0'));
+        expect(await store.listChunkMeta('demo/lib@1.2.0')).toHaveLength(1);
+        expect(await store.listLibraryVersions('demo/other')).toEqual([]);
+        expect((await store.listLibraryVersions('demo')).map((l) => l.id)).toEqual(['demo@1']);
+      });
+
       it('deletes a library with its chunks and reports whether it existed', async () => {
         await store.commitIngestion(ingestion({ chunks: [chunk('a')] }));
         await store.commitIngestion(ingestion({ library: library({ id: 'other' }), chunks: [chunk('a')] }));

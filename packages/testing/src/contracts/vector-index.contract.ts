@@ -130,6 +130,20 @@ export function describeVectorIndexContract(label: string, create: () => Promise
       expect(matches[0]?.score).toBeCloseTo(0, 4);
     });
 
+    it('keeps a library and its versions apart (`@` and `+` in ids)', async () => {
+      await index.upsert('demo/lib', [{ chunkId: 'a', values: vec(0) }]);
+      await index.upsert('demo/lib@1.2.0+build.5', [
+        { chunkId: 'a', values: vec(1) },
+        { chunkId: 'b', values: vec(2) },
+      ]);
+      expect(await index.count('demo/lib@1.2.0+build.5')).toBe(2);
+      expect((await index.query('demo/lib@1.2.0+build.5', vec(1), 1))[0]?.chunkId).toBe('a');
+      expect([...(await index.fetch('demo/lib@1.2.0+build.5', ['b'])).keys()]).toEqual(['b']);
+      await index.deleteLibrary('demo/lib@1.2.0+build.5');
+      expect(await index.count('demo/lib@1.2.0+build.5')).toBe(0);
+      expect(await index.count('demo/lib')).toBe(1);
+    });
+
     it('deletes chosen chunks only, ignoring unknown ids', async () => {
       await index.upsert('lib', [
         { chunkId: 'a', values: vec(0) },

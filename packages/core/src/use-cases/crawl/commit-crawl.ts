@@ -8,6 +8,7 @@ import {
   type RepetitionRule,
 } from '../../crawl/repeated-blocks';
 import { sha256Hex, stampIngestedChunks, stampPageChunks } from '../../domain/chunk-provenance';
+import { versionOfLibraryId } from '../../domain/library-id';
 import type { ChunkInput, ChunkToStore, LibraryInput, StoredChunk } from '../../domain/types';
 import { AppError } from '../../errors';
 import type { JobPayload } from '../../jobs/registry';
@@ -92,6 +93,8 @@ export async function commitCrawl(
     description: job.description,
     sourceUrl: seeds[0],
     sourceType: job.sourceType ?? 'crawl',
+    // A version's library (`x@1.2`) is that version.
+    version: versionOfLibraryId(job.libraryId),
   };
   const seen = new Set<string>();
   const removed: string[] = [];

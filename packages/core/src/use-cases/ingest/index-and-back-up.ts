@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stagedLibraryId } from '../../domain/library-id';
+import { stagedLibraryId, versionOfLibraryId } from '../../domain/library-id';
 import type { ChildOutcome, ChildJob, JobContext } from '../../jobs/workflow';
 import { childResult } from '../../jobs/workflow';
 import { jobRegistry } from '../../jobs/registry';
@@ -55,7 +55,8 @@ export async function commitReplacement(
   await ctx.reportProgress({ phase: 'committing', set: { done: 0, total: chunks.length } });
   const target = commitTargetOf({ ...job, replace: true });
   await deps.libraries.commitIngestion({
-    library: { ...replacement.library, id: target },
+    // A version's library (`x@1.2`) is that version.
+    library: { ...replacement.library, id: target, version: versionOfLibraryId(job.libraryId) },
     ownerId: job.ownerId,
     chunks,
     replace: true,

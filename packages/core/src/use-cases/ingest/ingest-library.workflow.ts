@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { stampIngestedChunks } from '../../domain/chunk-provenance';
+import { versionOfLibraryId } from '../../domain/library-id';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
 import type { LibraryStore, LibrarySwap, StagingStore } from '../../ports';
@@ -55,7 +56,15 @@ export function ingestLibraryWorkflow(deps: {
       const { ingestionId, libraryId, replace, ownerId, name, description, sourceUrl, sourceType, version } = job;
       const now = (deps.now ?? (() => new Date()))();
       await deps.libraries.commitIngestion({
-        library: { id: commitTargetOf(job), name, description, sourceUrl, sourceType, version },
+        // A version's library (`x@1.2`) is that version; the request checked that a `version` it gave agrees.
+        library: {
+          id: commitTargetOf(job),
+          name,
+          description,
+          sourceUrl,
+          sourceType,
+          version: version ?? versionOfLibraryId(libraryId),
+        },
         ownerId,
         chunks: stampIngestedChunks(chunks, now),
         replace,
