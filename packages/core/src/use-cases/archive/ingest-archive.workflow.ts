@@ -1,5 +1,4 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { z } from 'zod';
 import type { RepetitionRule } from '../../crawl/repeated-blocks';
 import { AppError } from '../../errors';
 import type { JobPayload } from '../../jobs/registry';
@@ -12,22 +11,14 @@ import {
   commitTargetOf,
   continueIndexAndBackUp,
   discardReplacement,
-  finishingSchema,
   indexAndBackUp,
 } from '../ingest/index-and-back-up';
+import { sourceIngestionResult, sourceIngestionState, type SourceIngestionState } from '../ingest/source-ingestion';
 import { ARCHIVE_PLACEHOLDER_BASE_URL, publicArchiveUrls } from './archive-urls';
 import { stageArchive } from './read-archive-site';
 
 /** An uploaded site is read like a crawled one, so it embeds under the same limit. */
 export const ARCHIVE_AUTO_EMBED_LIMIT = CRAWL_AUTO_EMBED_LIMIT;
-
-const count = z.number().int().min(0);
-const state = z.object({
-  filesIngested: count,
-  chunksIngested: count,
-  errors: z.array(z.string()),
-  finishing: finishingSchema,
-});
 
 type ArchiveJob = JobPayload<'ingest-archive'>;
 
@@ -49,27 +40,17 @@ export interface IngestArchiveDeps extends CommitCrawlDeps {
  * same site gives), replacing the library whole or not at all. The upload is removed when the job ends, whatever
  * its end.
  */
-export function ingestArchiveWorkflow(deps: IngestArchiveDeps): Workflow<'ingest-archive', z.infer<typeof state>> {
+export function ingestArchiveWorkflow(deps: IngestArchiveDeps): Workflow<'ingest-archive', SourceIngestionState> {
   const now = deps.now ?? (() => new Date());
   const ingestionOf = (job: ArchiveJob) => ({ libraryId: job.libraryId, ingestionId: job.ingestionId });
   return {
-    state,
+    state: sourceIngestionState,
     async step(job, committed, children, ctx) {
       if (committed) {
         const next = await continueIndexAndBackUp(deps, ingestionOf(job), committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
         await finish(deps, job);
-        const { filesIngested, chunksIngested, errors } = committed;
-        return {
-          done: {
-            success: true,
-            libraryId: job.libraryId,
-            filesIngested,
-            chunksIngested,
-            vectorized: next.vectorized,
-            ...(errors.length > 0 ? { errors } : {}),
-          },
-        };
+        return { done: sourceIngestionResult(job.libraryId, committed, next.vectorized) };
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const upload = await deps.uploads.read(job.ingestionId);

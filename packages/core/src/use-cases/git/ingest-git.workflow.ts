@@ -1,27 +1,14 @@
-import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
 import type { LibraryStore, LibrarySwap } from '../../ports';
 import type { GitSource } from '../../sources/git-source';
-import {
-  commitReplacement,
-  continueIndexAndBackUp,
-  discardReplacement,
-  finishingSchema,
-} from '../ingest/index-and-back-up';
+import { commitReplacement, continueIndexAndBackUp, discardReplacement } from '../ingest/index-and-back-up';
+import { sourceIngestionResult, sourceIngestionState, type SourceIngestionState } from '../ingest/source-ingestion';
 import { CRAWL_AUTO_EMBED_LIMIT } from '../crawl/crawl-site.workflow';
 import { chunkGitFiles } from './git-chunks';
 
 /** A repository is read like a crawled site, so it embeds under the same limit. */
 export const GIT_AUTO_EMBED_LIMIT = CRAWL_AUTO_EMBED_LIMIT;
-
-const count = z.number().int().min(0);
-const state = z.object({
-  filesIngested: count,
-  chunksIngested: count,
-  errors: z.array(z.string()),
-  finishing: finishingSchema,
-});
 
 /**
  * Worker side of POST /api/ingest-git: reads the repository's documentation files at the ref, chunks each by
@@ -32,25 +19,15 @@ export function ingestGitWorkflow(deps: {
   git: GitSource;
   swap: LibrarySwap;
   now?: () => Date;
-}): Workflow<'ingest-git', z.infer<typeof state>> {
+}): Workflow<'ingest-git', SourceIngestionState> {
   const now = deps.now ?? (() => new Date());
   return {
-    state,
+    state: sourceIngestionState,
     async step(job, committed, children, ctx) {
       if (committed) {
         const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
-        const { filesIngested, chunksIngested, errors } = committed;
-        return {
-          done: {
-            success: true,
-            libraryId: job.libraryId,
-            filesIngested,
-            chunksIngested,
-            vectorized: next.vectorized,
-            ...(errors.length > 0 ? { errors } : {}),
-          },
-        };
+        return { done: sourceIngestionResult(job.libraryId, committed, next.vectorized) };
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const fetchedAt = now();
