@@ -209,3 +209,53 @@ describe("extractPage on an article's datelines", () => {
     expect(extract(page('')).markdown).toContain('Posted Nov 19');
   });
 });
+
+describe("extractPage on an article's widgets that repeat their own lines", () => {
+  const story = (inside: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<article><h1>Harbour reopens after storm</h1><div class="article-body">' +
+    inside +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    '</div></article></body>';
+
+  it('drops a slideshow that says each caption and credit in its slide and again in its caption panel', () => {
+    // A newspaper's gallery over the story: a slide (picture, caption, credit), arrows, and a panel repeating them.
+    const caption = 'In this photograph, the first ship enters the harbour of Portville at dawn on Wednesday.';
+    const credit = 'Photo: Jane Photographer, Example News';
+    const html = story(
+      '<div class="gallery"><div class="wedge"><div class="nav left"><a href="#"></a></div>' +
+        `<ul class="slides"><li class="slide"><img src="/1.jpg" alt=""><div class="caption"><p>${caption}</p>` +
+        `<span class="credit">${credit}</span></div></li></ul></div>` +
+        `<div class="panel"><div class="bar"><span class="credit">${credit}</span> Image 1 of 9 ` +
+        `<p>Caption</p><p>Close</p></div><div class="caption">Image 1 of 9 <p>${caption}</p>` +
+        `<span class="credit">${credit}</span></div></div></div>`,
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Jane Photographer');
+    expect(markdown).not.toContain('In this photograph');
+    expect(markdown).not.toContain('Image 1 of 9');
+  });
+
+  it('keeps the first copy of a section rendered twice, and values repeated across a table row', () => {
+    // Questions and answers written once for wide screens and once for narrow ones; a comparison row of cells.
+    const faq = (tag: string) =>
+      ['Is the harbour open to yachts again?', 'Does the ferry run on Sundays this winter?']
+        .map((question, i) => `<${tag}>${question}</${tag}><p>Answer ${i}: yes, from the first of the month on.</p>`)
+        .join('');
+    const cell = (text: string) => `<div class="column"><p>${text}</p></div>`;
+    const html = story(
+      `<div class="questions"><h2>Questions</h2><div class="wide">${faq('h5')}</div>` +
+        `<div class="narrow">${faq('h6')}</div></div>` +
+        `<div class="row">${cell('Ferry fares')}${cell('Two dollars for each passenger')}` +
+        `${cell('Two dollars for each passenger')}</div>`,
+    );
+    const { markdown } = extract(html);
+    expect(markdown.match(/Does the ferry run on Sundays/g)).toHaveLength(1);
+    expect(markdown.match(/Answer 1: yes/g)).toHaveLength(1);
+    expect(markdown.match(/Two dollars for each passenger/g)).toHaveLength(2);
+  });
+});

@@ -5,6 +5,7 @@ import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
+import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
@@ -95,6 +96,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
   if (article) {
+    removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
     applyReaderView($, root, html, article.panels);
   }
