@@ -259,3 +259,30 @@ describe("extractPage on an article's widgets that repeat their own lines", () =
     expect(markdown.match(/Two dollars for each passenger/g)).toHaveLength(2);
   });
 });
+
+describe("extractPage on an article's picture credits", () => {
+  const page = (head: string) =>
+    `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
+    '<h1>Harbour reopens after storm</h1><div class="entry">' +
+    '<figure><img src="/ship.jpg" alt=""><figcaption><span>The first ship enters the harbour.</span> ' +
+    '<span>(Image: © Jane Photographer/Example News)</span></figcaption></figure>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '<p><img src="/ferry.jpg" alt=""></p><p>Photo credit: ferries.example.com</p>' +
+    paragraph('Photographs of the storm were shown at the town hall, and the mayor thanked the divers.') +
+    '</div></article></main></body>';
+
+  it('drops a line of nothing but who took or owns a picture, and keeps the caption around it', () => {
+    const { markdown } = extract(page('<meta property="og:type" content="article">'));
+    expect(markdown).toContain('The first ship enters the harbour.');
+    expect(markdown).not.toContain('Jane Photographer');
+    expect(markdown).not.toContain('Getty Images');
+    expect(markdown).not.toContain('Photo credit');
+    expect(markdown).toContain('Photographs of the storm were shown');
+  });
+
+  it('keeps such a line on a page that does not say it is an article', () => {
+    expect(extract(page('')).markdown).toContain('Getty Images');
+  });
+});

@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
+import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
 import { removeRepeatingWidgets } from './repeating-widgets';
@@ -98,6 +99,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   if (article) {
     removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
+    removeCreditLines(article.top);
     applyReaderView($, root, html, article.panels);
   }
   normalizeCodeBlocks($, root);
