@@ -286,3 +286,32 @@ describe("extractPage on an article's picture credits", () => {
     expect(extract(page('')).markdown).toContain('Getty Images');
   });
 });
+
+describe('extractPage on a post a page builder splits over rows of one kind', () => {
+  it("keeps the rows before the longest that hold the story's prose, and leaves out a row of links", () => {
+    // A page builder's rows, one class each numbered apart, under no headline: quick links, then the post's sections.
+    const row = (i: number, inside: string) => `<div id="pg-${i}" class="panel-grid panel-row-${i}">${inside}</div>`;
+    const links = ['Why does the harbour close?', 'When does it open?', 'Who pays for repairs?']
+      .map((text, i) => `<li><a href="#q${i}">${text}</a></li>`)
+      .join('');
+    const html =
+      '<head><title>Harbour closures explained</title></head><body><div class="entry-content">' +
+      '<div class="panel-layout">' +
+      row(1, `<h4>Quick links</h4><ul>${links}</ul>`) +
+      row(2, '<h3>Why does the harbour close?</h3>' + paragraph('The harbour closes when a storm is forecast.')) +
+      row(3, '<h3>When does it open again?</h3>' + paragraph('It opens when the divers have cleared the channel.')) +
+      row(
+        4,
+        '<h3>Who pays for repairs?</h3>' +
+          [1, 2, 3, 4, 5, 6, 7, 8]
+            .map((i) => paragraph(`Repairs, part ${i}, are paid by the port, the town and the state.`))
+            .join(''),
+      ) +
+      '</div></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Repairs, part 8');
+    expect(markdown).toContain('The harbour closes when a storm is forecast.');
+    expect(markdown).toContain('It opens when the divers have cleared the channel.');
+    expect(markdown).not.toContain('Quick links');
+  });
+});
