@@ -315,3 +315,36 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
     expect(markdown).not.toContain('Quick links');
   });
 });
+
+describe("extractPage on an article's author box", () => {
+  const page = (after: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<main><article><h1>Harbour reopens after storm</h1><div class="entry">' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    after +
+    '</div></article></main></body>';
+
+  it('drops the box of a name over a paragraph that begins with it, beside a portrait and a title', () => {
+    // A magazine's box under the story: portrait, linked name, title, and the writer's biography.
+    const html = page(
+      '<div class="author"><span><img src="/jane.jpg" alt=""></span><div><span><a href="/author/jane">Jane Writer</a>' +
+        '</span><div>Contributing Writer</div></div><div><p>Jane Writer is a freelance writer living by the sea. ' +
+        'She has covered harbours, ferries and storms for ten years, for papers and magazines alike.</p></div></div>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Repairs to the quay will take until spring');
+    expect(markdown).not.toContain('Jane Writer');
+    expect(markdown).not.toContain('Contributing Writer');
+  });
+
+  it('keeps profiles, each a name over a paragraph that begins with it', () => {
+    const profile = (name: string) =>
+      `<div class="profile"><p><strong>${name}</strong></p><p>${name} is a diver who cleared the channel ` +
+      'over the weekend, working through the nights.</p></div>';
+    const { markdown } = extract(page(profile('Jane Diver') + profile('John Diver')));
+    expect(markdown).toContain('Jane Diver is a diver');
+    expect(markdown).toContain('John Diver is a diver');
+  });
+});

@@ -1,6 +1,7 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
+import { removeAuthorBox } from './author-boxes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
 import { removeCreditLines } from './credit-lines';
@@ -100,6 +101,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
     removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
     removeCreditLines(article.top);
+    removeAuthorBox(article.top);
     applyReaderView($, root, html, article.panels);
   }
   normalizeCodeBlocks($, root);
