@@ -348,3 +348,42 @@ describe("extractPage on an article's author box", () => {
     expect(markdown).toContain('John Diver is a diver');
   });
 });
+
+describe("extractPage on links to other stories among an article's paragraphs", () => {
+  const page = (inside: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<main><article><h1>Harbour reopens after storm</h1><div class="entry">' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    inside +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    '</div></article></main></body>';
+
+  it("drops a name's pop-up card of links to other stories, and keeps the sentence around it", () => {
+    // A politics site's card behind each name: the name again, the person's latest stories, "MORE".
+    const card =
+      '<span class="card"><span><a href="/people/jane-mayor">Jane Mayor</a>' +
+      '<a href="/story-1">Mayor promises new quay before the summer season</a>' +
+      '<a href="/story-2">Town council votes on the harbour budget for next year</a>' +
+      '<a href="/story-3">Ferry strike ends after three weeks of talks in the town hall</a>' +
+      '<a href="/people/jane-mayor">MORE</a></span></span>';
+    const html = page(
+      `<p>The mayor, <span><a href="/people/jane-mayor">Jane Mayor</a>${card}</span>, thanked the divers who ` +
+        'cleared the channel over the weekend, and promised them a dinner.</p>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The mayor, [Jane Mayor](https://news.test/people/jane-mayor), thanked the divers');
+    expect(markdown).not.toContain('Town council votes');
+  });
+
+  it("drops a paragraph of nothing but links to other stories, and keeps a sentence's links", () => {
+    const html = page(
+      '<p><strong>DON’T MISS</strong> <a href="/story-1">Storm warning for the whole coast</a> ' +
+        '<a href="/story-2">Ferry company raises its prices again</a> [INSIGHT] ' +
+        '<a href="/story-3">Fishermen count their losses after the storm</a></p>' +
+        '<p>The <a href="/port">port authority</a> and the <a href="/town">town</a> will share the cost.</p>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).not.toContain('Ferry company raises its prices');
+    expect(markdown).toContain('will share the cost');
+  });
+});

@@ -15,6 +15,7 @@ import { normalizeInline } from './normalize-inline';
 import { normalizeTables } from './normalize-tables';
 import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
+import { removeArticleLinkLists } from './link-lists';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
@@ -102,6 +103,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
     removeDatelines(article.top);
     removeCreditLines(article.top);
     removeAuthorBox(article.top);
+    removeArticleLinkLists(article.top);
     applyReaderView($, root, html, article.panels);
   }
   normalizeCodeBlocks($, root);
