@@ -387,3 +387,26 @@ describe("extractPage on links to other stories among an article's paragraphs", 
     expect(markdown).toContain('will share the cost');
   });
 });
+
+describe("extractPage on an article's standfirst", () => {
+  const page = (subheading: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    `<main><article><div class="headline"><h1>Harbour reopens after storm</h1>${subheading}</div><div class="entry">` +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '</div></article></main></body>';
+
+  it('drops a heading under the headline that sums the story up in a sentence', () => {
+    const { markdown } = extract(
+      page('<h2>The port lost three days of trade, and repairs will take until spring.</h2>'),
+    );
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).not.toContain('The port lost three days of trade');
+    expect(markdown).toContain('the first ship entered at dawn');
+  });
+
+  it('keeps a heading under the headline that names or asks, as a section does', () => {
+    const question = extract(page('<h2>Why does the harbour close every winter when the storms come?</h2>'));
+    expect(question.markdown).toContain('Why does the harbour close every winter');
+  });
+});

@@ -19,6 +19,7 @@ import { removeArticleLinkLists } from './link-lists';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
+import { removeStandfirst } from './standfirsts';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
 export interface ExtractedPage {
@@ -104,6 +105,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
     removeCreditLines(article.top);
     removeAuthorBox(article.top);
     removeArticleLinkLists(article.top);
+    removeStandfirst(article.top);
     applyReaderView($, root, html, article.panels);
   }
   normalizeCodeBlocks($, root);
