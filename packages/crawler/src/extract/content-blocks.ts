@@ -29,6 +29,10 @@ const SCORE_LEVELS = 5;
 const ALTERNATIVE_SHARE = 0.75;
 const MIN_ALTERNATIVES = 3;
 
+/** A sibling of the content block's kind holding this much prose (characters), mostly outside links, is content too. */
+const MIN_PART_PROSE = 200;
+const MAX_PART_LINK_DENSITY = 0.25;
+
 /** The content block is widened until it holds this share of the page's prose. */
 const PROSE_SHARE = 0.6;
 
@@ -187,6 +191,27 @@ function isProseSibling(
   return density === 0 && amount.chars > 0;
 }
 
+/**
+ * Whether a sibling of the content block is another part of the same text: a block of the block's own kind (its tag
+ * and class, numbering tokens aside) holding prose, as a page builder splits a post over several containers.
+ */
+function isSameKindPart(sibling: Element, best: Element, measures: Measures): boolean {
+  if (sibling.name !== best.name) return false;
+  const kind = classKind(best);
+  if (kind === '' || classKind(sibling) !== kind) return false;
+  const amount = measures.amounts.get(sibling) ?? NO_TEXT;
+  return (measures.prose.get(sibling) ?? 0) >= MIN_PART_PROSE && linkDensity(amount) < MAX_PART_LINK_DENSITY;
+}
+
+/** A class without the tokens that number an element (`elementor-element-98fbbca`, `post-7816`). */
+function classKind(element: Element): string {
+  return (element.attribs.class ?? '')
+    .split(/\s+/)
+    .filter((token) => token !== '' && !/\d/.test(token))
+    .sort()
+    .join(' ');
+}
+
 /** The content block and the siblings that are content too. */
 function withProseSiblings(best: Element, measures: Measures, scores: Map<Element, number>): Element[] {
   const parent = parentElement(best);
@@ -234,6 +259,11 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
     kept = [best];
   }
   if (best === top) return root;
+  // The story's opening parts, scored too low to be kept beside its longest; only before it, as a part after it of
+  // the same kind is as often a press release's boilerplate.
+  for (let sibling = best.prev; sibling; sibling = sibling.prev)
+    if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, best, measures))
+      kept.push(sibling);
   const headline = findHeadline($, measures.blocks, best);
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);

@@ -209,3 +209,204 @@ describe("extractPage on an article's datelines", () => {
     expect(extract(page('')).markdown).toContain('Posted Nov 19');
   });
 });
+
+describe("extractPage on an article's widgets that repeat their own lines", () => {
+  const story = (inside: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<article><h1>Harbour reopens after storm</h1><div class="article-body">' +
+    inside +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    '</div></article></body>';
+
+  it('drops a slideshow that says each caption and credit in its slide and again in its caption panel', () => {
+    // A newspaper's gallery over the story: a slide (picture, caption, credit), arrows, and a panel repeating them.
+    const caption = 'In this photograph, the first ship enters the harbour of Portville at dawn on Wednesday.';
+    const credit = 'Photo: Jane Photographer, Example News';
+    const html = story(
+      '<div class="gallery"><div class="wedge"><div class="nav left"><a href="#"></a></div>' +
+        `<ul class="slides"><li class="slide"><img src="/1.jpg" alt=""><div class="caption"><p>${caption}</p>` +
+        `<span class="credit">${credit}</span></div></li></ul></div>` +
+        `<div class="panel"><div class="bar"><span class="credit">${credit}</span> Image 1 of 9 ` +
+        `<p>Caption</p><p>Close</p></div><div class="caption">Image 1 of 9 <p>${caption}</p>` +
+        `<span class="credit">${credit}</span></div></div></div>`,
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Jane Photographer');
+    expect(markdown).not.toContain('In this photograph');
+    expect(markdown).not.toContain('Image 1 of 9');
+  });
+
+  it('keeps the first copy of a section rendered twice, and values repeated across a table row', () => {
+    // Questions and answers written once for wide screens and once for narrow ones; a comparison row of cells.
+    const faq = (tag: string) =>
+      ['Is the harbour open to yachts again?', 'Does the ferry run on Sundays this winter?']
+        .map((question, i) => `<${tag}>${question}</${tag}><p>Answer ${i}: yes, from the first of the month on.</p>`)
+        .join('');
+    const cell = (text: string) => `<div class="column"><p>${text}</p></div>`;
+    const html = story(
+      `<div class="questions"><h2>Questions</h2><div class="wide">${faq('h5')}</div>` +
+        `<div class="narrow">${faq('h6')}</div></div>` +
+        `<div class="row">${cell('Ferry fares')}${cell('Two dollars for each passenger')}` +
+        `${cell('Two dollars for each passenger')}</div>`,
+    );
+    const { markdown } = extract(html);
+    expect(markdown.match(/Does the ferry run on Sundays/g)).toHaveLength(1);
+    expect(markdown.match(/Answer 1: yes/g)).toHaveLength(1);
+    expect(markdown.match(/Two dollars for each passenger/g)).toHaveLength(2);
+  });
+});
+
+describe("extractPage on an article's picture credits", () => {
+  const page = (head: string) =>
+    `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
+    '<h1>Harbour reopens after storm</h1><div class="entry">' +
+    '<figure><img src="/ship.jpg" alt=""><figcaption><span>The first ship enters the harbour.</span> ' +
+    '<span>(Image: © Jane Photographer/Example News)</span></figcaption></figure>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '<p><img src="/ferry.jpg" alt=""></p><p>Photo credit: ferries.example.com</p>' +
+    paragraph('Photographs of the storm were shown at the town hall, and the mayor thanked the divers.') +
+    '</div></article></main></body>';
+
+  it('drops a line of nothing but who took or owns a picture, and keeps the caption around it', () => {
+    const { markdown } = extract(page('<meta property="og:type" content="article">'));
+    expect(markdown).toContain('The first ship enters the harbour.');
+    expect(markdown).not.toContain('Jane Photographer');
+    expect(markdown).not.toContain('Getty Images');
+    expect(markdown).not.toContain('Photo credit');
+    expect(markdown).toContain('Photographs of the storm were shown');
+  });
+
+  it('keeps such a line on a page that does not say it is an article', () => {
+    expect(extract(page('')).markdown).toContain('Getty Images');
+  });
+});
+
+describe('extractPage on a post a page builder splits over rows of one kind', () => {
+  it("keeps the rows before the longest that hold the story's prose, and leaves out a row of links", () => {
+    // A page builder's rows, one class each numbered apart, under no headline: quick links, then the post's sections.
+    const row = (i: number, inside: string) => `<div id="pg-${i}" class="panel-grid panel-row-${i}">${inside}</div>`;
+    const links = ['Why does the harbour close?', 'When does it open?', 'Who pays for repairs?']
+      .map((text, i) => `<li><a href="#q${i}">${text}</a></li>`)
+      .join('');
+    const html =
+      '<head><title>Harbour closures explained</title></head><body><div class="entry-content">' +
+      '<div class="panel-layout">' +
+      row(1, `<h4>Quick links</h4><ul>${links}</ul>`) +
+      row(2, '<h3>Why does the harbour close?</h3>' + paragraph('The harbour closes when a storm is forecast.')) +
+      row(3, '<h3>When does it open again?</h3>' + paragraph('It opens when the divers have cleared the channel.')) +
+      row(
+        4,
+        '<h3>Who pays for repairs?</h3>' +
+          [1, 2, 3, 4, 5, 6, 7, 8]
+            .map((i) => paragraph(`Repairs, part ${i}, are paid by the port, the town and the state.`))
+            .join(''),
+      ) +
+      '</div></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Repairs, part 8');
+    expect(markdown).toContain('The harbour closes when a storm is forecast.');
+    expect(markdown).toContain('It opens when the divers have cleared the channel.');
+    expect(markdown).not.toContain('Quick links');
+  });
+});
+
+describe("extractPage on an article's author box", () => {
+  const page = (after: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<main><article><h1>Harbour reopens after storm</h1><div class="entry">' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    after +
+    '</div></article></main></body>';
+
+  it('drops the box of a name over a paragraph that begins with it, beside a portrait and a title', () => {
+    // A magazine's box under the story: portrait, linked name, title, and the writer's biography.
+    const html = page(
+      '<div class="author"><span><img src="/jane.jpg" alt=""></span><div><span><a href="/author/jane">Jane Writer</a>' +
+        '</span><div>Contributing Writer</div></div><div><p>Jane Writer is a freelance writer living by the sea. ' +
+        'She has covered harbours, ferries and storms for ten years, for papers and magazines alike.</p></div></div>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Repairs to the quay will take until spring');
+    expect(markdown).not.toContain('Jane Writer');
+    expect(markdown).not.toContain('Contributing Writer');
+  });
+
+  it('keeps profiles, each a name over a paragraph that begins with it', () => {
+    const profile = (name: string) =>
+      `<div class="profile"><p><strong>${name}</strong></p><p>${name} is a diver who cleared the channel ` +
+      'over the weekend, working through the nights.</p></div>';
+    const { markdown } = extract(page(profile('Jane Diver') + profile('John Diver')));
+    expect(markdown).toContain('Jane Diver is a diver');
+    expect(markdown).toContain('John Diver is a diver');
+  });
+});
+
+describe("extractPage on links to other stories among an article's paragraphs", () => {
+  const page = (inside: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<main><article><h1>Harbour reopens after storm</h1><div class="entry">' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    inside +
+    paragraph('Repairs to the quay will take until spring, the port authority said.') +
+    '</div></article></main></body>';
+
+  it("drops a name's pop-up card of links to other stories, and keeps the sentence around it", () => {
+    // A politics site's card behind each name: the name again, the person's latest stories, "MORE".
+    const card =
+      '<span class="card"><span><a href="/people/jane-mayor">Jane Mayor</a>' +
+      '<a href="/story-1">Mayor promises new quay before the summer season</a>' +
+      '<a href="/story-2">Town council votes on the harbour budget for next year</a>' +
+      '<a href="/story-3">Ferry strike ends after three weeks of talks in the town hall</a>' +
+      '<a href="/people/jane-mayor">MORE</a></span></span>';
+    const html = page(
+      `<p>The mayor, <span><a href="/people/jane-mayor">Jane Mayor</a>${card}</span>, thanked the divers who ` +
+        'cleared the channel over the weekend, and promised them a dinner.</p>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).toContain('The mayor, [Jane Mayor](https://news.test/people/jane-mayor), thanked the divers');
+    expect(markdown).not.toContain('Town council votes');
+  });
+
+  it("drops a paragraph of nothing but links to other stories, and keeps a sentence's links", () => {
+    const html = page(
+      '<p><strong>DON’T MISS</strong> <a href="/story-1">Storm warning for the whole coast</a> ' +
+        '<a href="/story-2">Ferry company raises its prices again</a> [INSIGHT] ' +
+        '<a href="/story-3">Fishermen count their losses after the storm</a></p>' +
+        '<p>The <a href="/port">port authority</a> and the <a href="/town">town</a> will share the cost.</p>',
+    );
+    const { markdown } = extract(html);
+    expect(markdown).not.toContain('Ferry company raises its prices');
+    expect(markdown).toContain('will share the cost');
+  });
+});
+
+describe("extractPage on an article's standfirst", () => {
+  const page = (subheading: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    `<main><article><div class="headline"><h1>Harbour reopens after storm</h1>${subheading}</div><div class="entry">` +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '</div></article></main></body>';
+
+  it('drops a heading under the headline that sums the story up in a sentence', () => {
+    const { markdown } = extract(
+      page('<h2>The port lost three days of trade, and repairs will take until spring.</h2>'),
+    );
+    expect(markdown).toContain('# Harbour reopens after storm');
+    expect(markdown).not.toContain('The port lost three days of trade');
+    expect(markdown).toContain('the first ship entered at dawn');
+  });
+
+  it('keeps a heading under the headline that names or asks, as a section does', () => {
+    const question = extract(page('<h2>Why does the harbour close every winter when the storms come?</h2>'));
+    expect(question.markdown).toContain('Why does the harbour close every winter');
+  });
+});

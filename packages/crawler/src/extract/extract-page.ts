@@ -1,10 +1,13 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { applyAsciidocFootnotes } from './asciidoc-footnotes';
+import { removeAuthorBox } from './author-boxes';
 import { selectContentBlock } from './content-blocks';
 import { selectContentRoot } from './content-root';
+import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
+import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
 import { normalizeCodeBlocks } from './normalize-code-blocks';
@@ -12,9 +15,11 @@ import { normalizeInline } from './normalize-inline';
 import { normalizeTables } from './normalize-tables';
 import { limitNesting } from './limit-nesting';
 import { extractTitle } from './page-title';
+import { removeArticleLinkLists } from './link-lists';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
+import { removeStandfirst } from './standfirsts';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
 export interface ExtractedPage {
@@ -95,7 +100,12 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
   if (article) {
+    removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
+    removeCreditLines(article.top);
+    removeAuthorBox(article.top);
+    removeArticleLinkLists(article.top);
+    removeStandfirst(article.top);
     applyReaderView($, root, html, article.panels);
   }
   normalizeCodeBlocks($, root);

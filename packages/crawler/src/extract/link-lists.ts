@@ -1,7 +1,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { NO_TEXT, type Measures } from './block-measures';
 import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
-import { linkDensity, type TextAmount } from './text-amounts';
+import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
 
 /** Blocks judged as link lists inside the content (removeLinkLists). */
 const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
@@ -149,5 +149,91 @@ function holdsOnlyHeading(element: Element): boolean {
     only !== undefined &&
     isElementNode(only) &&
     (SUBHEADING_TAGS.has(only.name) || holdsOnlyHeading(only))
+  );
+}
+
+/** Link text over this share of an article's paragraph makes it a list of other stories. */
+const ARTICLE_LINK_LIST_DENSITY = 0.8;
+/** A list of other stories names this many at least: a sentence may link two pages. */
+const ARTICLE_LINK_LIST_MIN_LINKS = 3;
+
+/**
+ * Removes from an article's content the paragraphs that are nothing but links to other pages ("Don't miss: …"), with
+ * the heading over them, and the clusters of such links inside a paragraph (findLinkClusters). A list (`<ul>`) of
+ * links stays: an article's list of resources is as often its own. In documentation a paragraph of links is an index
+ * and stays: only an article's content is searched.
+ */
+export function removeArticleLinkLists(top: Element): void {
+  removeNodes(findLinkClusters(top, measureTextAmounts(top)));
+  const amounts = measureTextAmounts(top);
+  const rootChars = (amounts.get(top) ?? NO_TEXT).chars;
+  const doomed: Element[] = [];
+  const stack: Element[] = [top];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      const amount = amounts.get(child) ?? NO_TEXT;
+      if (
+        child.name === 'p' &&
+        amount.chars > 0 &&
+        amount.chars < rootChars * PAGE_SHARE &&
+        linkDensity(amount) >= ARTICLE_LINK_LIST_DENSITY &&
+        countPageLinks(child) >= ARTICLE_LINK_LIST_MIN_LINKS
+      ) {
+        doomed.push(child);
+        const heading = headingBefore(child);
+        if (heading) doomed.push(heading);
+      } else stack.push(child);
+    }
+  }
+  removeNodes(doomed);
+}
+
+/** Links to other pages under `element`: not to a place in this one. */
+function countPageLinks(element: Element): number {
+  let count = 0;
+  const stack: AnyNode[] = [...element.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    const href = node.name === 'a' ? node.attribs.href : undefined;
+    if (href !== undefined && href !== '' && !href.startsWith('#')) count += 1;
+    else stack.push(...node.children);
+  }
+  return count;
+}
+
+/** An inline cluster of links holds this much text at least (characters that are not white space). */
+const LINK_CLUSTER_MIN_CHARS = 100;
+
+/**
+ * Clusters of links inside a paragraph: an inline element (a person's name's pop-up card, "Sanders doubles down… |
+ * Hillicon Valley… | MORE") of nothing but links to other pages, ARTICLE_LINK_LIST_MIN_LINKS of them at least. The
+ * paragraph's own sentence stays.
+ */
+function findLinkClusters(top: Element, amounts: Map<AnyNode, TextAmount>): Element[] {
+  const found: Element[] = [];
+  const stack: { element: Element; inParagraph: boolean }[] = [{ element: top, inParagraph: false }];
+  while (stack.length > 0) {
+    const { element, inParagraph } = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      // The innermost cluster: the name's own link in the sentence, beside its card, stays.
+      if (inParagraph && isLinkCluster(child, amounts) && !child.children.some((c) => isLinkCluster(c, amounts)))
+        found.push(child);
+      else stack.push({ element: child, inParagraph: inParagraph || child.name === 'p' });
+    }
+  }
+  return found;
+}
+
+function isLinkCluster(node: AnyNode, amounts: Map<AnyNode, TextAmount>): boolean {
+  if (!isElementNode(node) || node.name === 'a') return false;
+  const amount = amounts.get(node) ?? NO_TEXT;
+  return (
+    amount.chars >= LINK_CLUSTER_MIN_CHARS &&
+    amount.linkChars >= amount.chars &&
+    countPageLinks(node) >= ARTICLE_LINK_LIST_MIN_LINKS
   );
 }
