@@ -9,6 +9,8 @@ import type {
   KeywordIndex,
   AccountStore,
   LibraryStore,
+  LibrarySourceStore,
+  RefreshScheduler,
   RecordDatabase,
   StagingStore,
   UploadStore,
@@ -55,9 +57,11 @@ export interface ApiDeps {
   vectors: VectorIndex;
   embedders: Embedder[];
   /** Enqueues and awaits jobs, follows their changes and halts cancelled ones (BullmqJobRunner does all four). */
-  jobs: JobRunner & JobWatcher & JobNotifier & WorkflowHalter;
+  jobs: JobRunner & JobWatcher & JobNotifier & WorkflowHalter & RefreshScheduler;
   /** Records of the jobs clients follow. */
   jobStore: JobStore;
+  /** How each library was last crawled, for refreshes. */
+  sources: LibrarySourceStore;
   /** Uploaded archives, kept until the job that reads them ends (shared with the workers). */
   uploads: UploadStore;
   /** Checks callback URLs against the SSRF address policy. */

@@ -30,6 +30,10 @@ function fakeJobs(answer: (name: JobName, payload: unknown) => unknown) {
     async jobChanged() {},
     watchJob: () => () => undefined,
     haltWorkflow: async () => true,
+    // Refresh schedules: none is set by these tests (test/refresh.e2e.test.ts runs them on BullMQ).
+    schedule: async () => undefined,
+    unschedule: async () => undefined,
+    nextRefreshAt: async () => null,
   };
   return { jobs: jobs as unknown as JobRunner & typeof jobs, asked, setUnreachable: () => (unreachable = true) };
 }

@@ -49,7 +49,17 @@ export function buildApp(appDeps: ApiDeps): Express {
   app.use(openApiRoutes());
   app.use(adminQueueRoutes(deps));
   app.use(
-    ['/api/ingest', '/api/ingest-url', '/api/ingest-git', '/api/crawl', '/api/embed', '/api/keys', '/api/auth', '/mcp'],
+    [
+      '/api/ingest',
+      '/api/ingest-url',
+      '/api/ingest-git',
+      '/api/crawl',
+      '/api/refresh',
+      '/api/embed',
+      '/api/keys',
+      '/api/auth',
+      '/mcp',
+    ],
     requireJsonBody,
   );
   app.use(express.json({ limit: deps.config.http.bodyLimit, strict: true }));

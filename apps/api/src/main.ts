@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     embedders: adapters.embedders,
     jobStore: adapters.jobStore,
     uploads: adapters.uploads,
+    sources: adapters.sources,
     callbacks: new HttpCallbackSender(createAddressPolicy({ allowlist: config.privateHostAllowlist })),
     jobs,
     queues: jobs,

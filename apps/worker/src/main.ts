@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   void warnIfEvictionPolicyUnsafe(config.redis.url, logger);
   const crawl = createCrawlRuntime(config, logger);
   const running = startWorkers(
-    { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
+    { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret, jobRetentionMs: config.jobs.retentionMs },
     {
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,

@@ -7,6 +7,7 @@ import type {
   GitSource,
   HostThrottle,
   JobStore,
+  LibrarySourceStore,
   LibrarySwap,
   PageLoader,
   LibraryStore,
@@ -41,6 +42,10 @@ export interface WorkerDeps {
   throttle?: HostThrottle;
   /** Crawl limits: politeness and CRAWL_MAX_DURATION_MS. */
   crawlLimits?: { hostPagesPerSecond: number; crawlDelayMaxMs: number; maxDurationMs: number; maxPages?: number };
+  /** How each library was last crawled: a scheduled refresh crawls it again so. */
+  sources: LibrarySourceStore;
+  /** JOB_RETENTION: a job the worker starts (a scheduled refresh) prunes records older than this, as the API's do. */
+  jobRetentionMs: number;
   /** WEBHOOK_SECRET: signs callbacks; without it none is sent. */
   webhookSecret?: string;
 }

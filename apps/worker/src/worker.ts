@@ -45,7 +45,7 @@ export function startWorkers(deps: WorkerDeps, options: WorkerOptions): RunningW
     onError: throttledErrorLog(options.logger, 'redis connection error; retrying'),
   });
   const runtime: JobRuntime = {
-    processors: buildProcessors({ ...deps, embedder: instrumentEmbedder(deps.embedder, metrics.embedding) }),
+    processors: buildProcessors({ ...deps, embedder: instrumentEmbedder(deps.embedder, metrics.embedding) }, queues),
     jobStore: deps.jobStore,
     queues,
     logger: options.logger,

@@ -3,6 +3,7 @@ import type { Config } from '@docshelf/config';
 import type {
   BackupStorage,
   UploadStore,
+  LibrarySourceStore,
   Embedder,
   JobStore,
   KeywordIndex,
@@ -42,6 +43,8 @@ export interface Adapters {
   backups: BackupStorage;
   /** Uploaded archives waiting for their job, in the backup storage. */
   uploads: UploadStore;
+  /** How each library was last crawled, for refreshes. */
+  sources: LibrarySourceStore;
   /** The embedder new vectors are made with. */
   embedder: Embedder;
   /** Every embedder this service can run, the configured one first: questions to a library are embedded by its own. */
@@ -94,6 +97,7 @@ export function buildAdapters(config: AdapterConfig): Adapters {
     libraries: records.libraries,
     accounts: records.accounts,
     staging: records.staging,
+    sources: records.sources,
     records,
     keywords,
     swap,

@@ -67,6 +67,15 @@ export interface EmbedderStateDoc {
   createdAt: Date;
 }
 
+/** How a library was last crawled (LibrarySource), by library id. */
+export interface LibrarySourceDoc {
+  _id: string;
+  crawl: Record<string, unknown>;
+  ownerId: string;
+  refreshEvery: string | null;
+  lastRefreshedAt: Date | null;
+}
+
 export type MongoModels = ReturnType<typeof defineMongoModels>;
 
 // No `id` virtual: chunks have a real `id` field, and the store maps `_id` itself.
@@ -208,6 +217,17 @@ export function defineMongoModels(connection: Connection) {
   );
   embedderStates.index({ libraryId: 1 });
 
+  const librarySources = new Schema<LibrarySourceDoc>(
+    {
+      _id: String,
+      crawl: { type: Schema.Types.Mixed, required: true },
+      ownerId: { type: String, required: true },
+      refreshEvery: { type: String, default: null },
+      lastRefreshedAt: { type: Date, default: null },
+    },
+    options,
+  );
+
   return {
     libraries: connection.model('Library', libraries, 'libraries'),
     embedderStates: connection.model('EmbedderState', embedderStates, 'embedderStates'),
@@ -217,5 +237,6 @@ export function defineMongoModels(connection: Connection) {
     apiKeys: connection.model('ApiKey', apiKeys, 'apiKeys'),
     stagedPages: connection.model('StagedPage', stagedPages, 'stagedPages'),
     crawledPages: connection.model('CrawledPage', crawledPages, 'crawledPages'),
+    librarySources: connection.model('LibrarySource', librarySources, 'librarySources'),
   };
 }

@@ -1,6 +1,7 @@
 import type { RecordStores } from '@docshelf/core';
 import { MongoAccountStore } from './mongo.account-store';
 import { MongoEmbedderStateStore } from './mongo.embedder-state-store';
+import { MongoLibrarySourceStore } from './mongo.library-source-store';
 import { MongoLibraryStore } from './mongo.library-store';
 import { MongoRecordDatabase, type MongoRecordDatabaseOptions } from './mongo.record-database';
 import { MongoStagingStore } from './mongo.staging-store';
@@ -12,6 +13,7 @@ export class MongoRecordStores implements RecordStores {
   readonly accounts: MongoAccountStore;
   readonly staging: MongoStagingStore;
   readonly embedderStates: MongoEmbedderStateStore;
+  readonly sources: MongoLibrarySourceStore;
 
   constructor(options: MongoRecordDatabaseOptions) {
     this.database = new MongoRecordDatabase(options);
@@ -19,6 +21,7 @@ export class MongoRecordStores implements RecordStores {
     this.accounts = new MongoAccountStore(this.database);
     this.staging = new MongoStagingStore(this.database);
     this.embedderStates = new MongoEmbedderStateStore(this.database);
+    this.sources = new MongoLibrarySourceStore(this.database);
   }
 
   ping(): Promise<void> {

@@ -281,6 +281,17 @@ const MIGRATIONS: readonly string[] = [
       ON CONFLICT (seq_base) DO UPDATE SET writes = writes + 1;
   END;
   `,
+  // How each library was last crawled and how often it is refreshed: kept apart from the library's record, as a crawl's
+  // settings are kept when it is asked for, before the library exists.
+  `
+  CREATE TABLE library_sources (
+    library_id TEXT PRIMARY KEY,
+    crawl TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    refresh_every TEXT,
+    last_refreshed_at TEXT
+  );
+  `,
 ];
 
 /** Opens (creating when missing) the service's SQLite file with sqlite-vec loaded and the schema migrated. */

@@ -1,6 +1,7 @@
 import type { RecordStores } from '@docshelf/core';
 import type { Database } from './sqlite.database';
 import { SqliteAccountStore } from './sqlite.account-store';
+import { SqliteLibrarySourceStore } from './sqlite.library-source-store';
 import { SqliteEmbedderStateStore } from './sqlite.embedder-state-store';
 import { SqliteLibraryStore } from './sqlite.library-store';
 import { SqliteStagingStore } from './sqlite.staging-store';
@@ -19,6 +20,7 @@ export class SqliteRecordStores implements RecordStores {
   readonly accounts: SqliteAccountStore;
   readonly staging: SqliteStagingStore;
   readonly embedderStates: SqliteEmbedderStateStore;
+  readonly sources: SqliteLibrarySourceStore;
   private readonly ownsDatabase: boolean;
 
   constructor(
@@ -29,6 +31,7 @@ export class SqliteRecordStores implements RecordStores {
     this.accounts = new SqliteAccountStore(db);
     this.staging = new SqliteStagingStore(db);
     this.embedderStates = new SqliteEmbedderStateStore(db);
+    this.sources = new SqliteLibrarySourceStore(db);
     this.ownsDatabase = options.ownsDatabase ?? false;
   }
 

@@ -36,6 +36,11 @@ export const ERROR_CODES = {
     statuses: [400],
     meaning: 'The uploaded archive expands to more bytes, or holds more entries, than the archive limits allow',
   },
+  NOT_REFRESHABLE: {
+    statuses: [400],
+    meaning:
+      'A refresh was asked of a library with no kept crawl settings (not crawled, or crawled before they were kept)',
+  },
   UPLOAD_GONE: {
     statuses: [400],
     meaning: 'The uploaded archive a job was to read is no longer stored (removed by an earlier attempt of the job)',

@@ -23,6 +23,9 @@ export {
   type BackupBody,
   type BackupStorage,
   type UploadStore,
+  type LibrarySource,
+  type LibrarySourceStore,
+  type RefreshScheduler,
   type ChunkPage,
   type CommitIngestionInput,
   type ConfirmedPage,
@@ -239,6 +242,22 @@ export { crawlPage } from './use-cases/crawl/crawl-page';
 export { ingestUrlWorkflow } from './use-cases/crawl/ingest-url.workflow';
 export { GIT_AUTO_EMBED_LIMIT, ingestGitWorkflow } from './use-cases/git/ingest-git.workflow';
 export { ingestLibraryFromGit } from './use-cases/git/ingest-library-from-git';
+export {
+  forgetLibrarySource,
+  keepCrawlSource,
+  refreshLibrary,
+  refreshScheduleOf,
+  runScheduledRefresh,
+  type RefreshDeps,
+} from './use-cases/refresh/library-refresh';
+export {
+  refreshEverySchema,
+  refreshRequestSchema,
+  refreshScheduleResponseSchema,
+  refreshScheduleSchema,
+  type RefreshRequest,
+  type RefreshSchedule,
+} from './api/refresh-schemas';
 export { ingestArchiveWorkflow, type IngestArchiveDeps } from './use-cases/archive/ingest-archive.workflow';
 export { ingestLibraryFromArchive } from './use-cases/archive/ingest-library-from-archive';
 export { normalizePageUrl } from './crawl/page-url';

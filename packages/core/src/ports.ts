@@ -206,6 +206,46 @@ export interface StagingStore {
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
 }
 
+/** How a library was last crawled, kept so that it can be crawled again the same way (POST /api/refresh, schedules). */
+export interface LibrarySource {
+  libraryId: string;
+  /** The crawl's request as accepted, without its callback or schedule (core validates it again on use). */
+  crawl: Record<string, unknown>;
+  /** Who asked for the crawl: refreshes run as that user. */
+  ownerId: string;
+  /** `refreshEvery`, while the library is refreshed on a schedule. */
+  refreshEvery: string | null;
+  /** When the last refresh (scheduled or asked for) started. */
+  lastRefreshedAt: Date | null;
+}
+
+export interface LibrarySourceStore {
+  /** Keeps the crawl; its schedule is kept unless `refreshEvery` is given (null stops it). */
+  putSource(source: {
+    libraryId: string;
+    crawl: Record<string, unknown>;
+    ownerId: string;
+    refreshEvery?: string | null;
+  }): Promise<void>;
+  getSource(libraryId: string): Promise<LibrarySource | null>;
+  /** Sets or stops the schedule of a kept source; false when the library has none. */
+  setRefreshEvery(libraryId: string, refreshEvery: string | null): Promise<boolean>;
+  markRefreshed(libraryId: string, at: Date): Promise<void>;
+  deleteSource(libraryId: string): Promise<void>;
+}
+
+/**
+ * Starts each scheduled library's refresh once per interval, whatever the number of workers (BullMQ job schedulers):
+ * a `refresh-library` job each time.
+ */
+export interface RefreshScheduler {
+  /** The first refresh comes `everyMs` from now; scheduling a library again starts its interval again from now. */
+  schedule(libraryId: string, everyMs: number): Promise<void>;
+  unschedule(libraryId: string): Promise<void>;
+  /** When the next refresh of the library starts; null when it has no schedule. */
+  nextRefreshAt(libraryId: string): Promise<Date | null>;
+}
+
 /** The record database as a whole (one SQLite file, or one MongoDB database): checked and closed as one. */
 export interface RecordDatabase {
   ping(): Promise<void>;
@@ -220,6 +260,7 @@ export interface RecordStores extends RecordDatabase {
   libraries: LibraryStore;
   accounts: AccountStore;
   staging: StagingStore;
+  sources: LibrarySourceStore;
 }
 
 /** Embedding vectors of chunks, kept apart per library. */

@@ -14,6 +14,7 @@ import {
   type JobRunner,
   type JobWatcher,
   type QueueName,
+  type RefreshScheduler,
   type WorkflowHalter,
 } from '@docshelf/core';
 import type { Redis } from 'ioredis';
@@ -47,9 +48,9 @@ export interface BullmqJobRunnerOptions {
 
 /**
  * The API's side of the queues: enqueues jobs and awaits them through one long-lived QueueEvents per queue, follows
- * job-changed events for live progress, and stops cancelled workflows.
+ * job-changed events for live progress, stops cancelled workflows, and keeps the job schedulers of scheduled refreshes.
  */
-export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, WorkflowHalter {
+export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, WorkflowHalter, RefreshScheduler {
   private readonly queues = new Map<QueueName, Queue>();
   private readonly events = new Map<QueueName, QueueEvents>();
   private readonly producer: Redis;
@@ -160,6 +161,33 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     }
   }
 
+  /**
+   * One BullMQ job scheduler per library: it adds the library's `refresh-library` job once per interval, however many
+   * workers take jobs from the queue. The first comes one interval from now (BullMQ would add one at once), and a new
+   * interval counts from now: the scheduler and its next job are replaced.
+   */
+  async schedule(libraryId: string, everyMs: number): Promise<void> {
+    const name = 'refresh-library';
+    const queue = this.queues.get(jobRegistry[name].queue)!;
+    await queue.removeJobScheduler(schedulerIdOf(libraryId));
+    await queue.upsertJobScheduler(
+      schedulerIdOf(libraryId),
+      { every: everyMs, startDate: Date.now() + everyMs },
+      { name, data: jobRegistry[name].payload.parse({ libraryId }), opts: jobOptionsFor(name, {}) },
+    );
+  }
+
+  async unschedule(libraryId: string): Promise<void> {
+    await this.queues.get(jobRegistry['refresh-library'].queue)!.removeJobScheduler(schedulerIdOf(libraryId));
+  }
+
+  async nextRefreshAt(libraryId: string): Promise<Date | null> {
+    const scheduler = await this.queues
+      .get(jobRegistry['refresh-library'].queue)!
+      .getJobScheduler(schedulerIdOf(libraryId));
+    return scheduler?.next === undefined ? null : new Date(scheduler.next);
+  }
+
   async close(): Promise<void> {
     await this.jobEvents.close();
     await Promise.all([...this.events.values()].map((e) => e.close()));
@@ -168,6 +196,9 @@ export class BullmqJobRunner implements JobRunner, JobWatcher, JobNotifier, Work
     this.producer.disconnect();
   }
 }
+
+/** Scheduler ids are the library's: one schedule per library. */
+const schedulerIdOf = (libraryId: string) => `refresh:${libraryId}`;
 
 function rebuildJobError(error: Error, jobId: string | undefined): AppError {
   const decoded = decodeAppError(error.message);

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   crawlLibrary,
+  keepCrawlSource,
+  refreshLibrary,
+  refreshRequestSchema,
+  refreshScheduleResponseSchema,
   ingestArchiveFieldsSchema,
   ingestArchiveResponseSchema,
   ingestLibraryFromArchive,
@@ -14,6 +18,7 @@ import {
   ingestResponseSchema,
 } from '@docshelf/core';
 import { Router } from 'express';
+import { z } from 'zod';
 import type { ApiDeps } from '../api-deps';
 import { formError, receiveUpload } from '../http/archive-upload';
 import { authDeps, principalOf, requireAdmin, requireSession } from '../http/auth';
@@ -27,12 +32,23 @@ export function crawlRoutes(deps: ApiDeps): Router {
   const auth = authDeps(deps);
   const submitDeps = submitDepsOf(deps);
   const waitMs = deps.config.crawl.waitTimeoutMs;
+  const refreshDeps = { libraries: deps.libraries, sources: deps.sources, scheduler: deps.jobs };
   return Router()
     .post('/api/crawl', requireAdmin(auth), async (req, res) => {
       const body = parseInput(crawlRequestSchema, req.body);
       checkBodyLimits(deps.config.limits, body);
       checkCrawlPages(deps.config.crawl.maxPages, body);
-      sendJobOutcome(res, await crawlLibrary(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)));
+      const ownerId = principalOf(req).userId;
+      const mode = jobModeOf(req, waitMs);
+      await keepCrawlSource(refreshDeps, body, ownerId);
+      sendJobOutcome(res, await crawlLibrary(submitDeps, body, ownerId, mode));
+    })
+    .post('/api/refresh', requireAdmin(auth), async (req, res) => {
+      const body = parseInput(refreshRequestSchema, req.body);
+      checkBodyLimits(deps.config.limits, body);
+      const outcome = await refreshLibrary({ ...refreshDeps, submit: submitDeps }, body, jobModeOf(req, waitMs));
+      if ('crawl' in outcome) sendJobOutcome(res, outcome.crawl);
+      else res.json({ libraryId: body.libraryId, refresh: outcome.schedule });
     })
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {
       const body = parseInput(ingestUrlRequestSchema, req.body);
@@ -99,6 +115,23 @@ export const crawlEndpoints: Endpoint[] = [
     body: crawlRequestSchema,
     ok: { schema: crawlResponseSchema, description: 'Crawled' },
     errors: JOB_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/refresh',
+    tag: 'Ingestion',
+    access: 'admin',
+    summary: 'Crawl a library again with its kept settings, or set how often that happens',
+    description:
+      'Every crawl keeps its settings as the library\'s source. Without `every`: the library is crawled again now with them, conditionally (unchanged pages are neither extracted nor embedded again; `pagesUnchanged` counts them), answering as POST /api/crawl does. With `every` ("12h", "1d", "7d"; at least 1 hour): the library is crawled again on that schedule (one BullMQ job scheduler per library, so each refresh runs once whatever the number of workers; each is a crawl job in /api/jobs) and the answer is its schedule; `every: null` stops it. 404 LIBRARY_NOT_FOUND; 400 NOT_REFRESHABLE for a library with no kept crawl settings.' +
+      RUNS_AS_JOB,
+    respondAsync: true,
+    body: refreshRequestSchema,
+    ok: {
+      schema: z.union([crawlResponseSchema, refreshScheduleResponseSchema]).meta({ id: 'RefreshResponse' }),
+      description: 'Refreshed, as a crawl answers; with `every`, the schedule',
+    },
+    errors: [...JOB_ERRORS, 404],
   },
   {
     method: 'post',

@@ -1,5 +1,7 @@
 import {
+  forgetLibrarySource,
   libraryIdSchema,
+  refreshScheduleOf,
   libraryListQuerySchema,
   libraryNotFound,
   rankLibraries,
@@ -26,11 +28,15 @@ function libraryIdOf(req: Request): string {
 }
 
 export function libraryRoutes(deps: ApiDeps): Router {
-  /** Beside the SPEC's fields, how many chunks have a vector (the dashboard's "share embedded"). */
-  const withVectorCount = async (library: Library): Promise<LibraryView> => ({
-    ...library,
-    vectorCount: await deps.vectors.count(library.id),
-  });
+  const refreshes = { sources: deps.sources, scheduler: deps.jobs };
+  /** Beside the SPEC's fields, how many chunks have a vector (the dashboard's "share embedded"), and its schedule. */
+  const withVectorCount = async (library: Library): Promise<LibraryView> => {
+    const [vectorCount, refresh] = await Promise.all([
+      deps.vectors.count(library.id),
+      refreshScheduleOf(refreshes, library.id),
+    ]);
+    return { ...library, vectorCount, ...(refresh ? { refresh } : {}) };
+  };
   const auth = authDeps(deps);
   const guardDelete: RequestHandler = deps.config.publicLibraryDelete
     ? (_req, _res, next) => next()
@@ -52,7 +58,11 @@ export function libraryRoutes(deps: ApiDeps): Router {
       res.json({ library: view, chunks } satisfies LibraryDetailResponse);
     })
     .delete('/api/libraries/*id', guardDelete, async (req, res) => {
-      res.json((await requestLibraryDeletion(deps, libraryIdOf(req))) satisfies SuccessResponse);
+      const id = libraryIdOf(req);
+      const answer = await requestLibraryDeletion(deps, id);
+      // Its schedule stops and its kept crawl is forgotten with it.
+      await forgetLibrarySource(refreshes, id);
+      res.json(answer satisfies SuccessResponse);
     });
 }
 

@@ -9,11 +9,13 @@ import {
   ingestGitWorkflow,
   ingestUrlWorkflow,
   purgeLibrary,
+  runScheduledRefresh,
   writeBackup,
   type JobContext,
   type JobName,
   type JobPayload,
   type JobResult,
+  type JobRunner,
   type Workflow,
 } from '@docshelf/core';
 import type { WorkerDeps } from '../worker-deps';
@@ -31,7 +33,20 @@ export type ProcessorMap = {
 /** CRAWL_MAX_PAGES's default, where a worker is built without crawl limits. */
 const DEFAULT_ARCHIVE_PAGES = 10_000;
 
-export function buildProcessors(deps: WorkerDeps): ProcessorMap {
+/**
+ * `queues` is where the worker adds jobs of its own (a scheduled refresh's crawl): always asynchronously, as nobody
+ * waits for them in this process.
+ */
+export function buildProcessors(deps: WorkerDeps, queues: Pick<JobRunner, 'enqueue'>): ProcessorMap {
+  const submit = {
+    jobStore: deps.jobStore,
+    jobs: {
+      enqueue: queues.enqueue.bind(queues),
+      run: () => Promise.reject(new Error('a worker starts jobs without waiting for them')),
+    },
+    jobRetentionMs: deps.jobRetentionMs,
+    callbacks: { sender: deps.callbacks, webhookSecret: deps.webhookSecret },
+  };
   const pages = {
     libraries: deps.libraries,
     staging: deps.staging,
@@ -64,6 +79,8 @@ export function buildProcessors(deps: WorkerDeps): ProcessorMap {
       archives: deps.archives,
       maxPages: deps.crawlLimits?.maxPages ?? DEFAULT_ARCHIVE_PAGES,
     }),
+    'refresh-library': (payload) =>
+      runScheduledRefresh({ libraries: deps.libraries, sources: deps.sources, submit }, payload.libraryId),
     'deliver-callback': (payload) => deliverCallback(deps, payload),
   };
 }

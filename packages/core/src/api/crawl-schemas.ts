@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
+import { refreshEverySchema } from './refresh-every';
 
 /** SPEC: a single-URL crawl follows at most this many pages unless it asks for more (`maxPages`). */
 export const DEFAULT_CRAWL_PAGES = 150;
@@ -97,6 +98,7 @@ export const crawlRequestSchema = z
     urls: z.array(httpUrlSchema).min(1, 'urls must contain at least one URL').max(CRAWL_PAGES_CEILING),
     replace: z.boolean().default(false),
     callbackUrl: callbackUrlSchema,
+    refreshEvery: refreshEverySchema.optional(),
   })
   .extend(crawlOptionsSchema.shape)
   .meta({ id: 'CrawlRequest' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refreshScheduleSchema } from '../api/refresh-schemas';
 
 /**
  * The API's resources as zod schemas (docs/api.md): their TypeScript types are inferred (domain/types.ts) and the
@@ -56,6 +57,9 @@ export const libraryViewSchema = librarySchema
       .number()
       .int()
       .describe('Chunks that have a vector; below chunkCount, POST /api/embed embeds the rest'),
+    refresh: refreshScheduleSchema
+      .optional()
+      .describe('Present while the library is crawled again on a schedule (refreshEvery, POST /api/refresh)'),
   })
   .meta({ id: 'Library' });
 

@@ -189,6 +189,15 @@ export const jobRegistry = {
     result: ingestArchiveResponseSchema,
   },
   /**
+   * Added by a library's job scheduler once per `refreshEvery`: starts a `crawl-site` job with the library's kept crawl
+   * settings (a job of its own, followed like any crawl), or does nothing for a library gone since.
+   */
+  'refresh-library': {
+    queue: 'ingest',
+    payload: z.object({ libraryId: libraryIdSchema }),
+    result: z.object({ crawlJobId: z.string().nullable() }),
+  },
+  /**
    * POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. On a queue of
    * its own, so a receiver that hangs holds callback slots only, never those of ingests and crawls.
    */

@@ -75,7 +75,7 @@ export async function startHarness(
     jobs = new BullmqJobRunner({ redisUrl, prefix, waitTimeoutMs: config.jobWaitTimeoutMs });
     crawl = createCrawlRuntime(config, logger);
     workers = startWorkers(
-      { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
+      { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret, jobRetentionMs: config.jobs.retentionMs },
       {
         redisUrl,
         prefix,
@@ -124,7 +124,7 @@ export async function startHarness(
     },
     startWorker(queues) {
       const extra = startWorkers(
-        { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret },
+        { ...adapters, ...crawl, webhookSecret: config.jobs.webhookSecret, jobRetentionMs: config.jobs.retentionMs },
         {
           redisUrl,
           prefix,

@@ -14,7 +14,7 @@ export function crawlLibrary(
   mode: JobMode,
 ): Promise<Submitted<CrawlResponse>> {
   const crawlId = randomUUID();
-  const { libraryId, name, description, urls, replace, callbackUrl, ...options } = request;
+  const { libraryId, name, description, urls, replace, callbackUrl, refreshEvery: _schedule, ...options } = request;
   return submitJob(
     deps,
     {
