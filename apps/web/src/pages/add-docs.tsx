@@ -19,7 +19,7 @@ const RENDERERS = [
 const CRAWL_DEFAULTS = { maxDepth: 1, maxPages: 150, respectRobotsTxt: true, useSitemap: false, renderer: 'auto' };
 
 export function AddDocsPage() {
-  const [mode, setMode] = useState<'crawl' | 'url' | 'git'>('crawl');
+  const [mode, setMode] = useState<'crawl' | 'url' | 'git' | 'archive'>('crawl');
   return (
     <section>
       <PageHeading>Add docs</PageHeading>
@@ -38,8 +38,21 @@ export function AddDocsPage() {
           <input type="radio" name="mode" value="git" checked={mode === 'git'} onChange={() => setMode('git')} /> Read a
           git repository (Markdown, MDX, reStructuredText)
         </label>
+        <label class="choice">
+          <input
+            type="radio"
+            name="mode"
+            value="archive"
+            checked={mode === 'archive'}
+            onChange={() => setMode('archive')}
+          />{' '}
+          Upload a built site or Markdown files (.zip, .tar.gz)
+        </label>
       </fieldset>
-      {mode === 'crawl' ? <CrawlForm /> : mode === 'url' ? <IngestUrlForm /> : <IngestGitForm />}
+      {mode === 'crawl' ? <CrawlForm /> : null}
+      {mode === 'url' ? <IngestUrlForm /> : null}
+      {mode === 'git' ? <IngestGitForm /> : null}
+      {mode === 'archive' ? <IngestArchiveForm /> : null}
       <RecentJobs />
     </section>
   );
@@ -275,6 +288,60 @@ function IngestGitForm() {
       <ErrorMessage message={error} />
       <button type="submit" disabled={busy}>
         {busy ? 'Starting…' : 'Start reading'}
+      </button>
+    </form>
+  );
+}
+
+/** The fields POST /api/ingest-archive takes; it refuses any other, so empty optional fields are left out. */
+const ARCHIVE_FIELDS = ['libraryId', 'name', 'description', 'baseUrl'] as const;
+
+function IngestArchiveForm() {
+  const { error, busy, submit } = useSubmit((form) => {
+    const upload = new FormData();
+    for (const name of ARCHIVE_FIELDS) if (text(form, name)) upload.set(name, text(form, name));
+    const file = form.get('file');
+    if (file instanceof File) upload.set('file', file);
+    return api.ingestArchive(upload);
+  });
+  return (
+    <form class="card job-form" onSubmit={(event) => void submit(event)} aria-labelledby="archive-heading">
+      <h2 id="archive-heading">Upload a built site or Markdown files</h2>
+      <LibraryFields />
+      <div class="field">
+        <label for="file">Archive (.zip, .tar.gz or .tar)</label>
+        <input
+          id="file"
+          name="file"
+          type="file"
+          required
+          accept=".zip,.tar.gz,.tgz,.tar"
+          aria-describedby="file-hint"
+        />
+        <p id="file-hint" class="hint">
+          A built site (Sphinx’s <code>_build/html</code>, MkDocs’ <code>site/</code>) is read as a crawl of it would
+          be, from its <code>index.html</code> along its links; Markdown, MDX and reStructuredText files are read by
+          section.
+        </p>
+      </div>
+      <div class="field">
+        <label for="baseUrl">Published at (base URL, optional)</label>
+        <input
+          id="baseUrl"
+          name="baseUrl"
+          type="url"
+          placeholder="https://docs.acme.example/"
+          aria-describedby="baseUrl-hint"
+        />
+        <p id="baseUrl-hint" class="hint">
+          Where the site is published: each chunk then links to its page there (this URL, then the page’s path from the
+          folder of the site’s <code>index.html</code>). Without it, chunks link to paths in the archive.
+        </p>
+      </div>
+      <p class="hint">The library’s chunks are replaced by the archive’s.</p>
+      <ErrorMessage message={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Uploading…' : 'Upload and read'}
       </button>
     </form>
   );
