@@ -7,6 +7,7 @@ import type {
   CreatedKey,
   EmbedResponse,
   ErrorBody,
+  IngestArchiveResponse,
   IngestGitResponse,
   JobList,
   JobRecord,
@@ -41,7 +42,10 @@ export type Chunk = ChunksResponse['chunks'][number];
 export type SearchResult = SearchResponse['results'][number];
 /** A job; `result` is the body of the request that started it, whose fields depend on `type`. */
 export type Job = Omit<JobRecord, 'result'> & {
-  result?: Partial<CrawlResponse> & Partial<EmbedResponse> & Partial<IngestGitResponse>;
+  result?: Partial<CrawlResponse> &
+    Partial<EmbedResponse> &
+    Partial<IngestGitResponse> &
+    Partial<IngestArchiveResponse>;
 };
 
 export const isFinal = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
@@ -49,9 +53,12 @@ export const isFinal = (state: JobState) => state === 'completed' || state === '
 /** `acme/widgets` → `/api/libraries/acme/widgets`, each segment encoded. */
 export const libraryPath = (id: string) => id.split('/').map(encodeURIComponent).join('/');
 
+/** `body` goes as JSON, or a FormData as multipart/form-data (the browser writes that Content-Type, with its boundary). */
 async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)['content-type'] = 'application/json';
   }
@@ -113,6 +120,8 @@ export const api = {
   crawl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/crawl', body, ASYNC),
   ingestUrl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-url', body, ASYNC),
   ingestGit: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-git', body, ASYNC),
+  /** The archive in the form's `file` part, the library's fields beside it. */
+  ingestArchive: (form: FormData) => call<AcceptedJob>('POST', '/api/ingest-archive', form, ASYNC),
   jobs: () => call<Omit<JobList, 'jobs'> & { jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
   job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),

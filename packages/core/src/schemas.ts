@@ -8,5 +8,6 @@ export * from './domain/library-id';
 export * from './api/schemas';
 export * from './api/crawl-schemas';
 export * from './api/git-schemas';
+export * from './api/archive-schemas';
 export * from './api/retrieval-schemas';
 export * from './jobs/job-record';

@@ -13,6 +13,13 @@ const PHASES: Record<string, string> = {
   done: 'Done',
 };
 
+/** What an archive's phases are about: its upload opened, then its pages or files read. */
+const ARCHIVE_PHASES: Record<string, string> = {
+  ...PHASES,
+  fetching: 'Opening the archive',
+  crawling: 'Reading pages and files',
+};
+
 /** One job, followed live over its event stream (GET /api/jobs/:id/events) until it ends. */
 export function JobPage({ id }: { id: string }) {
   const [job, setJob] = useState<Job | null>(null);
@@ -110,6 +117,7 @@ const titleOf = (job: Job) =>
     crawl: 'Crawl of',
     'ingest-url': 'URL ingestion into',
     'ingest-git': 'Git ingestion into',
+    'ingest-archive': 'Archive ingestion into',
     ingest: 'Ingestion into',
     embed: 'Embedding of',
   })[job.type];
@@ -118,11 +126,12 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
   const p = job.progress;
   const active = !isFinal(job.state);
   const embedded = embeddedText(job);
+  const phases = job.type === 'ingest-archive' ? ARCHIVE_PHASES : PHASES;
   return (
     <>
       <div class="job-status card" aria-live="polite">
         <p class="job-state">
-          <span class={`state state-${job.state}`}>{job.state}</span> <span>{PHASES[p.phase] ?? p.phase}</span>
+          <span class={`state state-${job.state}`}>{job.state}</span> <span>{phases[p.phase] ?? p.phase}</span>
         </p>
         <label for="job-progress">Progress of this phase</label>
         <progress
@@ -159,9 +168,9 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
               ) : null}
             </>
           ) : null}
-          {job.type === 'ingest-git' ? (
+          {job.type === 'ingest-git' || job.type === 'ingest-archive' ? (
             <div>
-              <dt>Files read</dt>
+              <dt>{job.type === 'ingest-git' ? 'Files read' : 'Pages and files read'}</dt>
               <dd>{resultNumber(job, 'filesIngested') ?? 0}</dd>
             </div>
           ) : null}
@@ -186,6 +195,7 @@ function JobView({ job, onCancel, cancelling }: { job: Job; onCancel: () => void
       ) : null}
       <Outcome job={job} />
       <PageErrors
+        heading={job.type === 'ingest-git' || job.type === 'ingest-archive' ? 'Files not read' : 'Page errors'}
         errors={job.state === 'completed' ? (job.result?.errors ?? p.errors) : p.errors}
         failed={p.pagesFailed}
       />
@@ -225,11 +235,12 @@ function Outcome({ job }: { job: Job }) {
   return null;
 }
 
-function PageErrors({ errors, failed }: { errors: string[] | undefined; failed: number | undefined }) {
+function PageErrors(props: { heading: string; errors: string[] | undefined; failed: number | undefined }) {
+  const { heading, errors, failed } = props;
   const shown = errors ?? [];
   return (
     <section aria-labelledby="page-errors-heading" class="page-errors">
-      <h2 id="page-errors-heading">Page errors</h2>
+      <h2 id="page-errors-heading">{heading}</h2>
       {shown.length === 0 ? (
         <p>None so far.</p>
       ) : (
