@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import request from 'supertest';
 import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
 import { createTempDir } from '@docshelf/testing/targets/temp-dir';
@@ -97,6 +99,7 @@ describe('POST /api/ingest-git (admin key or session)', () => {
       filesIngested: 4,
       chunksIngested: 4,
       vectorized: true,
+      commit: commits[0],
     });
     const chunks = await chunksOf('git/widget');
     expect(chunks.map((chunk) => [chunk.url, chunk.title]).sort()).toEqual([
@@ -160,6 +163,40 @@ describe('POST /api/ingest-git (admin key or session)', () => {
     }
     expect(elsewhere.hits).toEqual([]);
     await request(h.app).get('/api/libraries/git/bad').expect(404);
+  });
+
+  it('refreshes a git library on its schedule or when asked: the ref looked at, a new commit read in, the same one left alone', async () => {
+    const docs = (text: string) => ({ files: { 'docs/news.md': `# News\n\n${text}\n` } });
+    buildGitRepository(root, 'news', [docs('The first release is out.')]);
+    const first = await ingestGit({
+      libraryId: 'git/news',
+      name: 'News',
+      repoUrl: git.repoUrl('news'),
+      ref: 'main',
+      refreshEvery: '7d',
+    }).expect(200);
+    expect(first.body).toMatchObject({ filesIngested: 1, commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    const library = (await request(h.app).get('/api/libraries/git/news').expect(200)).body.library;
+    expect(library.refresh).toMatchObject({ every: '7d', nextRefreshAt: expect.any(String) });
+
+    const refresh = () => request(h.app).post('/api/refresh').set(auth).send({ libraryId: 'git/news' });
+    const same = await refresh().expect(200);
+    expect(same.body).toMatchObject({
+      unchanged: true,
+      filesIngested: 0,
+      chunksIngested: 1,
+      commit: first.body.commit,
+    });
+    expect((await chunksOf('git/news'))[0]!.content).toContain('The first release is out.');
+
+    fs.rmSync(path.join(root, 'news.git'), { recursive: true });
+    buildGitRepository(root, 'news', [docs('The first release is out.'), docs('The second release is out.')]);
+    const moved = await refresh().expect(200);
+    expect(moved.body).toMatchObject({ filesIngested: 1, chunksIngested: 1 });
+    expect(moved.body.unchanged).toBeUndefined();
+    expect(moved.body.commit).not.toBe(first.body.commit);
+    expect((await chunksOf('git/news'))[0]!.content).toContain('The second release is out.');
+    expect((await refresh().expect(200)).body).toMatchObject({ unchanged: true, commit: moved.body.commit });
   });
 
   it('validates its body and needs an admin key or a session', async () => {

@@ -2,15 +2,26 @@ import type { LibrarySource, LibrarySourceStore } from '@docshelf/core';
 import type { LibrarySourceDoc } from './mongo.models';
 import type { MongoRecordDatabase } from './mongo.record-database';
 
-/** How each library was last crawled and how often it is refreshed, on MongoDB: one document per library. */
+/** Where each library was last read from and how often it is refreshed, on MongoDB: one document per library. */
 export class MongoLibrarySourceStore implements LibrarySourceStore {
   constructor(private readonly db: MongoRecordDatabase) {}
 
   async putSource(source: Parameters<LibrarySourceStore['putSource']>[0]): Promise<void> {
-    const { libraryId, crawl, ownerId, refreshEvery } = source;
+    const { libraryId, kind, request, ownerId, refreshEvery } = source;
+    const before = await this.db.models.librarySources.findById(libraryId).lean<LibrarySourceDoc>();
+    // The commit stays only while the library is read from the same repository.
+    const sameRepository = before?.kind === kind && before.request.repoUrl === request.repoUrl;
     await this.db.models.librarySources.updateOne(
       { _id: libraryId },
-      { $set: { crawl, ownerId, ...(refreshEvery === undefined ? {} : { refreshEvery }) } },
+      {
+        $set: {
+          kind,
+          request,
+          ownerId,
+          ...(refreshEvery === undefined ? {} : { refreshEvery }),
+          ...(sameRepository ? {} : { commit: null }),
+        },
+      },
       { upsert: true },
     );
   }
@@ -20,10 +31,12 @@ export class MongoLibrarySourceStore implements LibrarySourceStore {
     if (!doc) return null;
     return {
       libraryId,
-      crawl: doc.crawl,
+      kind: doc.kind,
+      request: doc.request,
       ownerId: doc.ownerId,
       refreshEvery: doc.refreshEvery ?? null,
       lastRefreshedAt: doc.lastRefreshedAt ?? null,
+      commit: doc.commit ?? null,
     };
   }
 
@@ -34,6 +47,10 @@ export class MongoLibrarySourceStore implements LibrarySourceStore {
 
   async markRefreshed(libraryId: string, at: Date): Promise<void> {
     await this.db.models.librarySources.updateOne({ _id: libraryId }, { $set: { lastRefreshedAt: at } });
+  }
+
+  async setCommit(libraryId: string, commit: string): Promise<void> {
+    await this.db.models.librarySources.updateOne({ _id: libraryId }, { $set: { commit } });
   }
 
   async deleteSource(libraryId: string): Promise<void> {

@@ -67,13 +67,15 @@ export interface EmbedderStateDoc {
   createdAt: Date;
 }
 
-/** How a library was last crawled (LibrarySource), by library id. */
+/** Where a library was last read from (LibrarySource), by library id. */
 export interface LibrarySourceDoc {
   _id: string;
-  crawl: Record<string, unknown>;
+  kind: 'crawl' | 'git';
+  request: Record<string, unknown>;
   ownerId: string;
   refreshEvery: string | null;
   lastRefreshedAt: Date | null;
+  commit: string | null;
 }
 
 export type MongoModels = ReturnType<typeof defineMongoModels>;
@@ -220,10 +222,12 @@ export function defineMongoModels(connection: Connection) {
   const librarySources = new Schema<LibrarySourceDoc>(
     {
       _id: String,
-      crawl: { type: Schema.Types.Mixed, required: true },
+      kind: { type: String, required: true },
+      request: { type: Schema.Types.Mixed, required: true },
       ownerId: { type: String, required: true },
       refreshEvery: { type: String, default: null },
       lastRefreshedAt: { type: Date, default: null },
+      commit: { type: String, default: null },
     },
     options,
   );

@@ -281,15 +281,18 @@ const MIGRATIONS: readonly string[] = [
       ON CONFLICT (seq_base) DO UPDATE SET writes = writes + 1;
   END;
   `,
-  // How each library was last crawled and how often it is refreshed: kept apart from the library's record, as a crawl's
-  // settings are kept when it is asked for, before the library exists.
+  // Where each library was last read from (a crawl's or a git ingestion's request), how often it is refreshed and, for
+  // a git source, the commit it holds: kept apart from the library's record, as a request's settings are kept when it
+  // is made, before the library exists.
   `
   CREATE TABLE library_sources (
     library_id TEXT PRIMARY KEY,
-    crawl TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    request TEXT NOT NULL,
     owner_id TEXT NOT NULL,
     refresh_every TEXT,
-    last_refreshed_at TEXT
+    last_refreshed_at TEXT,
+    git_commit TEXT
   );
   `,
 ];

@@ -245,6 +245,7 @@ export { ingestLibraryFromGit } from './use-cases/git/ingest-library-from-git';
 export {
   forgetLibrarySource,
   keepCrawlSource,
+  keepGitSource,
   refreshLibrary,
   refreshScheduleOf,
   runScheduledRefresh,

@@ -206,24 +206,32 @@ export interface StagingStore {
   discardStaging(stagingId: string, olderThan?: Date): Promise<void>;
 }
 
-/** How a library was last crawled, kept so that it can be crawled again the same way (POST /api/refresh, schedules). */
+/** Where a library was last read from, kept so that it can be read again the same way (POST /api/refresh, schedules). */
 export interface LibrarySource {
   libraryId: string;
-  /** The crawl's request as accepted, without its callback or schedule (core validates it again on use). */
-  crawl: Record<string, unknown>;
-  /** Who asked for the crawl: refreshes run as that user. */
+  /** A crawl (`POST /api/crawl`) or a git repository (`POST /api/ingest-git`). */
+  kind: 'crawl' | 'git';
+  /** The request as accepted, without its callback or schedule (core validates it again on use). */
+  request: Record<string, unknown>;
+  /** Who made the request: refreshes run as that user. */
   ownerId: string;
   /** `refreshEvery`, while the library is refreshed on a schedule. */
   refreshEvery: string | null;
   /** When the last refresh (scheduled or asked for) started. */
   lastRefreshedAt: Date | null;
+  /** A git source's commit the library holds. */
+  commit: string | null;
 }
 
 export interface LibrarySourceStore {
-  /** Keeps the crawl; its schedule is kept unless `refreshEvery` is given (null stops it). */
+  /**
+   * Keeps the request (a new one of another kind or repository forgets the commit); the schedule is kept unless
+   * `refreshEvery` is given (null stops it).
+   */
   putSource(source: {
     libraryId: string;
-    crawl: Record<string, unknown>;
+    kind: LibrarySource['kind'];
+    request: Record<string, unknown>;
     ownerId: string;
     refreshEvery?: string | null;
   }): Promise<void>;
@@ -231,6 +239,8 @@ export interface LibrarySourceStore {
   /** Sets or stops the schedule of a kept source; false when the library has none. */
   setRefreshEvery(libraryId: string, refreshEvery: string | null): Promise<boolean>;
   markRefreshed(libraryId: string, at: Date): Promise<void>;
+  /** The commit a git source's library now holds. */
+  setCommit(libraryId: string, commit: string): Promise<void>;
   deleteSource(libraryId: string): Promise<void>;
 }
 

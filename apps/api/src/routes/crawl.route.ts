@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   crawlLibrary,
   keepCrawlSource,
+  keepGitSource,
   refreshLibrary,
   refreshRequestSchema,
   refreshScheduleResponseSchema,
@@ -47,7 +48,7 @@ export function crawlRoutes(deps: ApiDeps): Router {
       const body = parseInput(refreshRequestSchema, req.body);
       checkBodyLimits(deps.config.limits, body);
       const outcome = await refreshLibrary({ ...refreshDeps, submit: submitDeps }, body, jobModeOf(req, waitMs));
-      if ('crawl' in outcome) sendJobOutcome(res, outcome.crawl);
+      if ('started' in outcome) sendJobOutcome(res, outcome.started);
       else res.json({ libraryId: body.libraryId, refresh: outcome.schedule });
     })
     .post('/api/ingest-url', requireSession(auth), async (req, res) => {
@@ -61,10 +62,10 @@ export function crawlRoutes(deps: ApiDeps): Router {
     .post('/api/ingest-git', requireAdmin(auth), async (req, res) => {
       const body = parseInput(ingestGitRequestSchema, req.body);
       checkBodyLimits(deps.config.limits, body);
-      sendJobOutcome(
-        res,
-        await ingestLibraryFromGit(submitDeps, body, principalOf(req).userId, jobModeOf(req, waitMs)),
-      );
+      const ownerId = principalOf(req).userId;
+      const mode = jobModeOf(req, waitMs);
+      await keepGitSource(refreshDeps, body, ownerId);
+      sendJobOutcome(res, await ingestLibraryFromGit(submitDeps, body, ownerId, mode));
     })
     .post('/api/ingest-archive', requireAdmin(auth), async (req, res) => {
       // The job takes the upload's id: the worker finds the archive under it, and removes it when the job ends.
@@ -123,13 +124,15 @@ export const crawlEndpoints: Endpoint[] = [
     access: 'admin',
     summary: 'Crawl a library again with its kept settings, or set how often that happens',
     description:
-      'Every crawl keeps its settings as the library\'s source. Without `every`: the library is crawled again now with them, conditionally (unchanged pages are neither extracted nor embedded again; `pagesUnchanged` counts them), answering as POST /api/crawl does. With `every` ("12h", "1d", "7d"; at least 1 hour): the library is crawled again on that schedule (one BullMQ job scheduler per library, so each refresh runs once whatever the number of workers; each is a crawl job in /api/jobs) and the answer is its schedule; `every: null` stops it. 404 LIBRARY_NOT_FOUND; 400 NOT_REFRESHABLE for a library with no kept crawl settings.' +
+      'Every crawl and git ingestion keeps its request as the library\'s source. Without `every`: the library is read again now from it: a crawl conditionally (unchanged pages are neither extracted nor embedded again; `pagesUnchanged` counts them), answering as POST /api/crawl does; a git source only when its ref has moved to another commit (else `unchanged: true`, nothing fetched), answering as POST /api/ingest-git does. With `every` ("12h", "1d", "7d"; at least 1 hour): the library is crawled again on that schedule (one BullMQ job scheduler per library, so each refresh runs once whatever the number of workers; each is a crawl job in /api/jobs) and the answer is its schedule; `every: null` stops it. 404 LIBRARY_NOT_FOUND; 400 NOT_REFRESHABLE for a library with no kept crawl settings.' +
       RUNS_AS_JOB,
     respondAsync: true,
     body: refreshRequestSchema,
     ok: {
-      schema: z.union([crawlResponseSchema, refreshScheduleResponseSchema]).meta({ id: 'RefreshResponse' }),
-      description: 'Refreshed, as a crawl answers; with `every`, the schedule',
+      schema: z
+        .union([crawlResponseSchema, ingestGitResponseSchema, refreshScheduleResponseSchema])
+        .meta({ id: 'RefreshResponse' }),
+      description: 'Refreshed, as a crawl or a git ingestion answers; with `every`, the schedule',
     },
     errors: [...JOB_ERRORS, 404],
   },

@@ -72,7 +72,12 @@ export function buildProcessors(deps: WorkerDeps, queues: Pick<JobRunner, 'enque
     'crawl-site': crawlSiteWorkflow(pages),
     'crawl-page': (payload, ctx) => crawlPage(pageDeps, payload, ctx),
     'ingest-url': ingestUrlWorkflow(pages),
-    'ingest-git': ingestGitWorkflow({ libraries: deps.libraries, git: deps.git, swap: deps.swap }),
+    'ingest-git': ingestGitWorkflow({
+      libraries: deps.libraries,
+      git: deps.git,
+      swap: deps.swap,
+      sources: deps.sources,
+    }),
     'ingest-archive': ingestArchiveWorkflow({
       ...pages,
       uploads: deps.uploads,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { libraryIdSchema } from '../domain/library-id';
 import { callbackUrlSchema, embedAllSchema, httpUrlSchema, pathPattern } from './crawl-schemas';
+import { refreshEverySchema } from './refresh-every';
 
 /** A branch, a tag or a full commit id, as git names them; nothing git could read as an option or a range. */
 export const gitRefSchema = z
@@ -32,6 +33,9 @@ export const ingestGitRequestSchema = z
       ),
     embedAll: embedAllSchema,
     callbackUrl: callbackUrlSchema,
+    refreshEvery: refreshEverySchema
+      .optional()
+      .describe('How often the ref is looked at again ("12h", "1d", "7d"): a new commit on it is read in'),
   })
   .meta({ id: 'IngestGitRequest' });
 export type IngestGitRequest = z.infer<typeof ingestGitRequestSchema>;
@@ -47,6 +51,11 @@ export const ingestGitResponseSchema = z
       .array(z.string())
       .optional()
       .describe('Files selected but not read, each "<path>: <why>" (e.g. larger than the limit of one file)'),
+    commit: z.string().optional().describe('The commit read'),
+    unchanged: z
+      .boolean()
+      .optional()
+      .describe('A refresh found the ref still at the commit the library holds: nothing was fetched or written'),
   })
   .meta({ id: 'IngestGitResponse' });
 export type IngestGitResponse = z.infer<typeof ingestGitResponseSchema>;

@@ -169,7 +169,15 @@ export const jobRegistry = {
   'ingest-git': {
     queue: 'ingest',
     jobType: 'ingest-git',
-    payload: ingestGitRequestSchema.omit({ callbackUrl: true }).extend({ ingestionId, ownerId: z.string() }),
+    payload: ingestGitRequestSchema.omit({ callbackUrl: true, refreshEvery: true }).extend({
+      ingestionId,
+      ownerId: z.string(),
+      /** A refresh's: the commit the library holds, which the ref still being at means nothing to do. */
+      unlessCommit: z
+        .string()
+        .regex(/^[0-9a-f]{40,64}$/)
+        .optional(),
+    }),
     result: ingestGitResponseSchema,
   },
   /**
@@ -189,13 +197,13 @@ export const jobRegistry = {
     result: ingestArchiveResponseSchema,
   },
   /**
-   * Added by a library's job scheduler once per `refreshEvery`: starts a `crawl-site` job with the library's kept crawl
-   * settings (a job of its own, followed like any crawl), or does nothing for a library gone since.
+   * Added by a library's job scheduler once per `refreshEvery`: starts a `crawl-site` or `ingest-git` job with the
+   * library's kept source (a job of its own, followed like any), or does nothing for a library gone since.
    */
   'refresh-library': {
     queue: 'ingest',
     payload: z.object({ libraryId: libraryIdSchema }),
-    result: z.object({ crawlJobId: z.string().nullable() }),
+    result: z.object({ jobId: z.string().nullable() }),
   },
   /**
    * POSTs a finished job to its callbackUrl, signed; retried with backoff until the receiver answers 2xx. On a queue of

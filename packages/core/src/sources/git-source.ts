@@ -17,6 +17,8 @@ export interface GitSourceRead {
   files: GitDocFile[];
   /** Files selected but not read, with why. */
   skipped: { path: string; reason: string }[];
+  /** The ref is still at `unlessCommit`: nothing was fetched, `files` is empty. */
+  unchanged?: boolean;
 }
 
 /**
@@ -25,5 +27,12 @@ export interface GitSourceRead {
  * REPOSITORY_TOO_LARGE).
  */
 export interface GitSource {
-  read(request: { repoUrl: string; ref?: string; paths?: string[]; signal?: AbortSignal }): Promise<GitSourceRead>;
+  read(request: {
+    repoUrl: string;
+    ref?: string;
+    paths?: string[];
+    /** When the ref is at this commit, answers `unchanged` without fetching it (a refresh's cheap look). */
+    unlessCommit?: string;
+    signal?: AbortSignal;
+  }): Promise<GitSourceRead>;
 }

@@ -31,6 +31,6 @@ export class GitCliGitSource implements GitSource {
         skipped.push({ path: file.path, reason: `not readable as ${file.format}: ${(error as Error).message}` });
       }
     }
-    return { url: read.url, commit: read.commit, files, skipped };
+    return { url: read.url, commit: read.commit, files, skipped, ...(read.unchanged ? { unchanged: true } : {}) };
   }
 }

@@ -124,6 +124,22 @@ describe('reading a git repository over HTTP', () => {
     expect(result.files.find((file) => file.path === 'docs/intro.md')?.text).toContain('Version two.');
   });
 
+  it('fetches nothing when the ref is still at the commit a refresh names, whether HEAD, a branch, a tag or an id', async () => {
+    const cases: [string | undefined, string][] = [
+      [undefined, commits[2]!],
+      ['stable', commits[1]!],
+      ['v1.0.0', commits[0]!],
+      [commits[1]!, commits[1]!],
+    ];
+    for (const [ref, commit] of cases) {
+      const result = await read('guide', { ...(ref ? { ref } : {}), unlessCommit: commit });
+      expect([ref, result.unchanged, result.commit, result.files]).toEqual([ref, true, commit, []]);
+    }
+    // Elsewhere, or at another commit, the ref is read.
+    const moved = await read('guide', { ref: 'stable', unlessCommit: commits[0]! });
+    expect([moved.unchanged, moved.commit, moved.files.length]).toEqual([undefined, commits[1], 4]);
+  });
+
   it('reads the paths that globs select', async () => {
     const result = await read('guide', { ref: 'stable', paths: ['src/**', 'docs/api/**'] });
     expect(result.files.map((file) => file.path)).toEqual(['docs/api/queues.rst', 'src/notes.md']);

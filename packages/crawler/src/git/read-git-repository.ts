@@ -44,6 +44,8 @@ export interface ReadGitRepositoryOptions {
   tempDir?: string;
   /** What git gets of the service's environment (the configuration's `git.environment`). */
   environment?: GitEnvironment;
+  /** When the remote's ref is at this commit, nothing is fetched: the read says `unchanged`. */
+  unlessCommit?: string;
 }
 
 export interface GitRepositoryFile {
@@ -59,6 +61,34 @@ export interface GitRepositoryRead {
   commit: string;
   files: GitRepositoryFile[];
   skipped: { path: string; reason: string }[];
+  /** The ref was still at `unlessCommit`: nothing was fetched. */
+  unchanged?: boolean;
+}
+
+/** A full commit id, as a ref: it names itself. */
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * The commit the remote's `ref` is at, from its ref advertisement (`git ls-remote`, through the same pinned, sandboxed
+ * git as the fetch), looked up as git's fetch resolves a name: a tag (peeled to its commit) before a branch; null when
+ * no ref has that name (the fetch then says so).
+ */
+async function remoteCommitOf(
+  remoteUrl: string,
+  ref: string,
+  run: Parameters<typeof runGit>[1],
+): Promise<string | null> {
+  if (COMMIT_ID.test(ref)) return ref;
+  const listed = (await runGit(['ls-remote', '--end-of-options', remoteUrl, ref], run)).stdout.toString();
+  const refs = new Map(
+    listed
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t') as [string, string])
+      .map(([commit, name]) => [name, commit]),
+  );
+  const names = ref === 'HEAD' ? ['HEAD'] : [`refs/tags/${ref}^{}`, `refs/tags/${ref}`, `refs/heads/${ref}`, ref];
+  return names.map((name) => refs.get(name)).find((commit) => commit !== undefined) ?? null;
 }
 
 /**
@@ -86,6 +116,9 @@ export async function readGitRepository(options: ReadGitRepositoryOptions): Prom
     await Promise.all([sandbox.home, sandbox.hooks, repository].map((dir) => fs.mkdir(dir)));
     const run = { cwd: repository, sandbox, signal };
     await runGit(['init', '--quiet', '--bare', '--template='], run);
+    if (options.unlessCommit && (await remoteCommitOf(remote.url, ref, run)) === options.unlessCommit) {
+      return { url: remote.url, commit: options.unlessCommit, files: [], skipped: [], unchanged: true };
+    }
     await runGit(
       ['fetch', '--quiet', '--depth=1', '--no-tags', '--no-recurse-submodules', '--end-of-options', remote.url, ref],
       { ...run, watch: { dir: repository, maxBytes: limits.maxBytes } },

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import type { Workflow } from '../../jobs/workflow';
-import type { LibraryStore, LibrarySwap } from '../../ports';
+import type { LibrarySourceStore, LibraryStore, LibrarySwap } from '../../ports';
 import type { GitSource } from '../../sources/git-source';
 import { commitReplacement, continueIndexAndBackUp, discardReplacement } from '../ingest/index-and-back-up';
 import { sourceIngestionResult, sourceIngestionState, type SourceIngestionState } from '../ingest/source-ingestion';
@@ -18,6 +18,8 @@ export function ingestGitWorkflow(deps: {
   libraries: Pick<LibraryStore, 'commitIngestion' | 'countChunks'>;
   git: GitSource;
   swap: LibrarySwap;
+  /** Where the library's source records the commit it now holds, which a refresh compares the ref with. */
+  sources: Pick<LibrarySourceStore, 'setCommit'>;
   now?: () => Date;
 }): Workflow<'ingest-git', SourceIngestionState> {
   const now = deps.now ?? (() => new Date());
@@ -27,12 +29,20 @@ export function ingestGitWorkflow(deps: {
       if (committed) {
         const next = await continueIndexAndBackUp(deps, job, committed.finishing, children);
         if ('wait' in next) return { state: { ...committed, finishing: next.finishing }, wait: next.wait };
-        return { done: sourceIngestionResult(job.libraryId, committed, next.vectorized) };
+        if (committed.commit) await deps.sources.setCommit(job.libraryId, committed.commit);
+        const result = sourceIngestionResult(job.libraryId, committed, next.vectorized);
+        return { done: { ...result, ...(committed.commit ? { commit: committed.commit } : {}) } };
       }
       await ctx.reportProgress({ phase: 'fetching', set: { done: 0, total: 1 } });
       const fetchedAt = now();
-      const { repoUrl, ref, paths } = job;
-      const read = await deps.git.read({ repoUrl, ref, paths, signal: ctx.signal });
+      const { repoUrl, ref, paths, unlessCommit } = job;
+      const read = await deps.git.read({ repoUrl, ref, paths, unlessCommit, signal: ctx.signal });
+      if (read.unchanged) {
+        // A refresh that finds the ref where the library's commit is: the library stands as it is.
+        const chunksIngested = await deps.libraries.countChunks(job.libraryId);
+        const done = { success: true, libraryId: job.libraryId, filesIngested: 0, chunksIngested, vectorized: false };
+        return { done: { ...done, commit: read.commit, unchanged: true } };
+      }
       const errors = read.skipped.map((file) => `${file.path}: ${file.reason}`);
       const { chunks, filesIngested } = await chunkGitFiles(read.files, {
         pageUrlTemplate: job.pageUrlTemplate,
@@ -52,7 +62,8 @@ export function ingestGitWorkflow(deps: {
         autoEmbedLimit: GIT_AUTO_EMBED_LIMIT,
         now: now(),
       });
-      return { state: { filesIngested, chunksIngested: chunks.length, errors, finishing }, wait };
+      const state = { filesIngested, chunksIngested: chunks.length, errors, finishing, commit: read.commit };
+      return { state, wait };
     },
     discard: (job) => discardReplacement(deps, { ingestionId: job.ingestionId, replace: true }),
   };

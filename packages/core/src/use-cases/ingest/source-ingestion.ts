@@ -12,6 +12,8 @@ export const sourceIngestionState = z.object({
   chunksIngested: count,
   errors: z.array(z.string()),
   finishing: finishingSchema,
+  /** A git source's commit read, recorded as the library's once the ingestion is done. */
+  commit: z.string().optional(),
 });
 export type SourceIngestionState = z.infer<typeof sourceIngestionState>;
 

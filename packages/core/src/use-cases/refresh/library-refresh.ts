@@ -1,9 +1,11 @@
 import type { CrawlRequest, CrawlResponse } from '../../api/crawl-schemas';
 import { crawlRequestSchema } from '../../api/crawl-schemas';
+import { ingestGitRequestSchema, type IngestGitRequest, type IngestGitResponse } from '../../api/git-schemas';
 import { refreshIntervalMs, type RefreshRequest, type RefreshSchedule } from '../../api/refresh-schemas';
 import { AppError, libraryNotFound } from '../../errors';
 import type { LibrarySource, LibrarySourceStore, LibraryStore, RefreshScheduler } from '../../ports';
 import { crawlLibrary } from '../crawl/crawl-library';
+import { ingestLibraryFromGit } from '../git/ingest-library-from-git';
 import type { JobMode, SubmitDeps, Submitted } from '../jobs/submit-job';
 
 export interface RefreshDeps {
@@ -15,31 +17,46 @@ export interface RefreshDeps {
 
 /**
  * API side of POST /api/crawl, before its job: the crawl's settings are kept as the library's source (so it can be
- * refreshed the same way), and `refreshEvery` sets its schedule; a crawl without it leaves a schedule as it was.
+ * refreshed the same way), and `refreshEvery` sets its schedule; a request without it leaves a schedule as it was.
  */
 export async function keepCrawlSource(deps: RefreshDeps, request: CrawlRequest, ownerId: string): Promise<void> {
-  const { callbackUrl: _callback, refreshEvery, ...crawl } = request;
-  await deps.sources.putSource({ libraryId: request.libraryId, crawl, ownerId, refreshEvery });
+  await keepSource(deps, 'crawl', request, ownerId);
+}
+
+/** The same for POST /api/ingest-git: a refresh of the library looks at the ref again, and reads a new commit in. */
+export async function keepGitSource(deps: RefreshDeps, request: IngestGitRequest, ownerId: string): Promise<void> {
+  await keepSource(deps, 'git', request, ownerId);
+}
+
+async function keepSource(
+  deps: RefreshDeps,
+  kind: LibrarySource['kind'],
+  request: { libraryId: string; callbackUrl?: string; refreshEvery?: string },
+  ownerId: string,
+): Promise<void> {
+  const { callbackUrl: _callback, refreshEvery, ...kept } = request;
+  await deps.sources.putSource({ libraryId: request.libraryId, kind, request: kept, ownerId, refreshEvery });
   if (refreshEvery) await deps.scheduler.schedule(request.libraryId, refreshIntervalMs(refreshEvery));
 }
 
 /**
- * POST /api/refresh: with `every`, sets the library's schedule (null stops it) and answers it; without, crawls the
- * library again now with its kept settings (`replace` included), conditionally as every re-crawl is: unchanged pages
- * keep their chunks and vectors. It answers as a crawl does.
+ * POST /api/refresh: with `every`, sets the library's schedule (null stops it) and answers it; without, reads the
+ * library's source again now: a crawl with its kept settings (`replace` included), conditionally as every re-crawl
+ * is, so unchanged pages keep their chunks and vectors; a git source's ref, read in only when it moved to another
+ * commit. It answers as the crawl or the git ingestion does.
  */
 export async function refreshLibrary(
   deps: RefreshDeps & { submit: SubmitDeps },
   request: RefreshRequest,
   mode: JobMode,
-): Promise<{ schedule: RefreshSchedule | null } | { crawl: Submitted<CrawlResponse> }> {
+): Promise<{ schedule: RefreshSchedule | null } | { started: Submitted<CrawlResponse | IngestGitResponse> }> {
   const { libraryId } = request;
   if (!(await deps.libraries.getLibrary(libraryId))) throw libraryNotFound(libraryId);
   const source = await deps.sources.getSource(libraryId);
   if (!source) {
     throw new AppError(
       'NOT_REFRESHABLE',
-      `Library '${libraryId}' has no kept crawl settings (it was not crawled, or crawled before they were kept): crawl it again to refresh it`,
+      `Library '${libraryId}' has no kept source (it was not crawled or read from git, or was before sources were kept): crawl or read it again to refresh it`,
       400,
       { retryable: false },
     );
@@ -50,7 +67,7 @@ export async function refreshLibrary(
     else await deps.scheduler.unschedule(libraryId);
     return { schedule: await refreshScheduleOf(deps, libraryId) };
   }
-  return { crawl: await startRefresh(deps, source, mode, request.callbackUrl) };
+  return { started: await startRefresh(deps, source, mode, request.callbackUrl) };
 }
 
 /**
@@ -60,12 +77,12 @@ export async function refreshLibrary(
 export async function runScheduledRefresh(
   deps: Pick<RefreshDeps, 'libraries' | 'sources' | 'now'> & { submit: SubmitDeps },
   libraryId: string,
-): Promise<{ crawlJobId: string | null }> {
+): Promise<{ jobId: string | null }> {
   const source = await deps.sources.getSource(libraryId);
-  if (!source?.refreshEvery || !(await deps.libraries.getLibrary(libraryId))) return { crawlJobId: null };
+  if (!source?.refreshEvery || !(await deps.libraries.getLibrary(libraryId))) return { jobId: null };
   // Started by no key: the dashboard's sessions see it, as they see every job.
   const started = await startRefresh(deps, source, { async: true });
-  return { crawlJobId: 'accepted' in started ? started.accepted.jobId : null };
+  return { jobId: 'accepted' in started ? started.accepted.jobId : null };
 }
 
 /** A library's schedule as its record shows it; null when it has none. */
@@ -94,9 +111,19 @@ async function startRefresh(
   source: LibrarySource,
   mode: JobMode,
   callbackUrl?: string,
-): Promise<Submitted<CrawlResponse>> {
-  // Kept by an earlier release, a source may lack a newer field: its default is taken, as a request's would be.
-  const crawl = crawlRequestSchema.parse({ ...source.crawl, ...(callbackUrl ? { callbackUrl } : {}) });
+): Promise<Submitted<CrawlResponse | IngestGitResponse>> {
+  // Kept by an earlier release, a request may lack a newer field: its default is taken, as a request's would be.
+  const request = { ...source.request, ...(callbackUrl ? { callbackUrl } : {}) };
   await deps.sources.markRefreshed(source.libraryId, (deps.now ?? (() => new Date()))());
-  return crawlLibrary(deps.submit, crawl, source.ownerId, mode);
+  if (source.kind === 'git') {
+    const git = ingestGitRequestSchema.parse(request);
+    const unlessCommit = source.commit ?? undefined;
+    return ingestLibraryFromGit(
+      deps.submit,
+      { ...git, ...(unlessCommit ? { unlessCommit } : {}) },
+      source.ownerId,
+      mode,
+    );
+  }
+  return crawlLibrary(deps.submit, crawlRequestSchema.parse(request), source.ownerId, mode);
 }
