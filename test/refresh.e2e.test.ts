@@ -85,6 +85,7 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
 
   it('runs what the scheduler adds each interval as a crawl job of its own, followed in /api/jobs', async () => {
     site.change(3);
+    embedded = [];
     // The job the library's scheduler adds when its interval comes round.
     await h.jobs.enqueue('refresh-library', { libraryId }, { jobId: `refresh-${Date.now()}` });
     // The dashboard's view: a session sees every job, those no key started among them.
@@ -106,6 +107,8 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
       event: 'completed',
       data: { libraryId, pagesCrawled: 5, pagesUnchanged: 4 },
     });
+    expect(embedded.length).toBeGreaterThan(0);
+    expect(embedded.every((text) => text.includes('Page 3: second') || text.includes('page3second'))).toBe(true);
     const job = await request(h.app).get(`/api/jobs/${jobs[0]!.id}`).set('Cookie', cookie).expect(200);
     expect(job.body).toMatchObject({ type: 'crawl', state: 'completed', progress: { pagesCrawled: 5 } });
   });
