@@ -1,7 +1,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
-import { measureTextAmounts } from './text-amounts';
+import { isElementNode, removeNodes } from './dom-nodes';
+import { measureTextAmounts, shortText } from './text-amounts';
 
 /**
  * The author's box of an article: a name (a link to the author's page, or a line of its own) over a paragraph that
@@ -30,10 +30,10 @@ export function removeAuthorBox(top: Element): void {
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (HEADING_TAGS.has(element.name)) continue;
-    const text = collapsedText(element, MAX_NAME_CHARS);
+    const text = shortText(element, MAX_NAME_CHARS);
     if (text !== null && NAME.test(text)) names.push({ element, name: text });
     else if (BLOCK_TAGS.has(element.name) && isLeafBlock(element)) {
-      const opening = collapsedText(element, Infinity)!;
+      const opening = shortText(element, Infinity)!;
       for (const { element: nameElement, name } of names) {
         if (!opening.startsWith(name) || opening.length === name.length) continue;
         const box = commonAncestor(nameElement, element);
@@ -74,19 +74,6 @@ function isLeafBlock(element: Element): boolean {
   return true;
 }
 
-/** The element's text, white space collapsed, when it is at most `max` characters long, else null. */
-function collapsedText(element: Element, max: number): string | null {
-  let text = '';
-  const stack: AnyNode[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isTextNode(node)) {
-      text += node.data;
-      if (text.length > max && text.replace(/\s+/g, ' ').trim().length > max) return null;
-    } else if (isElementNode(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 function parentOf(node: AnyNode): Element | null {
   const parent = node.parent;

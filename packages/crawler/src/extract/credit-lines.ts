@@ -1,5 +1,6 @@
-import type { AnyNode, Element } from 'domhandler';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import type { Element } from 'domhandler';
+import { isElementNode, removeNodes } from './dom-nodes';
+import { shortText } from './text-amounts';
 
 /**
  * A picture's credit: an element saying who took or owns a photo and nothing else ("Photo: Jane Doe, AP", "(Image: ©
@@ -27,7 +28,7 @@ export function removeCreditLines(top: Element): void {
     const element = stack.pop()!;
     for (const child of element.children) {
       if (!isElementNode(child) || KEPT_TAGS.has(child.name)) continue;
-      const text = shortText(child);
+      const text = shortText(child, MAX_CHARS);
       if (text !== null && isCredit(text)) doomed.push(child);
       else stack.push(child);
     }
@@ -40,16 +41,3 @@ function isCredit(text: string): boolean {
   return line !== '' && (ANNOUNCED.test(line) || AGENCY_ONLY.test(line));
 }
 
-/** The element's text when it is at most MAX_CHARS long, white space collapsed, else null (without building a longer one). */
-function shortText(element: Element): string | null {
-  let text = '';
-  const stack: AnyNode[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isTextNode(node)) {
-      text += node.data;
-      if (text.length > MAX_CHARS && text.replace(/\s+/g, ' ').trim().length > MAX_CHARS) return null;
-    } else if (isElementNode(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return text;
-}

@@ -1,6 +1,7 @@
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { isElementNode, removeNodes } from './dom-nodes';
+import { shortText } from './text-amounts';
 
 /**
  * A story's dateline: a block saying when it was published or updated and nothing else ("Updated Nov 19, 6:55 AM;
@@ -49,7 +50,7 @@ export function removeDatelines(top: Element): void {
     const element = stack.pop()!;
     for (const child of element.children) {
       if (!isElementNode(child) || HEADING_TAGS.has(child.name)) continue;
-      const text = BLOCK_TAGS.has(child.name) ? shortText(child) : null;
+      const text = BLOCK_TAGS.has(child.name) ? shortText(child, MAX_CHARS) : null;
       if (text !== null && isDateline(text)) doomed.push(child);
       else stack.push(child);
     }
@@ -66,16 +67,3 @@ function isDateline(text: string): boolean {
   );
 }
 
-/** The element's text when it is at most MAX_CHARS long, else null (without building a longer one). */
-function shortText(element: Element): string | null {
-  let text = '';
-  const stack: AnyNode[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isTextNode(node)) {
-      text += node.data;
-      if (text.length > MAX_CHARS) return null;
-    } else if (isElementNode(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return text;
-}

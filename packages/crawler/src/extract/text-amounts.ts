@@ -68,3 +68,22 @@ export function linkDensity(amount: TextAmount): number {
 export function wordsOf(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
+
+/**
+ * The element's text with white space collapsed when that is at most `max` characters, else null: found without
+ * building a longer text than needed, so asking it of every block of a page stays linear.
+ */
+export function shortText(element: AnyNode, max: number): string | null {
+  let text = '';
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isTextNode(node)) {
+      text += node.data;
+      if (text.length > max && collapse(text).length > max) return null;
+    } else if (isElementNode(node)) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return collapse(text);
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
