@@ -2,7 +2,7 @@ import { readBackup } from '@docshelf/core';
 import request from 'supertest';
 import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
-import { mutableSite } from '@docshelf/testing/e2e/mutable-site';
+import { mutableSite, recordEmbeddedTexts } from '@docshelf/testing/e2e/mutable-site';
 
 describe.each([
   { replace: true, renderer: 'http' },
@@ -15,7 +15,7 @@ describe.each([
     let server: FixtureServer;
     let site: ReturnType<typeof mutableSite>;
     let auth: { Authorization: string };
-    let embedded: string[];
+    const embedded: string[] = [];
     const libraryId = `refresh/${replace ? 'replace' : 'update'}-${renderer}`;
 
     beforeAll(async () => {
@@ -23,12 +23,7 @@ describe.each([
       auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
       site = mutableSite(6);
       server = await serveFixtures({ routes: site.route });
-      // Every text the worker's embedder is asked for (the worker shares this embedder object).
-      const embed = h.adapters.embedder.embed.bind(h.adapters.embedder);
-      h.adapters.embedder.embed = async (texts, scope) => {
-        if (scope?.kind === 'document') embedded.push(...texts);
-        return embed(texts, scope);
-      };
+      recordEmbeddedTexts(h.adapters.embedder, embedded);
     });
     afterAll(async () => {
       await server?.close();
@@ -36,7 +31,7 @@ describe.each([
     });
 
     const crawl = async () => {
-      embedded = [];
+      embedded.length = 0;
       site.statuses.length = 0;
       const body = { libraryId, name: 'Refresh', urls: [`${server.origin}/docs/index.html`], replace, renderer };
       return (await request(h.app).post('/api/crawl').set(auth).send(body).expect(200)).body;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import { startHarness, type Harness } from '@docshelf/testing/e2e/harness';
-import { mutableSite } from '@docshelf/testing/e2e/mutable-site';
+import { mutableSite, recordEmbeddedTexts } from '@docshelf/testing/e2e/mutable-site';
 import { openEventStream } from '@docshelf/testing/e2e/sse';
 
 const DAY_MS = 24 * 3_600_000;
@@ -11,7 +11,7 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
   let server: FixtureServer;
   let site: ReturnType<typeof mutableSite>;
   let auth: { Authorization: string };
-  let embedded: string[] = [];
+  const embedded: string[] = [];
   const libraryId = 'refresh/scheduled';
 
   beforeAll(async () => {
@@ -19,12 +19,7 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
     auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
     site = mutableSite(4);
     server = await serveFixtures({ routes: site.route });
-    // Every text the worker's embedder is asked for (the worker shares this embedder object).
-    const embed = h.adapters.embedder.embed.bind(h.adapters.embedder);
-    h.adapters.embedder.embed = async (texts, scope) => {
-      if (scope?.kind === 'document') embedded.push(...texts);
-      return embed(texts, scope);
-    };
+    recordEmbeddedTexts(h.adapters.embedder, embedded);
   });
   afterAll(async () => {
     await server?.close();
@@ -68,7 +63,7 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
   });
 
   it('refreshes an unchanged site without one embedding call, and re-embeds a changed page alone', async () => {
-    embedded = [];
+    embedded.length = 0;
     const unchanged = await refresh({ libraryId }).expect(200);
     expect(unchanged.body).toMatchObject({ success: true, pagesCrawled: 5, pagesUnchanged: 5 });
     expect(embedded).toEqual([]);
@@ -85,7 +80,7 @@ describe('refreshing a crawled library: refreshEvery and POST /api/refresh (real
 
   it('runs what the scheduler adds each interval as a crawl job of its own, followed in /api/jobs', async () => {
     site.change(3);
-    embedded = [];
+    embedded.length = 0;
     // The job the library's scheduler adds when its interval comes round.
     await h.jobs.enqueue('refresh-library', { libraryId }, { jobId: `refresh-${Date.now()}` });
     // The dashboard's view: a session sees every job, those no key started among them.

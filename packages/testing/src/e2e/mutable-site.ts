@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
+import type { Embedder } from '@docshelf/core';
 
 const WORDS =
   'queue worker retry backoff lock lease schedule cron payload handler timeout priority batch ack nack'.split(' ');
@@ -42,5 +43,17 @@ export function mutableSite(pages: number) {
     statuses,
     change: (n: number) => html.set(`/docs/p${n}.html`, page(n, 'second')),
     remove: (n: number) => html.delete(`/docs/p${n}.html`),
+  };
+}
+
+/**
+ * Every chunk text the worker's embedder is asked to embed from now on (the worker shares the harness's embedder
+ * object), into `into`: empty it before the step to watch.
+ */
+export function recordEmbeddedTexts(embedder: Embedder, into: string[]): void {
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = async (texts, scope) => {
+    if (scope?.kind === 'document') into.push(...texts);
+    return embed(texts, scope);
   };
 }
