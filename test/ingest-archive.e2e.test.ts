@@ -82,7 +82,7 @@ describe('POST /api/ingest-archive (admin key or session)', () => {
     expect(res.body).toMatchObject({ success: true, libraryId: 'archive/widget', filesIngested: 5, vectorized: true });
     expect(res.body.errors).toEqual([
       expect.stringMatching(
-        /^1 pages reached by no link from the root page were left out: https:\/\/widget\.test\/docs\/old\/draft\.html$/,
+        /^1 page reached by no link from the root page was left out: https:\/\/widget\.test\/docs\/old\/draft\.html$/,
       ),
     ]);
     const chunks = await chunksOf('archive/widget');

@@ -92,7 +92,11 @@ export async function stageArchive(
     if (crawled.length < maxPages && unreached.length > 0) {
       const named = unreached.slice(0, UNREACHED_NAMED).map(publicUrls).join(', ');
       const more = unreached.length > UNREACHED_NAMED ? ` and ${unreached.length - UNREACHED_NAMED} more` : '';
-      errors.push(`${unreached.length} pages reached by no link from the root page were left out: ${named}${more}`);
+      const pages =
+        unreached.length === 1
+          ? '1 page reached by no link from the root page was'
+          : `${unreached.length} pages reached by no link from the root page were`;
+      errors.push(`${pages} left out: ${named}${more}`);
     }
   }
   // A built site's Markdown files are the sources of its pages (nodejs-doc ships some beside its HTML): read, they would
