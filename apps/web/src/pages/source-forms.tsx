@@ -113,8 +113,8 @@ export function CrawlForm() {
           ))}
         </select>
         <p id="refreshEvery-hint" class="hint">
-          With these settings; unchanged pages keep their chunks and vectors. “never” leaves a schedule the library
-          already has; its page stops it.
+          With these settings; unchanged pages keep their chunks and vectors. With “never”, a schedule the library
+          already has stays: its page stops it.
         </p>
       </div>
       <details class="options">
