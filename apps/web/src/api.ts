@@ -17,6 +17,7 @@ import type {
   LibraryListResponse,
   LibraryView,
   Permission,
+  RefreshScheduleResponse,
   SearchResponse,
   SuccessResponse,
   UserResponse,
@@ -36,7 +37,7 @@ export class ApiError extends Error {
 }
 
 // The API's types under the names the pages use.
-export type { ApiKey, ErrorBody, JobProgress, JobState, User } from '@docshelf/core/schemas';
+export type { ApiKey, ErrorBody, JobProgress, JobState, RefreshSchedule, User } from '@docshelf/core/schemas';
 export type Library = LibraryView;
 export type Chunk = ChunksResponse['chunks'][number];
 export type SearchResult = SearchResponse['results'][number];
@@ -122,6 +123,11 @@ export const api = {
   ingestGit: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-git', body, ASYNC),
   /** The archive in the form's `file` part, the library's fields beside it. */
   ingestArchive: (form: FormData) => call<AcceptedJob>('POST', '/api/ingest-archive', form, ASYNC),
+  /** Crawls the library again now with the settings its last crawl kept. */
+  refresh: (libraryId: string) => call<AcceptedJob>('POST', '/api/refresh', { libraryId }, ASYNC),
+  /** `every`: "12h", "1d", "7d" (hours or days); null stops the schedule. */
+  setRefreshSchedule: (libraryId: string, every: string | null) =>
+    call<RefreshScheduleResponse>('POST', '/api/refresh', { libraryId, every }),
   jobs: () => call<Omit<JobList, 'jobs'> & { jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
   job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
   cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),

@@ -7,6 +7,7 @@ export * from './domain/types';
 export * from './domain/library-id';
 export * from './api/schemas';
 export * from './api/crawl-schemas';
+export * from './api/refresh-schemas';
 export * from './api/git-schemas';
 export * from './api/archive-schemas';
 export * from './api/retrieval-schemas';

@@ -47,6 +47,13 @@ export function JobPage({ id }: { id: string }) {
         source.addEventListener('completed', (event) => {
           const result = JSON.parse((event as MessageEvent<string>).data) as Record<string, unknown>;
           end((job) => ({ ...job, state: 'completed', result, progress: { ...job.progress, phase: 'done' } }));
+          // Page jobs on several workers report at once, so the last progress event may not hold the final counts.
+          api.job(id).then(
+            (latest) => {
+              if (!stopped && isFinal(latest.state)) setJob(latest);
+            },
+            () => undefined,
+          );
         });
         source.addEventListener('failed', (event) => {
           const failure = JSON.parse((event as MessageEvent<string>).data) as ErrorBody;

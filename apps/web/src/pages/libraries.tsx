@@ -1,6 +1,7 @@
 import { newestFirst, parseLibraryId } from '@docshelf/core/library-version';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, libraryPath, messageOf, type Library } from '../api';
+import { everyText } from '../refresh-every';
 import { ErrorMessage, formatDate, PageHeading, shareText } from '../ui';
 
 /**
@@ -149,7 +150,10 @@ function LibraryRow({ group }: { group: LibraryGroup }) {
       <td>
         <EmbeddedShare library={library} />
       </td>
-      <td>{formatDate(library.updatedAt)}</td>
+      <td>
+        {formatDate(library.updatedAt)}
+        {library.refresh ? <span class="refresh-mark hint">refreshed {everyText(library.refresh.every)}</span> : null}
+      </td>
     </tr>
   );
 }

@@ -3,6 +3,7 @@ import { api, ApiError, messageOf, type Chunk, type Library, type SearchResult }
 import { navigate } from '../router';
 import { ConfirmDialog, ErrorMessage, ExternalLink, formatDate, PageHeading } from '../ui';
 import { EmbeddedShare } from './libraries';
+import { LibraryRefresh } from './library-refresh';
 
 const PAGE_SIZE = 20;
 /** Chunks per POST /api/embed call: SPEC's default batch. */
@@ -43,6 +44,7 @@ export function LibraryPage({ id }: { id: string }) {
         <>
           <Metadata library={library} />
           <EmbedRest library={library} onDone={() => void load()} />
+          {library.sourceType === 'crawl' ? <LibraryRefresh key={library.id} library={library} /> : null}
           <SearchBox libraryId={library.id} />
           <Chunks libraryId={library.id} />
           <DeleteLibrary library={library} />

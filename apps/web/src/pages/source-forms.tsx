@@ -1,6 +1,7 @@
 /** The Add docs forms, one per source: each starts its job and opens its page, or shows why the API refused. */
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
+import { everyText, REFRESH_CHOICES } from '../refresh-every';
 import { navigate } from '../router';
 import { ErrorMessage } from '../ui';
 
@@ -80,6 +81,7 @@ export function CrawlForm() {
       useSitemap: form.get('useSitemap') === 'on',
       renderer: form.get('renderer'),
       replace: form.get('replace') === 'on',
+      ...optional(form, 'refreshEvery'),
     }),
   );
   return (
@@ -98,6 +100,21 @@ export function CrawlForm() {
         />
         <p id="urls-hint" class="hint">
           One URL: Docshelf follows its same-origin links. Several URLs: each is crawled, nothing more.
+        </p>
+      </div>
+      <div class="field">
+        <label for="refreshEvery">Crawl again</label>
+        <select id="refreshEvery" name="refreshEvery" aria-describedby="refreshEvery-hint">
+          <option value="">never</option>
+          {REFRESH_CHOICES.map((every) => (
+            <option key={every} value={every}>
+              {everyText(every)}
+            </option>
+          ))}
+        </select>
+        <p id="refreshEvery-hint" class="hint">
+          With these settings; unchanged pages keep their chunks and vectors. With “never”, a schedule the library
+          already has stays: its page stops it.
         </p>
       </div>
       <details class="options">

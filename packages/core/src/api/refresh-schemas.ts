@@ -30,3 +30,4 @@ export type RefreshSchedule = z.infer<typeof refreshScheduleSchema>;
 export const refreshScheduleResponseSchema = z
   .object({ libraryId: z.string(), refresh: refreshScheduleSchema.nullable() })
   .meta({ id: 'RefreshScheduleResponse' });
+export type RefreshScheduleResponse = z.infer<typeof refreshScheduleResponseSchema>;
