@@ -112,7 +112,7 @@ test('a library ingested as a crawl without kept settings shows the API’s refu
       expect(ingested.status()).toBe(200);
     }
 
-    // Only a crawled library has a refresh.
+    // Only a crawled or git library has a refresh.
     await page.goto('/libraries/widgetry/notes');
     await expect(page.locator('.metadata')).toContainText('widgetry/notes');
     await expect(page.getByRole('heading', { name: 'Refresh' })).toHaveCount(0);
@@ -121,11 +121,11 @@ test('a library ingested as a crawl without kept settings shows the API’s refu
     const refresh = page.getByRole('region', { name: 'Refresh' });
     await expect(refresh.getByText('Not refreshed on a schedule.')).toBeVisible();
     await refresh.getByRole('button', { name: 'Refresh now' }).click();
-    await expect(refresh.getByRole('alert')).toContainText('has no kept crawl settings');
+    await expect(refresh.getByRole('alert')).toContainText('has no kept source');
     await expect(page).toHaveURL(/\/libraries\/widgetry\/pasted$/);
     await refresh.getByLabel('Schedule').selectOption({ label: 'weekly' });
     await refresh.getByRole('button', { name: 'Set schedule' }).click();
-    await expect(refresh.getByRole('alert')).toContainText('has no kept crawl settings');
+    await expect(refresh.getByRole('alert')).toContainText('has no kept source');
     await expect(refresh.getByText('Not refreshed on a schedule.')).toBeVisible();
     await checkPage(page, 'library-refresh-refused');
   } finally {

@@ -1,4 +1,6 @@
-/** A crawled library's refresh on its page: its schedule, a crawl again now, and a menu that sets the schedule. */
+/**
+ * A crawled or git library's refresh on its page: its schedule, a refresh now, and a menu that sets the schedule.
+ */
 import { useState } from 'preact/hooks';
 import { api, messageOf, type Library, type RefreshSchedule } from '../api';
 import { everyText, REFRESH_CHOICES } from '../refresh-every';
@@ -13,6 +15,7 @@ export function LibraryRefresh({ library }: { library: Library }) {
   const [every, setEvery] = useState(library.refresh?.every ?? OFF);
   const [busy, setBusy] = useState<'refresh' | 'schedule' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const fromGit = library.sourceType === 'git';
 
   const refreshNow = async () => {
     setBusy('refresh');
@@ -49,7 +52,7 @@ export function LibraryRefresh({ library }: { library: Library }) {
       <div aria-live="polite">
         {schedule ? (
           <dl class="schedule">
-            <dt>Crawled again</dt>
+            <dt>{fromGit ? 'Read again' : 'Crawled again'}</dt>
             <dd>{everyText(schedule.every)}</dd>
             <dt>Last refreshed</dt>
             <dd>
@@ -65,8 +68,9 @@ export function LibraryRefresh({ library }: { library: Library }) {
         )}
       </div>
       <p class="hint">
-        A refresh crawls the library again with the settings of its last crawl; unchanged pages keep their chunks and
-        vectors.
+        {fromGit
+          ? 'A refresh looks at the repository’s branch or tag again and reads a new commit in; while it has not moved, nothing is fetched.'
+          : 'A refresh crawls the library again with the settings of its last crawl; unchanged pages keep their chunks and vectors.'}
       </p>
       <button type="button" onClick={() => void refreshNow()} disabled={busy !== null}>
         {busy === 'refresh' ? 'Starting…' : 'Refresh now'}

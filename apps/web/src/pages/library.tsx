@@ -5,6 +5,9 @@ import { ConfirmDialog, ErrorMessage, ExternalLink, formatDate, PageHeading } fr
 import { EmbeddedShare } from './libraries';
 import { LibraryRefresh } from './library-refresh';
 
+/** Sources a library keeps to be read again from: a crawl's settings, a git repository's ref. */
+const REFRESHABLE_SOURCES = new Set(['crawl', 'git']);
+
 const PAGE_SIZE = 20;
 /** Chunks per POST /api/embed call: SPEC's default batch. */
 const EMBED_BATCH = 200;
@@ -44,7 +47,7 @@ export function LibraryPage({ id }: { id: string }) {
         <>
           <Metadata library={library} />
           <EmbedRest library={library} onDone={() => void load()} />
-          {library.sourceType === 'crawl' ? <LibraryRefresh key={library.id} library={library} /> : null}
+          {REFRESHABLE_SOURCES.has(library.sourceType) ? <LibraryRefresh key={library.id} library={library} /> : null}
           <SearchBox libraryId={library.id} />
           <Chunks libraryId={library.id} />
           <DeleteLibrary library={library} />
