@@ -74,7 +74,6 @@ function isLeafBlock(element: Element): boolean {
   return true;
 }
 
-
 function parentOf(node: AnyNode): Element | null {
   const parent = node.parent;
   return parent && isElementNode(parent) ? parent : null;

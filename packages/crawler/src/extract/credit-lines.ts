@@ -40,4 +40,3 @@ function isCredit(text: string): boolean {
   const line = text.replace(/\s+/g, ' ').trim();
   return line !== '' && (ANNOUNCED.test(line) || AGENCY_ONLY.test(line));
 }
-

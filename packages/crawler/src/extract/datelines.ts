@@ -66,4 +66,3 @@ function isDateline(text: string): boolean {
     tokens.every((token) => /^\d+$/.test(token) || DATE_WORDS.has(token))
   );
 }
-
