@@ -260,7 +260,7 @@ export {
   type RefreshSchedule,
 } from './api/refresh-schemas';
 export { ingestArchiveWorkflow, type IngestArchiveDeps } from './use-cases/archive/ingest-archive.workflow';
-export { ingestLibraryFromArchive } from './use-cases/archive/ingest-library-from-archive';
+export { ingestLibraryFromArchive, removeUnclaimedUpload } from './use-cases/archive/ingest-library-from-archive';
 export { normalizePageUrl } from './crawl/page-url';
 export { DEFAULT_REPETITION_RULE, type RepetitionRule } from './crawl/repeated-blocks';
 export { chunkMarkdown } from './chunking/chunk-markdown';

@@ -9,6 +9,7 @@ import {
   ingestArchiveFieldsSchema,
   ingestArchiveResponseSchema,
   ingestLibraryFromArchive,
+  removeUnclaimedUpload,
   crawlRequestSchema,
   ingestLibraryFromUrl,
   ingestUrlRequestSchema,
@@ -89,16 +90,6 @@ export function crawlRoutes(deps: ApiDeps): Router {
         await removeUnclaimedUpload(deps, uploadId);
       }
     });
-}
-
-/**
- * An upload no job will read goes at once: the request was refused, answered by an earlier job (the same idempotency
- * key), or its job has ended already (it then removed the upload itself). A queued or running job keeps it.
- */
-async function removeUnclaimedUpload(deps: ApiDeps, uploadId: string): Promise<void> {
-  const job = await deps.jobStore.getJob(uploadId);
-  if (job && (job.state === 'queued' || job.state === 'running')) return;
-  await deps.uploads.remove(uploadId);
 }
 
 /** The OpenAPI entries of these routes (ops/openapi/endpoints.ts gathers every route file's). */

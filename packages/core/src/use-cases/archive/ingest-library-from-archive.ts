@@ -1,4 +1,6 @@
 import type { IngestArchiveFields, IngestArchiveResponse } from '../../api/archive-schemas';
+import type { JobStore } from '../../jobs/job-store';
+import type { UploadStore } from '../../ports';
 import { submitJob, type JobMode, type SubmitDeps, type Submitted } from '../jobs/submit-job';
 
 /**
@@ -23,4 +25,18 @@ export function ingestLibraryFromArchive(
     },
     mode,
   );
+}
+
+/**
+ * After the request, whatever its outcome: an upload no job will read goes at once (the request was refused, answered
+ * by an earlier job with the same idempotency key, or its job has ended already and removed it). A queued or running
+ * job keeps it.
+ */
+export async function removeUnclaimedUpload(
+  deps: { jobStore: Pick<JobStore, 'getJob'>; uploads: Pick<UploadStore, 'remove'> },
+  uploadId: string,
+): Promise<void> {
+  const job = await deps.jobStore.getJob(uploadId);
+  if (job && (job.state === 'queued' || job.state === 'running')) return;
+  await deps.uploads.remove(uploadId);
 }
