@@ -1,5 +1,13 @@
 import { Schema, type Connection } from 'mongoose';
-import type { ChunkInput, CrawledPage, Library, Permission, StagedPageContent, StoredChunk } from '@docshelf/core';
+import type {
+  ChunkInput,
+  CrawledPage,
+  Library,
+  LibrarySource,
+  Permission,
+  StagedPageContent,
+  StoredChunk,
+} from '@docshelf/core';
 
 /** The domain's Library as stored: the id is `_id` and the timestamps are Dates. */
 export type LibraryDoc = Omit<Library, 'id' | 'createdAt' | 'updatedAt'> & {
@@ -68,15 +76,7 @@ export interface EmbedderStateDoc {
 }
 
 /** Where a library was last read from (LibrarySource), by library id. */
-export interface LibrarySourceDoc {
-  _id: string;
-  kind: 'crawl' | 'git';
-  request: Record<string, unknown>;
-  ownerId: string;
-  refreshEvery: string | null;
-  lastRefreshedAt: Date | null;
-  commit: string | null;
-}
+export type LibrarySourceDoc = Omit<LibrarySource, 'libraryId'> & { _id: string };
 
 export type MongoModels = ReturnType<typeof defineMongoModels>;
 
