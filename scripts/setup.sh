@@ -72,6 +72,8 @@ fi
 
 # The dashboard's static files, which the API serves at /.
 npm run build:web
+# The docshelf command (apps/cli, with the API client it uses), which runs compiled: `npx docshelf`.
+node_modules/.bin/tsc -b apps/cli
 
 if [ ! -f .env ]; then
   password=$(node -e "console.log(require('crypto').randomBytes(12).toString('base64url'))")

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +115,30 @@ describe('OpenAPI document and reference page', () => {
         'DELETE /api/jobs/{id}',
       ]),
     );
+  });
+
+  it('names each operation by what it does, once: the generated client calls crawlSite, not postApiCrawl', () => {
+    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
+      Object.values(methods).map((op) => op.operationId),
+    );
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z][a-z]+)+$/);
+    expect(ids.filter((id) => /^(get|post|delete)Api/.test(id))).toEqual([]);
+    const byEndpoint = (method: string, p: string) => doc.paths[p][method].operationId;
+    expect(byEndpoint('post', '/api/crawl')).toBe('crawlSite');
+    expect(byEndpoint('get', '/api/search')).toBe('searchDocs');
+    expect(byEndpoint('get', '/api/jobs/{id}/events')).toBe('followJob');
+  });
+
+  it('is the document the committed API client (packages/client) was generated from', () => {
+    const script = path.resolve(__dirname, '../scripts/generate-client.mjs');
+    const tsx = path.resolve(__dirname, '../node_modules/.bin/tsx');
+    const checked = spawnSync(tsx, ['--conditions=@docshelf/source', script, '--check'], { encoding: 'utf8' });
+    expect(checked.stderr).not.toContain('out of step');
+    expect(checked.stdout).toContain('the committed document and client are those the API generates');
+    expect(checked.status).toBe(0);
+    const committed = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../packages/client/openapi.json'), 'utf8'));
+    expect(committed).toEqual(doc);
   });
 
   it('describes request bodies, responses, credentials and the error shape from the zod schemas', () => {

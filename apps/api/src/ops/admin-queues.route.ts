@@ -75,6 +75,7 @@ export const adminQueueEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/admin/queues',
+    operationId: 'openQueueBoard',
     tag: 'Operations',
     access: 'session',
     summary: 'Bull Board: the job queues',

@@ -37,6 +37,7 @@ export const healthEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/healthz',
+    operationId: 'checkHealth',
     tag: 'Operations',
     access: 'public',
     summary: 'Liveness: the process answers',
@@ -46,6 +47,7 @@ export const healthEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/readyz',
+    operationId: 'checkReadiness',
     tag: 'Operations',
     access: 'public',
     summary: 'Readiness: Redis and the record store are reachable',

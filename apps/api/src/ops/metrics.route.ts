@@ -20,6 +20,7 @@ export const metricsEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/metrics',
+    operationId: 'readMetrics',
     tag: 'Operations',
     access: 'metrics',
     summary: 'Prometheus metrics',

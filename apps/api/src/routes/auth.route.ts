@@ -49,6 +49,7 @@ export const authEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/auth/login',
+    operationId: 'logIn',
     tag: 'Dashboard session',
     access: 'public',
     summary: 'Log in to the dashboard',
@@ -61,6 +62,7 @@ export const authEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/auth/logout',
+    operationId: 'logOut',
     tag: 'Dashboard session',
     access: 'public',
     summary: 'End the dashboard session',
@@ -70,6 +72,7 @@ export const authEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/auth/session',
+    operationId: 'getSession',
     tag: 'Dashboard session',
     access: 'session',
     summary: 'The logged-in user',

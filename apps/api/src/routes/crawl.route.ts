@@ -97,6 +97,7 @@ export const crawlEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/crawl',
+    operationId: 'crawlSite',
     tag: 'Ingestion',
     access: 'admin',
     summary: 'Crawl a documentation site into a library',
@@ -111,6 +112,7 @@ export const crawlEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/refresh',
+    operationId: 'refreshLibrary',
     tag: 'Ingestion',
     access: 'admin',
     summary: 'Crawl a library again with its kept settings, or set how often that happens',
@@ -130,6 +132,7 @@ export const crawlEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/ingest-url',
+    operationId: 'ingestUrl',
     tag: 'Ingestion',
     access: 'session',
     summary: 'Fetch one URL (an llms.txt or a page) into a library',
@@ -144,6 +147,7 @@ export const crawlEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/ingest-git',
+    operationId: 'ingestGit',
     tag: 'Ingestion',
     access: 'admin',
     summary: 'Read the documentation files of a git repository into a library',
@@ -158,6 +162,7 @@ export const crawlEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/ingest-archive',
+    operationId: 'ingestArchive',
     tag: 'Ingestion',
     access: 'admin',
     summary: 'Read an uploaded archive of a built docs site or of Markdown files into a library',

@@ -23,6 +23,7 @@ export const embedEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/embed',
+    operationId: 'embedChunks',
     tag: 'Ingestion',
     access: 'admin',
     summary: "Embed a page of a library's chunks, or all those without a vector",

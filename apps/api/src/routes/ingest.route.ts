@@ -23,6 +23,7 @@ export const ingestEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/ingest',
+    operationId: 'ingestChunks',
     tag: 'Ingestion',
     access: 'admin',
     summary: 'Ingest pre-chunked documentation into a library',

@@ -75,6 +75,7 @@ export const jobEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/jobs',
+    operationId: 'listJobs',
     tag: 'Jobs',
     access: 'admin',
     query: jobListQuerySchema,
@@ -87,6 +88,7 @@ export const jobEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/jobs/{id}',
+    operationId: 'getJob',
     tag: 'Jobs',
     access: 'admin',
     jobIdParam: true,
@@ -99,6 +101,7 @@ export const jobEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/jobs/{id}/events',
+    operationId: 'followJob',
     tag: 'Jobs',
     access: 'admin',
     jobIdParam: true,
@@ -111,6 +114,7 @@ export const jobEndpoints: Endpoint[] = [
   {
     method: 'delete',
     path: '/api/jobs/{id}',
+    operationId: 'cancelJob',
     tag: 'Jobs',
     access: 'admin',
     jobIdParam: true,

@@ -39,6 +39,7 @@ export const keyEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/keys',
+    operationId: 'listKeys',
     tag: 'API keys',
     access: 'session',
     summary: "List the session user's API keys",
@@ -49,6 +50,7 @@ export const keyEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/api/keys',
+    operationId: 'createKey',
     tag: 'API keys',
     access: 'session',
     summary: 'Create an API key',
@@ -59,6 +61,7 @@ export const keyEndpoints: Endpoint[] = [
   {
     method: 'delete',
     path: '/api/keys',
+    operationId: 'revokeKey',
     tag: 'API keys',
     access: 'session',
     query: deleteKeyQuerySchema,

@@ -71,6 +71,7 @@ export const libraryEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/libraries',
+    operationId: 'listLibraries',
     tag: 'Libraries',
     access: 'public',
     summary: 'List every library, or those matching `q`',
@@ -83,6 +84,7 @@ export const libraryEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/libraries/{id}',
+    operationId: 'getLibrary',
     tag: 'Libraries',
     access: 'public',
     libraryIdParam: true,
@@ -96,6 +98,7 @@ export const libraryEndpoints: Endpoint[] = [
   {
     method: 'delete',
     path: '/api/libraries/{id}',
+    operationId: 'deleteLibrary',
     tag: 'Libraries',
     access: 'library-delete',
     libraryIdParam: true,

@@ -61,6 +61,7 @@ export const mcpEndpoints: Endpoint[] = [
   {
     method: 'post',
     path: '/mcp',
+    operationId: 'callMcp',
     tag: 'Retrieval',
     access: 'reader',
     summary: 'Model Context Protocol server (Streamable HTTP)',

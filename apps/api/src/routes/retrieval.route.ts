@@ -46,6 +46,7 @@ export const retrievalEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/search',
+    operationId: 'searchDocs',
     tag: 'Retrieval',
     access: 'reader',
     query: searchQuerySchema,
@@ -57,6 +58,7 @@ export const retrievalEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/context',
+    operationId: 'getContext',
     tag: 'Retrieval',
     access: 'reader',
     query: contextQuerySchema,
@@ -71,6 +73,7 @@ export const retrievalEndpoints: Endpoint[] = [
   {
     method: 'get',
     path: '/api/chunks',
+    operationId: 'listChunks',
     tag: 'Retrieval',
     access: 'reader',
     query: chunksQuerySchema,

@@ -6,6 +6,8 @@ export type Access = 'admin' | 'session' | 'public' | 'library-delete' | 'metric
 export interface Endpoint {
   method: 'get' | 'post' | 'delete';
   path: string;
+  /** What the operation does, as a name (`crawlSite`, `searchDocs`): the generated client's function for it. */
+  operationId: string;
   tag: 'Libraries' | 'Retrieval' | 'Ingestion' | 'Jobs' | 'API keys' | 'Dashboard session' | 'Operations';
   summary: string;
   description?: string;

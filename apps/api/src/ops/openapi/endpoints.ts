@@ -34,6 +34,7 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'get',
     path: '/api/openapi.json',
+    operationId: 'getOpenApiDocument',
     tag: 'Operations',
     access: 'public',
     summary: 'This OpenAPI 3.1 document',
@@ -43,6 +44,7 @@ export const ENDPOINTS: Endpoint[] = [
   {
     method: 'get',
     path: '/api/docs',
+    operationId: 'showApiReference',
     tag: 'Operations',
     access: 'public',
     summary: 'Readable API reference (HTML rendered from this document)',

@@ -78,7 +78,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
 
 function operationOf(endpoint: Endpoint, components: Components): Operation {
   const operation: Operation = {
-    operationId: operationIdOf(endpoint),
+    operationId: endpoint.operationId,
     tags: [endpoint.tag],
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
@@ -172,14 +172,6 @@ function responsesOf(endpoint: Endpoint, components: Components): Record<string,
     };
   }
   return responses;
-}
-
-function operationIdOf(endpoint: Endpoint): string {
-  const words = endpoint.path
-    .replace(/[{}]/g, '')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean);
-  return [endpoint.method, ...words].map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
 const COMPONENT_REF = '#/components/schemas/';

@@ -1,0 +1,115 @@
+import readline from 'node:readline/promises';
+import { cancelJob, followJob, getJob, type Client, type Job } from '@docshelf/client';
+import type { JobProgress, ProgressView } from './job-progress';
+
+/** How following a job ended: the job as it ended, or the user left it running (Ctrl-C, then "no"). */
+export type FollowOutcome = { kind: 'ended'; job: Job } | { kind: 'left-running'; jobId: string };
+
+export interface FollowOptions {
+  view: ProgressView;
+  /** Ctrl-C asks whether to cancel the job (a terminal on stdin), else leaves it running. */
+  askOnInterrupt: boolean;
+  /** Where the question and its answers are written. */
+  prompt: NodeJS.WriteStream;
+}
+
+const isFinal = (state: Job['state']) => state === 'completed' || state === 'failed' || state === 'cancelled';
+
+/** A stream that drops before the job ends is followed again, this many times in a row at most. */
+const RECONNECTS = 5;
+
+/**
+ * Follows a job to its end through its event stream (`GET /api/jobs/{id}/events`), showing each progress event, and
+ * reads the ended job. Ctrl-C asks whether to cancel the job or leave it running.
+ */
+export async function followJobToEnd(client: Client, jobId: string, options: FollowOptions): Promise<FollowOutcome> {
+  const stop = new AbortController();
+  let interrupted: Promise<FollowOutcome> | undefined;
+  const onInterrupt = () => {
+    if (interrupted) {
+      // A second Ctrl-C while the question waits: leave the job as it is.
+      stop.abort();
+      return;
+    }
+    interrupted = decideOnInterrupt(client, jobId, options, stop);
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const ended = await watch(client, jobId, options.view, stop.signal);
+    if (interrupted) return await interrupted;
+    return ended ? { kind: 'ended', job: ended } : { kind: 'left-running', jobId };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    options.view.finish();
+  }
+}
+
+/** The job once it has ended, or undefined when following was stopped first. */
+async function watch(client: Client, jobId: string, view: ProgressView, signal: AbortSignal): Promise<Job | undefined> {
+  let drops = 0;
+  while (!signal.aborted) {
+    let lastEvent: string | undefined;
+    let ended = false;
+    try {
+      const { stream } = await followJob({
+        client,
+        path: { id: jobId },
+        signal,
+        // A refused or dropped stream is read again below, after the job itself says why or whether it ended.
+        sseMaxRetryAttempts: 1,
+        onSseEvent: (event) => {
+          lastEvent = event.event;
+        },
+      });
+      for await (const data of stream) {
+        if (lastEvent === 'progress') view.update(data as unknown as JobProgress);
+        else if (lastEvent === 'completed' || lastEvent === 'failed' || lastEvent === 'cancelled') {
+          ended = true;
+          break;
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) break;
+      throw error;
+    }
+    if (signal.aborted) break;
+    // The job as stored: its final progress, result and error (and the API's own error if it cannot be read).
+    const { data: job } = await getJob({ client, path: { id: jobId } });
+    if (isFinal(job.state)) {
+      view.update(job.progress);
+      return job;
+    }
+    if (!ended && ++drops > RECONNECTS)
+      throw new Error(`The job's event stream kept closing; follow it with docshelf jobs watch ${jobId}`);
+  }
+  return undefined;
+}
+
+async function decideOnInterrupt(
+  client: Client,
+  jobId: string,
+  options: FollowOptions,
+  stop: AbortController,
+): Promise<FollowOutcome> {
+  options.view.finish();
+  if (!options.askOnInterrupt) {
+    stop.abort();
+    return { kind: 'left-running', jobId };
+  }
+  const question = readline.createInterface({ input: process.stdin, output: options.prompt });
+  let answer: string;
+  try {
+    // readline sees the next Ctrl-C itself: it closes the question, which leaves the job running.
+    const closed = new Promise<string>((resolve) => question.once('close', () => resolve('')));
+    question.once('SIGINT', () => question.close());
+    answer = await Promise.race([question.question('\nCancel the job? [y/N] (no leaves it running) '), closed]);
+  } finally {
+    question.close();
+  }
+  if (!/^y(es)?$/i.test(answer.trim())) {
+    stop.abort();
+    return { kind: 'left-running', jobId };
+  }
+  const { data: job } = await cancelJob({ client, path: { id: jobId } }).finally(() => stop.abort());
+  return { kind: 'ended', job };
+}
