@@ -160,6 +160,14 @@ describe('docshelf command', () => {
     expect(JSON.parse(json.stdout).tokens).toBeLessThanOrEqual(300);
   });
 
+  it("lists jobs, a library's only with --library", async () => {
+    const jobs = await runCli(['jobs', '--library', 'cli/json'], env);
+    expect(jobs.code).toBe(0);
+    const lines = jobs.stdout.trim().split('\n');
+    expect(lines.length).toBe(2); // the two crawls of cli/json, newest first
+    for (const line of lines) expect(line).toMatch(/^[0-9a-f-]{36}\s+crawl\s+completed\s+cli\/json\s/);
+  });
+
   it('lists libraries and shows one', async () => {
     const list = await runCli(['libraries', '--filter', 'cli/'], env);
     expect(list.code).toBe(0);
@@ -217,6 +225,28 @@ describe('docshelf command', () => {
     const refused = await runCli(['search', 'install'], { ...env, DOCSHELF_API_KEY: key });
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/refused the API key: Invalid or revoked API key/);
+
+    // What only a session may do besides keys: ingest one URL (here an llms.txt file), followed like any job.
+    const ingested = await runCli(['ingest-url', `${site.origin}/llms.txt`, '--library', 'cli/llms'], env);
+    expect(ingested.stderr).not.toMatch(/error/);
+    expect(ingested.stdout).toMatch(/✓ Ingested \d+ chunks into cli\/llms/);
+
+    // An MCP setup with a read key made for it, which then answers on /mcp.
+    const setup = await runCli(['mcp-config', '--client', 'cursor', '--create-key'], env);
+    expect(setup.code).toBe(0);
+    const authorization = JSON.parse(setup.stdout).mcpServers.docshelf.headers.Authorization as string;
+    expect(authorization).toMatch(/^Bearer dsk_[0-9a-f]{64}$/);
+    const listedKeys = JSON.parse((await runCli(['keys', '--json'], env)).stdout).keys;
+    expect(listedKeys).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'MCP: cursor', permissions: 'read' })]),
+    );
+    const tools = await request(h.app)
+      .post('/mcp')
+      .set('Authorization', authorization)
+      .set('Accept', 'application/json, text/event-stream')
+      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(tools.status).toBe(200);
+    expect(tools.text).toContain('resolve-library-id');
 
     const logout = await runCli(['logout'], env);
     expect(logout.stdout).toContain('Logged out.');
