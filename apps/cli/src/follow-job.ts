@@ -1,5 +1,5 @@
 import readline from 'node:readline/promises';
-import { cancelJob, followJob, getJob, type Client, type Job } from '@docshelf/client';
+import { ApiError, cancelJob, followJob, getJob, type Client, type Job } from '@docshelf/client';
 import type { JobProgress, ProgressView } from './job-progress';
 
 /** How following a job ended: the job as it ended, or the user left it running (Ctrl-C, then "no"). */
@@ -110,6 +110,16 @@ async function decideOnInterrupt(
     stop.abort();
     return { kind: 'left-running', jobId };
   }
-  const { data: job } = await cancelJob({ client, path: { id: jobId } }).finally(() => stop.abort());
-  return { kind: 'ended', job };
+  try {
+    const { data: job } = await cancelJob({ client, path: { id: jobId } });
+    return { kind: 'ended', job };
+  } catch (error) {
+    // Ended while the question waited: say how it ended instead. (Writing its results: the refusal says so.)
+    if (!(error instanceof ApiError) || error.code !== 'JOB_NOT_CANCELLABLE') throw error;
+    const { data: job } = await getJob({ client, path: { id: jobId } });
+    if (!isFinal(job.state)) throw error;
+    return { kind: 'ended', job };
+  } finally {
+    stop.abort();
+  }
 }
