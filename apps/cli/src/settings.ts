@@ -9,6 +9,8 @@ export interface Settings {
   apiKey?: string;
   /** The session `docshelf login` stored for this server, if any. */
   session?: string;
+  /** For `docshelf login` without a terminal to ask on: `DOCSHELF_PASSWORD`. */
+  password?: string;
 }
 
 export const DEFAULT_URL = 'http://localhost:3000';
@@ -83,5 +85,10 @@ export function resolveSettings(
   const url = normalizeUrl(flags.url ?? env.DOCSHELF_URL ?? DEFAULT_URL);
   const apiKey = flags.apiKey ?? (env.DOCSHELF_API_KEY || undefined);
   const stored = readStoredSession(env);
-  return { url, apiKey, session: stored && stored.url === url ? stored.token : undefined };
+  return {
+    url,
+    apiKey,
+    session: stored && stored.url === url ? stored.token : undefined,
+    password: env.DOCSHELF_PASSWORD || undefined,
+  };
 }

@@ -22,7 +22,7 @@ export function accountCommands(program: Command): void {
     .action(
       action(async (cli, options) => {
         const email = options.email ?? (await ask(cli, 'Email: '));
-        const password = process.env.DOCSHELF_PASSWORD ?? (await ask(cli, 'Password: ', { hidden: true }));
+        const password = cli.settings.password ?? (await ask(cli, 'Password: ', { hidden: true }));
         if (!email || !password) throw new CliError('An email and a password are needed to log in.', EXIT.usage);
         const { data, response } = await logIn({
           client: connect({ baseUrl: cli.settings.url }),

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@commander-js/extra-typings';
 import { createCli, type Cli, type GlobalFlags } from '../cli';
 import { colorsFor, describeFailure } from '../output';
-import { DEFAULT_URL, type Settings } from '../settings';
+import type { Settings } from '../settings';
 
 /**
  * A command's action with what every command needs: the server and credential from the global flags and the
@@ -14,7 +14,8 @@ export function action<Args extends unknown[]>(
     // commander passes the command last; the global flags are its parents' options.
     const command = args[args.length - 1] as { optsWithGlobals(): GlobalFlags };
     const flags = command.optsWithGlobals();
-    let settings: Settings = { url: flags.url ?? process.env.DOCSHELF_URL ?? DEFAULT_URL };
+    // Until the settings are read (a bad --url fails there), errors name the server as given.
+    let settings: Settings = { url: flags.url ?? 'the server' };
     try {
       const cli = createCli(flags);
       settings = cli.settings;
