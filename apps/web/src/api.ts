@@ -1,46 +1,51 @@
-/** The dashboard's side of the REST API: same origin, the session cookie, errors in the API's `{error, code}` shape. */
-// The API's own types, inferred from its zod schemas in packages/core: types only, so no server code is bundled.
-import type {
-  AcceptedJob,
-  ChunksResponse,
-  CrawlResponse,
-  CreatedKey,
-  EmbedResponse,
-  ErrorBody,
-  IngestArchiveResponse,
-  IngestGitResponse,
-  JobList,
-  JobRecord,
-  JobState,
-  KeyListResponse,
-  LibraryDetailResponse,
-  LibraryListResponse,
-  LibraryView,
-  Permission,
-  RefreshScheduleResponse,
-  SearchResponse,
-  SuccessResponse,
-  UserResponse,
-} from '@docshelf/core/schemas';
+/** The dashboard's side of the REST API, through the generated client: same origin, the session cookie. */
+import {
+  ApiError,
+  cancelJob,
+  connect,
+  crawlSite,
+  createKey,
+  deleteLibrary,
+  embedChunks,
+  getJob,
+  getLibrary,
+  getSession,
+  ingestArchive,
+  ingestGit,
+  ingestUrl,
+  listChunks,
+  listJobs,
+  listKeys,
+  listLibraries,
+  logIn,
+  logOut,
+  refreshLibrary,
+  revokeKey,
+  searchDocs,
+  type AcceptedJob,
+  type ApiKey,
+  type ChunksResponse,
+  type CrawlRequest,
+  type CrawlResponse,
+  type EmbedResponse,
+  type IngestArchiveFields,
+  type IngestArchiveResponse,
+  type IngestGitRequest,
+  type IngestGitResponse,
+  type IngestUrlRequest,
+  type Job as JobRecord,
+  type RefreshScheduleResponse,
+  type SearchResponse,
+} from '@docshelf/client';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** Seconds, from Retry-After (429). */
-    readonly retryAfter?: number,
-    readonly details?: unknown[],
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 // The API's types under the names the pages use.
-export type { ApiKey, ErrorBody, JobProgress, JobState, RefreshSchedule, User } from '@docshelf/core/schemas';
-export type Library = LibraryView;
+export type { ApiKey, Error as ErrorBody, Library, RefreshSchedule, User } from '@docshelf/client';
 export type Chunk = ChunksResponse['chunks'][number];
 export type SearchResult = SearchResponse['results'][number];
+export type JobState = JobRecord['state'];
+export type JobProgress = JobRecord['progress'];
 /** A job; `result` is the body of the request that started it, whose fields depend on `type`. */
 export type Job = Omit<JobRecord, 'result'> & {
   result?: Partial<CrawlResponse> &
@@ -51,95 +56,71 @@ export type Job = Omit<JobRecord, 'result'> & {
 
 export const isFinal = (state: JobState) => state === 'completed' || state === 'failed' || state === 'cancelled';
 
-/** `acme/widgets` → `/api/libraries/acme/widgets`, each segment encoded. */
+/** A library id with each segment encoded, for the dashboard's own `/libraries/…` links. */
 export const libraryPath = (id: string) => id.split('/').map(encodeURIComponent).join('/');
 
-/** `body` goes as JSON, or a FormData as multipart/form-data (the browser writes that Content-Type, with its boundary). */
-async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const init: RequestInit = { method, credentials: 'same-origin', headers: { accept: 'application/json', ...headers } };
-  if (body instanceof FormData) {
-    init.body = body;
-  } else if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    (init.headers as Record<string, string>)['content-type'] = 'application/json';
-  }
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch {
-    throw new ApiError(0, 'NETWORK', 'Docshelf did not answer. Check that the API is running and try again.');
-  }
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (res.status === 401 && !url.startsWith('/api/auth/') && location.pathname !== '/login') {
+/** Shown for status 0: no answer came (the API is down, or the network is). */
+const NO_ANSWER = 'Docshelf did not answer. Check that the API is running and try again.';
+
+// The page's own origin; `new Request` resolves the client's relative URLs against it.
+const client = connect({ baseUrl: '', credentials: 'same-origin' });
+
+client.interceptors.response.use((response, request) => {
+  const loggingIn = new URL(request.url).pathname.startsWith('/api/auth/') || location.pathname === '/login';
+  if (response.status === 401 && !loggingIn) {
     // The session ended (logged out elsewhere, expired): log in again, then come back here.
     location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
   }
-  if (!res.ok) {
-    const err = (parsed ?? {}) as Partial<ErrorBody>;
-    const retry = Number(res.headers.get('retry-after'));
-    throw new ApiError(
-      res.status,
-      err.code ?? `HTTP_${res.status}`,
-      err.error ?? `${res.status} ${res.statusText}`,
-      Number.isFinite(retry) && retry > 0 ? retry : undefined,
-      err.details,
-    );
-  }
-  return parsed as T;
-}
+  return response;
+});
 
-const query = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(
-    Object.entries(params)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, String(v)]),
-  ).toString();
+/** Sent with each request that starts a job, so it answers 202 with the job at once. */
+const RESPOND_ASYNC = { Prefer: 'respond-async' };
 
-const ASYNC = { prefer: 'respond-async' };
+/** The job a RESPOND_ASYNC request started: its answer is the 202's, not the body the request answers without it. */
+const startedJob = async (call: Promise<{ data: unknown }>) => (await call).data as AcceptedJob;
 
 export const api = {
-  session: () => call<UserResponse>('GET', '/api/auth/session'),
-  logIn: (email: string, password: string) => call<UserResponse>('POST', '/api/auth/login', { email, password }),
-  logOut: () => call<SuccessResponse>('POST', '/api/auth/logout', {}),
+  session: async () => (await getSession({ client })).data,
+  logIn: async (email: string, password: string) => (await logIn({ client, body: { email, password } })).data,
+  logOut: async () => (await logOut({ client })).data,
 
-  libraries: () => call<LibraryListResponse>('GET', '/api/libraries'),
-  library: (id: string) => call<LibraryDetailResponse>('GET', `/api/libraries/${libraryPath(id)}`),
-  deleteLibrary: (id: string) => call<SuccessResponse>('DELETE', `/api/libraries/${libraryPath(id)}`),
-  chunks: (libraryId: string, offset: number, limit: number) =>
-    call<ChunksResponse>('GET', `/api/chunks?${query({ libraryId, offset, limit })}`),
-  search: (libraryId: string, q: string) =>
-    call<SearchResponse>('GET', `/api/search?${query({ q, libraryId, limit: 10 })}`),
-  embed: (libraryId: string, offset: number, limit: number) =>
-    call<EmbedResponse>('POST', '/api/embed', { libraryId, offset, limit }),
+  libraries: async () => (await listLibraries({ client })).data,
+  library: async (id: string) => (await getLibrary({ client, path: { id } })).data,
+  deleteLibrary: async (id: string) => (await deleteLibrary({ client, path: { id } })).data,
+  chunks: async (libraryId: string, offset: number, limit: number) =>
+    (await listChunks({ client, query: { libraryId, offset: String(offset), limit: String(limit) } })).data,
+  search: async (libraryId: string, q: string) =>
+    (await searchDocs({ client, query: { q, libraryId, limit: '10' } })).data,
+  /** Without RESPOND_ASYNC: the answer is the batch's outcome, which the page's loop reads. */
+  embed: async (libraryId: string, offset: number, limit: number) =>
+    (await embedChunks({ client, body: { libraryId, offset, limit } })).data as EmbedResponse,
 
-  crawl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/crawl', body, ASYNC),
-  ingestUrl: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-url', body, ASYNC),
-  ingestGit: (body: Record<string, unknown>) => call<AcceptedJob>('POST', '/api/ingest-git', body, ASYNC),
-  /** The archive in the form's `file` part, the library's fields beside it. */
-  ingestArchive: (form: FormData) => call<AcceptedJob>('POST', '/api/ingest-archive', form, ASYNC),
+  crawl: (body: CrawlRequest) => startedJob(crawlSite({ client, body, headers: RESPOND_ASYNC })),
+  ingestUrl: (body: IngestUrlRequest) => startedJob(ingestUrl({ client, body, headers: RESPOND_ASYNC })),
+  ingestGit: (body: IngestGitRequest) => startedJob(ingestGit({ client, body, headers: RESPOND_ASYNC })),
+  /** Sent as multipart/form-data: the archive in the `file` part, the library's fields beside it. */
+  ingestArchive: (body: IngestArchiveFields & { file: Blob }) =>
+    startedJob(ingestArchive({ client, body, headers: RESPOND_ASYNC })),
   /** Crawls the library again now with the settings its last crawl kept. */
-  refresh: (libraryId: string) => call<AcceptedJob>('POST', '/api/refresh', { libraryId }, ASYNC),
-  /** `every`: "12h", "1d", "7d" (hours or days); null stops the schedule. */
-  setRefreshSchedule: (libraryId: string, every: string | null) =>
-    call<RefreshScheduleResponse>('POST', '/api/refresh', { libraryId, every }),
-  jobs: () => call<Omit<JobList, 'jobs'> & { jobs: Job[] }>('GET', `/api/jobs?${query({ limit: 20 })}`),
-  job: (id: string) => call<Job>('GET', `/api/jobs/${encodeURIComponent(id)}`),
-  cancelJob: (id: string) => call<Job>('DELETE', `/api/jobs/${encodeURIComponent(id)}`),
+  refresh: (libraryId: string) => startedJob(refreshLibrary({ client, body: { libraryId }, headers: RESPOND_ASYNC })),
+  /** `every`: "12h", "1d", "7d" (hours or days); null stops the schedule. With `every` the answer is the schedule. */
+  setRefreshSchedule: async (libraryId: string, every: string | null) =>
+    (await refreshLibrary({ client, body: { libraryId, every } })).data as RefreshScheduleResponse,
+  jobs: async () => (await listJobs({ client, query: { limit: 20 } })).data as { jobs: Job[] },
+  job: async (id: string) => (await getJob({ client, path: { id } })).data as Job,
+  cancelJob: async (id: string) => (await cancelJob({ client, path: { id } })).data as Job,
 
-  keys: () => call<KeyListResponse>('GET', '/api/keys'),
-  createKey: (name: string, permissions: Permission) => call<CreatedKey>('POST', '/api/keys', { name, permissions }),
-  revokeKey: (id: string) => call<SuccessResponse>('DELETE', `/api/keys?${query({ id })}`),
+  keys: async () => (await listKeys({ client })).data,
+  createKey: async (name: string, permissions: ApiKey['permissions']) =>
+    (await createKey({ client, body: { name, permissions } })).data,
+  revokeKey: async (id: string) => (await revokeKey({ client, query: { id } })).data,
 };
 
 /** A message a person can act on, for any failed call. */
 export function messageOf(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 0) return NO_ANSWER;
   if (error.status === 429) return `Too many attempts. Try again in ${waitText(error.retryAfter)}.`;
   return error.message;
 }

@@ -79,7 +79,8 @@ export function CrawlForm() {
       excludePaths: lines(text(form, 'excludePaths')),
       respectRobotsTxt: form.get('respectRobotsTxt') === 'on',
       useSitemap: form.get('useSitemap') === 'on',
-      renderer: form.get('renderer'),
+      // The menu's values are RENDERERS' own.
+      renderer: text(form, 'renderer') as (typeof RENDERERS)[number][0],
       replace: form.get('replace') === 'on',
       ...optional(form, 'refreshEvery'),
     }),
@@ -189,7 +190,7 @@ export function IngestUrlForm() {
       name: text(form, 'name'),
       ...optional(form, 'description'),
       sourceUrl: text(form, 'sourceUrl'),
-      sourceType: form.get('sourceType'),
+      sourceType: text(form, 'sourceType'),
     }),
   );
   return (
@@ -271,17 +272,18 @@ export function IngestGitForm() {
   );
 }
 
-/** The fields POST /api/ingest-archive takes; it refuses any other, so empty optional fields are left out. */
-const ARCHIVE_FIELDS = ['libraryId', 'name', 'description', 'baseUrl'] as const;
-
 export function IngestArchiveForm() {
-  const { error, busy, submit } = useSubmit((form) => {
-    const upload = new FormData();
-    for (const name of ARCHIVE_FIELDS) if (text(form, name)) upload.set(name, text(form, name));
-    const file = form.get('file');
-    if (file instanceof File) upload.set('file', file);
-    return api.ingestArchive(upload);
-  });
+  // Only the fields POST /api/ingest-archive takes (it refuses any other), empty optional ones left out.
+  const { error, busy, submit } = useSubmit((form) =>
+    api.ingestArchive({
+      libraryId: text(form, 'libraryId'),
+      name: text(form, 'name'),
+      ...optional(form, 'description'),
+      ...optional(form, 'baseUrl'),
+      // The input is required, so the browser sends no form without a file.
+      file: form.get('file') as File,
+    }),
+  );
   return (
     <form class="card job-form" onSubmit={(event) => void submit(event)} aria-labelledby="archive-heading">
       <h2 id="archive-heading">Upload a built site or Markdown files</h2>
