@@ -323,6 +323,10 @@ describe('docshelf command', () => {
       404,
     );
 
+    const noJob = await runCli(['jobs', 'watch', '00000000-0000-4000-8000-000000000000'], env);
+    expect(noJob.code).toBe(1);
+    expect(noJob.stderr).toMatch(/not found \(404 JOB_NOT_FOUND\)/);
+
     const unknownCommand = await runCli(['crawll'], env);
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toMatch(/unknown command 'crawll'/);

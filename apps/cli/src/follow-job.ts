@@ -1,4 +1,5 @@
 import readline from 'node:readline/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, cancelJob, followJob, getJob, type Client, type Job } from '@docshelf/client';
 import type { JobProgress, ProgressView } from './job-progress';
 
@@ -15,7 +16,7 @@ export interface FollowOptions {
 
 const isFinal = (state: Job['state']) => state === 'completed' || state === 'failed' || state === 'cancelled';
 
-/** A stream that drops before the job ends is followed again, this many times in a row at most. */
+/** A stream that drops before the job ends, telling nothing, is followed again this many times in a row at most. */
 const RECONNECTS = 5;
 
 /**
@@ -44,43 +45,48 @@ export async function followJobToEnd(client: Client, jobId: string, options: Fol
   }
 }
 
-/** The job once it has ended, or undefined when following was stopped first. */
+/**
+ * The job once it has ended, or undefined when following was stopped first. The job is read before each stream is
+ * opened: a job this credential cannot see fails at once with the API's own error, an ended one needs no stream.
+ */
 async function watch(client: Client, jobId: string, view: ProgressView, signal: AbortSignal): Promise<Job | undefined> {
   let drops = 0;
   while (!signal.aborted) {
+    const { data: job } = await getJob({ client, path: { id: jobId } });
+    if (isFinal(job.state)) {
+      view.update(job.progress);
+      return job;
+    }
+    view.update(job.progress);
+    if (drops > RECONNECTS) {
+      throw new Error(`The job's event stream kept closing; follow it again with docshelf jobs watch ${jobId}`);
+    }
     let lastEvent: string | undefined;
-    let ended = false;
+    let heard = false;
     try {
       const { stream } = await followJob({
         client,
         path: { id: jobId },
         signal,
-        // A refused or dropped stream is read again below, after the job itself says why or whether it ended.
+        // A refused or dropped stream is not retried here: the loop reads the job, then follows it again.
         sseMaxRetryAttempts: 1,
         onSseEvent: (event) => {
           lastEvent = event.event;
         },
       });
       for await (const data of stream) {
+        heard = true;
         if (lastEvent === 'progress') view.update(data as unknown as JobProgress);
-        else if (lastEvent === 'completed' || lastEvent === 'failed' || lastEvent === 'cancelled') {
-          ended = true;
-          break;
-        }
+        else if (lastEvent === 'completed' || lastEvent === 'failed' || lastEvent === 'cancelled') break;
       }
     } catch (error) {
       if (signal.aborted) break;
       throw error;
     }
-    if (signal.aborted) break;
-    // The job as stored: its final progress, result and error (and the API's own error if it cannot be read).
-    const { data: job } = await getJob({ client, path: { id: jobId } });
-    if (isFinal(job.state)) {
-      view.update(job.progress);
-      return job;
-    }
-    if (!ended && ++drops > RECONNECTS)
-      throw new Error(`The job's event stream kept closing; follow it with docshelf jobs watch ${jobId}`);
+    // A stream that ended without its final event dropped (a restarting server, a proxy): wait a little, longer each
+    // time in a row, before following again.
+    drops = heard ? 0 : drops + 1;
+    if (!heard) await delay(Math.min(500 * 2 ** drops, 8_000), undefined, { signal }).catch(() => undefined);
   }
   return undefined;
 }
