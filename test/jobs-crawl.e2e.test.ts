@@ -14,13 +14,18 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
   let auth: { Authorization: string };
   let baseUrl: string;
 
-  beforeAll(async () => {
-    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1' });
+  /** A harness for one test, with `env` over what every test needs. */
+  const started: Harness[] = [];
+  const startFor = async (env: Record<string, string>) => {
+    h = await startHarness({ PRIVATE_HOST_ALLOWLIST: '127.0.0.1', ...env });
+    started.push(h);
     auth = { Authorization: `Bearer ${await h.createKey('admin')}` };
     baseUrl = await h.baseUrl();
+  };
+  afterEach(async () => {
+    await site?.close();
+    await Promise.all(started.splice(0).map((harness) => harness.close()));
   });
-  afterAll(async () => h.close());
-  afterEach(async () => site?.close());
 
   const crawlBody = (libraryId: string, extra: object = {}) => ({
     libraryId,
@@ -32,6 +37,9 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
   const pagesFetched = () => site.requests.filter((r) => r.startsWith('/docs/')).length;
 
   it('answers 202 at once; the event stream counts pages up to 150 and ends with the synchronous result', async () => {
+    // No spacing between a host's pages (10 a second by default, tested in crawl-limits.rel.test.ts): two crawls of
+    // 150 pages, compared with each other.
+    await startFor({ CRAWL_HOST_PAGES_PER_SECOND: '0' });
     site = await serveFixtures({ routes: SITE.route });
     const sync = await request(h.app).post('/api/crawl').set(auth).send(crawlBody('site/sync')).expect(200);
     expect(sync.body).toMatchObject({
@@ -78,6 +86,8 @@ describe('a crawl of the 150-page fixture site, asynchronously', () => {
   }, 120_000);
 
   it('DELETE mid-crawl: cancelled, no page fetched after the answer, the library unchanged', async () => {
+    // The default spacing: when the cancel comes, pages are waiting for their host's turn as well as being fetched.
+    await startFor({});
     site = await serveFixtures({ routes: SITE.route, delayMs: 40 });
     await request(h.app)
       .post('/api/ingest')

@@ -239,8 +239,9 @@ describeWithChromium('BrowserPool', () => {
 
   it('times out a page whose scripts never finish, with a clear error', async () => {
     const startedAt = Date.now();
-    await expect(pool.render(`${site.origin}/busy`, { timeoutMs: 2000 })).rejects.toThrow(
-      new RenderFailedError(`${site.origin}/busy`, 'timed out after 2000ms'),
+    // The page never finishes: what is checked is that it is cut off with this error, not after how long.
+    await expect(pool.render(`${site.origin}/busy`, { timeoutMs: 1000 })).rejects.toThrow(
+      new RenderFailedError(`${site.origin}/busy`, 'timed out after 1000ms'),
     );
     expect(Date.now() - startedAt).toBeLessThan(5000);
     expect((await pool.render(`${site.origin}/plain`)).title).toBe('Plain');

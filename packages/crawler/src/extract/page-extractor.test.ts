@@ -67,9 +67,11 @@ describe('a page too large for an extraction thread', () => {
 
   it('is extracted on the event loop, with what extraction there gives, once its thread runs out of heap', async () => {
     const tooLarge: string[] = [];
-    // 64 MB is too little for a 5 MB page of 80,000 table rows (the default limit is 1 GB), and enough for the thread's
-    // code and a small page. Near its limit the thread's heap is collected over and over, which on a loaded machine
-    // has taken longer than the default 30 s extraction limit: this test is about running out of heap, not time.
+    // 64 MB is too little for a 2 MB page of 30,000 table rows (the default limit is 1 GB; 8,000 rows already do not
+    // fit, so 30,000 leave a wide margin while the page's two extractions on the event loop stay short), and enough for
+    // the thread's code and a small page. Near its limit the thread's heap is collected over and over, which on a
+    // loaded machine has taken longer than the default 30 s extraction limit: this test is about running out of heap,
+    // not time.
     const extractor = createThreadedExtractor(1, {
       heapLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
       onOutOfMemory: (url) => tooLarge.push(url),
@@ -77,7 +79,7 @@ describe('a page too large for an extraction thread', () => {
     });
     try {
       const rows = Array.from(
-        { length: 80_000 },
+        { length: 30_000 },
         (_, i) => `<tr><td>cell ${i}</td><td><a href="/p${i}">link ${i}</a></td></tr>`,
       );
       const task = {
@@ -122,12 +124,13 @@ describe('a page whose extraction outruns its time', () => {
   });
 
   it('is extracted in a thread even when no threads are configured, while a small page stays on the event loop', async () => {
-    const extractor = createPageExtractor(0, { timeoutMs: 5_000 });
+    // Only the hostile page goes to a thread, and its extraction takes tens of seconds: a second's limit cuts it.
+    const extractor = createPageExtractor(0, { timeoutMs: 1_000 });
     try {
       const next = small();
       expect(next.html.length).toBeLessThanOrEqual(INLINE_MAX_CHARS);
       await expect(extractor.extract(next)).resolves.toEqual({ page: extractPage(next.html, next.url) });
-      await expect(extractor.extract(hostile)).rejects.toThrow(/took longer than 5000 ms/);
+      await expect(extractor.extract(hostile)).rejects.toThrow(/took longer than 1000 ms/);
     } finally {
       await extractor.close();
     }
