@@ -182,10 +182,13 @@ describe('POST /api/ingest-archive (admin key or session)', () => {
       .expect(202);
     const stream = await openEventStream(`${await h.baseUrl()}/api/jobs/${accepted.body.jobId}/events`, { cookie });
     const events = await stream.ended;
+    // The stream ends with the job's end (progress events come first only if the stream opened before the job moved
+    // on: three Markdown files can be read before it does, so they are not asked for here).
     expect(events.at(-1)).toMatchObject({ event: 'completed', data: { libraryId: 'archive/form', filesIngested: 3 } });
-    expect(events.some((e) => e.event === 'progress' && e.data.phase === 'crawling')).toBe(true);
+    expect(events.filter((e) => e.event !== 'progress')).toHaveLength(1);
     const job = await request(h.app).get(`/api/jobs/${accepted.body.jobId}`).set('Cookie', cookie).expect(200);
     expect(job.body).toMatchObject({ type: 'ingest-archive', libraryId: 'archive/form', state: 'completed' });
+    expect(job.body.progress).toMatchObject({ phase: 'done', chunksIngested: expect.any(Number) });
     expect(keptUploads()).toEqual([]);
   });
 });
