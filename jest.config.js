@@ -64,6 +64,8 @@ const config = {
   testTimeout: 60_000,
   // Suites share one Redis and one machine; each uses its own queue prefix and data dir.
   maxWorkers: 2,
+  // The longest suites start first, so that none starts last and runs on alone.
+  testSequencer: '<rootDir>/packages/testing/src/jest/slow-first-sequencer.cjs',
   reporters: [
     'default',
     '<rootDir>/packages/testing/src/jest/figures-reporter.cjs',
