@@ -314,6 +314,38 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
     expect(markdown).toContain('It opens when the divers have cleared the channel.');
     expect(markdown).not.toContain('Quick links');
   });
+
+  it('keeps a part in an earlier container of its own, as Elementor wraps each text widget, and its paragraphs', () => {
+    // Elementor: each container a box holding a text widget; the post's opening in the first, its longest part in the
+    // second, beside a heading widget. A page that says it is an article, whose opening Readability's reading leaves out.
+    const container = (id: string, inside: string, after = '') =>
+      `<div class="elementor-element elementor-element-${id} e-con-boxed e-con e-parent"><div class="e-con-inner">` +
+      `<div class="elementor-element elementor-element-w${id} elementor-widget elementor-widget-text-editor">` +
+      `<div class="elementor-widget-container">${inside}</div></div>${after}</div></div>`;
+    const questions =
+      '<div class="elementor-element elementor-widget elementor-widget-heading"><h2>Questions</h2></div>';
+    const opening = [1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<h3>Opening section ${i}</h3><p>Opening paragraph ${i} tells why the harbour matters to the town, its ships and its people.</p>`,
+      )
+      .join('');
+    const longest = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+      .map((i) =>
+        paragraph(`Longest part, paragraph ${i}, says how the harbour was rebuilt, stone by stone, over years.`),
+      )
+      .join('');
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<div class="site-header"><a href="/">Example News</a></div><div class="hero"><h1>Harbour reopens after storm</h1>' +
+      '</div><article class="post">' +
+      `<div class="elementor elementor-15342">${container('98fbbca', opening)}${container('fb50472', longest, questions)}</div>` +
+      '</article><div class="related"><a href="/other">Another story</a></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Longest part, paragraph 12');
+    expect(markdown).toContain('Opening paragraph 1 tells why the harbour matters');
+    expect(markdown).toContain('Opening paragraph 6 tells why the harbour matters');
+  });
 });
 
 describe("extractPage on an article's author box", () => {
