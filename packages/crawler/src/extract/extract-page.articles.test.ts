@@ -346,6 +346,27 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
     expect(markdown).toContain('Opening paragraph 1 tells why the harbour matters');
     expect(markdown).toContain('Opening paragraph 6 tells why the harbour matters');
   });
+
+  it('keeps a section of five paragraphs or more that Readability misses, and drops a byline it misses', () => {
+    // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's second section.
+    const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
+    const section = [1, 2, 3, 4, 5]
+      .map((i) => `<p>Section paragraph ${i} says what the divers found on the floor of the channel, day by day.</p>`)
+      .join('');
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
+      '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
+      story.slice(0, 5).join('') +
+      `<div class="supplemental"><h2>What the divers found</h2>${section}</div>` +
+      story.slice(5).join('') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Story paragraph 10');
+    expect(markdown).toContain('Section paragraph 1 says');
+    expect(markdown).toContain('Section paragraph 5 says');
+    expect(markdown).not.toContain('harbour desk team');
+  });
 });
 
 describe("extractPage on an article's author box", () => {
