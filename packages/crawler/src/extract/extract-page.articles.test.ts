@@ -463,3 +463,27 @@ describe("extractPage on an article's standfirst", () => {
     expect(question.markdown).toContain('Why does the harbour close every winter');
   });
 });
+
+describe('extractPage on a sign-up box inside an article', () => {
+  const page = (box: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<article><h1>Harbour reopens after storm</h1>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    box +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '</article></body>';
+
+  it('drops the box around an email field, its invitation, small print and thanks with it', () => {
+    const box =
+      '<div class="x7f2"><div><p>Been there, done that? Think again.</p>' +
+      '<label>Sign up to our letter to enjoy the harbour without spending a thing.</label></div>' +
+      '<form><input type="email" placeholder="Enter email address"><input type="submit" value="Subscribe"></form>' +
+      '<div><p>By entering your email address you agree to our <a href="/terms">Terms of Use</a>.</p></div>' +
+      "<div><p>Awesome, you're subscribed!</p></div></div>";
+    const { markdown } = extract(page(box));
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Sign up to our letter');
+    expect(markdown).not.toContain('By entering your email address');
+    expect(markdown).not.toContain("you're subscribed");
+  });
+});

@@ -19,6 +19,7 @@ import { removeArticleLinkLists } from './link-lists';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
+import { removeSignUpBoxes } from './sign-up-boxes';
 import { removeStandfirst } from './standfirsts';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
@@ -97,6 +98,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   // before chrome removal takes their buttons.
   const article =
     root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
+  if (article) removeSignUpBoxes(article.top);
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
   if (article) {
