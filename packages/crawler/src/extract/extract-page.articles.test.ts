@@ -487,3 +487,26 @@ describe('extractPage on a sign-up box inside an article', () => {
     expect(markdown).not.toContain("you're subscribed");
   });
 });
+
+describe('extractPage on labels an article repeats between its paragraphs', () => {
+  it('drops a short line said alone three times, and keeps labels over lists and ratings', () => {
+    // An ad slot: its label beside an empty paragraph and the slot a script fills.
+    const slot =
+      '<aside class="unit-x1"><div class="unit-x1__inner"><span>Advertisement</span><p></p>' +
+      '<div class="unit-x1__slot"><div id="slot"></div></div></div></aside>';
+    const pros = (i: number) => `<div class="box"><p>Pros</p><ul><li>Point ${i} for the ferry</li></ul></div>`;
+    const rating = '<div class="score"><p>5/5</p></div>';
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1>' +
+      [1, 2, 3]
+        .map((i) => paragraph(`Paragraph ${i} of the story tells of the storm.`) + slot + pros(i) + rating)
+        .join('') +
+      '</article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Paragraph 3 of the story');
+    expect(markdown).not.toContain('Advertisement');
+    expect(markdown.match(/Pros/g)).toHaveLength(3);
+    expect(markdown.match(/5\/5/g)).toHaveLength(3);
+  });
+});

@@ -7,6 +7,7 @@ import { selectContentRoot } from './content-root';
 import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
+import { removeRepeatedLabels } from './repeated-labels';
 import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
@@ -104,6 +105,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   if (article) {
     removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
+    removeRepeatedLabels(article.top);
     removeCreditLines(article.top);
     removeAuthorBox(article.top);
     removeArticleLinkLists(article.top);
