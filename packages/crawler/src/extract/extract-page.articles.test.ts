@@ -264,8 +264,8 @@ describe("extractPage on an article's picture credits", () => {
   const page = (head: string) =>
     `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
     '<h1>Harbour reopens after storm</h1><div class="entry">' +
-    '<figure><img src="/ship.jpg" alt=""><figcaption><span>The first ship enters the harbour.</span> ' +
-    '<span>(Image: © Jane Photographer/Example News)</span></figcaption></figure>' +
+    '<div class="wp-caption"><img src="/ship.jpg" alt=""><p class="wp-caption-text">' +
+    '<span>The first ship enters the harbour.</span> <span>(Image: © Jane Photographer/Example News)</span></p></div>' +
     paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
     '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
     paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
@@ -508,5 +508,25 @@ describe('extractPage on labels an article repeats between its paragraphs', () =
     expect(markdown).not.toContain('Advertisement');
     expect(markdown.match(/Pros/g)).toHaveLength(3);
     expect(markdown.match(/5\/5/g)).toHaveLength(3);
+  });
+});
+
+describe("extractPage on an article's figures", () => {
+  it('drops a figure of a picture and its caption, and keeps a figure holding text of its own', () => {
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1>' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<figure class="lead"><div class="frame"><img src="/quay.jpg" alt=""></div>' +
+      '<figcaption>Divers at work on the quay on Tuesday. <span>(Photo: J. Doe)</span></figcaption></figure>' +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '<figure><blockquote><p>We never saw a storm like it in forty years at sea.</p></blockquote>' +
+      '<figcaption>A ferry captain</figcaption></figure>' +
+      '</article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Divers at work on the quay');
+    expect(markdown).toContain('We never saw a storm like it');
+    expect(markdown).toContain('A ferry captain');
   });
 });

@@ -7,6 +7,7 @@ import { selectContentRoot } from './content-root';
 import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
+import { removeFigureCaptions } from './figure-captions';
 import { removeRepeatedLabels } from './repeated-labels';
 import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
@@ -99,7 +100,10 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   // before chrome removal takes their buttons.
   const article =
     root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
-  if (article) removeSignUpBoxes(article.top);
+  if (article) {
+    removeSignUpBoxes(article.top);
+    removeFigureCaptions(article.top);
+  }
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
   if (article) {
