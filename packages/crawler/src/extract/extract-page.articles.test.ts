@@ -517,7 +517,7 @@ describe("extractPage on an article's figures", () => {
       '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
       '<article><h1>Harbour reopens after storm</h1>' +
       paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
-      '<figure class="lead"><div class="frame"><img src="/quay.jpg" alt=""></div>' +
+      '<figure class="lead"><div class="frame"><img src="/quay.jpg" alt=""><div class="count">6</div></div>' +
       '<figcaption>Divers at work on the quay on Tuesday. <span>(Photo: J. Doe)</span></figcaption></figure>' +
       paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
       '<figure><blockquote><p>We never saw a storm like it in forty years at sea.</p></blockquote>' +

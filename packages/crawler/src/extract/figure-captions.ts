@@ -6,11 +6,14 @@ import { measureTextAmounts } from './text-amounts';
  * A news or blog article's illustrations: a `<figure>` holding a picture and a caption saying what it shows, who is in
  * it and who took it ("The Doobie Brothers perform at the Beacon. (AP Photo)"). The Markdown keeps no picture, and its
  * caption, left between the story's paragraphs, reads as a stray line of the story: the figure goes whole. Told by its
- * tag and what it holds: a figure with text outside its caption (a pull quote, a chart's table) or with no picture
- * stays, and documentation is never asked (its figures' captions name diagrams).
+ * tag and what it holds: a figure with text of its own outside its caption (a pull quote, a chart's table; a gallery's
+ * count is no text of its own) or with no picture stays, and documentation is never asked (its figures' captions name
+ * diagrams).
  */
 
 const PICTURE_TAGS = new Set(['img', 'picture', 'video', 'svg']);
+/** Text outside the caption a figure may hold (characters that are not white space): a gallery's count, "Expand". */
+const MAX_OTHER_CHARS = 20;
 
 /** Removes from `top`, an article's content, its figures of a picture and a caption (see above). */
 export function removeFigureCaptions(top: Element): void {
@@ -31,7 +34,7 @@ export function removeFigureCaptions(top: Element): void {
     figures.filter((figure) => {
       const captions = captionsIn(figure);
       const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
-      return captions.length > 0 && chars(figure) === captionChars && holdsPicture(figure);
+      return captions.length > 0 && chars(figure) - captionChars <= MAX_OTHER_CHARS && holdsPicture(figure);
     }),
   );
 }
