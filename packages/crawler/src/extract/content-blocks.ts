@@ -31,6 +31,8 @@ const MIN_ALTERNATIVES = 3;
 
 /** A sibling of the content block's kind holding this much prose (characters), mostly outside links, is content too. */
 const MIN_PART_PROSE = 200;
+/** Parts are looked for beside the content block and beside this many of its wrappers (Elementor's container, inner box, widget). */
+const PART_WRAPPER_LEVELS = 3;
 const MAX_PART_LINK_DENSITY = 0.25;
 
 /** The content block is widened until it holds this share of the page's prose. */
@@ -259,11 +261,14 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
     kept = [best];
   }
   if (best === top) return root;
-  // The story's opening parts, scored too low to be kept beside its longest; only before it, as a part after it of
-  // the same kind is as often a press release's boilerplate.
-  for (let sibling = best.prev; sibling; sibling = sibling.prev)
-    if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, best, measures))
-      kept.push(sibling);
+  // The story's opening parts, scored too low to be kept beside its longest: before the block or before one of its
+  // wrappers (a page builder's text widget inside a container of its own); only before, as a part after it of the same
+  // kind is as often a press release's boilerplate.
+  let part: Element | null = best;
+  for (let level = 0; part && part !== top && level <= PART_WRAPPER_LEVELS; part = parentElement(part), level++)
+    for (let sibling = part.prev; sibling; sibling = sibling.prev)
+      if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, part, measures))
+        kept.push(sibling);
   const headline = findHeadline($, measures.blocks, best);
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);

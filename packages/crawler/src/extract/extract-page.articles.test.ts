@@ -264,8 +264,8 @@ describe("extractPage on an article's picture credits", () => {
   const page = (head: string) =>
     `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
     '<h1>Harbour reopens after storm</h1><div class="entry">' +
-    '<figure><img src="/ship.jpg" alt=""><figcaption><span>The first ship enters the harbour.</span> ' +
-    '<span>(Image: © Jane Photographer/Example News)</span></figcaption></figure>' +
+    '<div class="wp-caption"><img src="/ship.jpg" alt=""><p class="wp-caption-text">' +
+    '<span>The first ship enters the harbour.</span> <span>(Image: © Jane Photographer/Example News)</span></p></div>' +
     paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
     '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
     paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
@@ -313,6 +313,59 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
     expect(markdown).toContain('The harbour closes when a storm is forecast.');
     expect(markdown).toContain('It opens when the divers have cleared the channel.');
     expect(markdown).not.toContain('Quick links');
+  });
+
+  it('keeps a part in an earlier container of its own, as Elementor wraps each text widget, and its paragraphs', () => {
+    // Elementor: each container a box holding a text widget; the post's opening in the first, its longest part in the
+    // second, beside a heading widget. A page that says it is an article, whose opening Readability's reading leaves out.
+    const container = (id: string, inside: string, after = '') =>
+      `<div class="elementor-element elementor-element-${id} e-con-boxed e-con e-parent"><div class="e-con-inner">` +
+      `<div class="elementor-element elementor-element-w${id} elementor-widget elementor-widget-text-editor">` +
+      `<div class="elementor-widget-container">${inside}</div></div>${after}</div></div>`;
+    const questions =
+      '<div class="elementor-element elementor-widget elementor-widget-heading"><h2>Questions</h2></div>';
+    const opening = [1, 2, 3, 4, 5, 6]
+      .map(
+        (i) =>
+          `<h3>Opening section ${i}</h3><p>Opening paragraph ${i} tells why the harbour matters to the town, its ships and its people.</p>`,
+      )
+      .join('');
+    const longest = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+      .map((i) =>
+        paragraph(`Longest part, paragraph ${i}, says how the harbour was rebuilt, stone by stone, over years.`),
+      )
+      .join('');
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<div class="site-header"><a href="/">Example News</a></div><div class="hero"><h1>Harbour reopens after storm</h1>' +
+      '</div><article class="post">' +
+      `<div class="elementor elementor-15342">${container('98fbbca', opening)}${container('fb50472', longest, questions)}</div>` +
+      '</article><div class="related"><a href="/other">Another story</a></div></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Longest part, paragraph 12');
+    expect(markdown).toContain('Opening paragraph 1 tells why the harbour matters');
+    expect(markdown).toContain('Opening paragraph 6 tells why the harbour matters');
+  });
+
+  it('keeps a section of five paragraphs or more that Readability misses, and drops a byline it misses', () => {
+    // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's second section.
+    const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
+    const section = [1, 2, 3, 4, 5]
+      .map((i) => `<p>Section paragraph ${i} says what the divers found on the floor of the channel, day by day.</p>`)
+      .join('');
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
+      '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
+      story.slice(0, 5).join('') +
+      `<div class="supplemental"><h2>What the divers found</h2>${section}</div>` +
+      story.slice(5).join('') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Story paragraph 10');
+    expect(markdown).toContain('Section paragraph 1 says');
+    expect(markdown).toContain('Section paragraph 5 says');
+    expect(markdown).not.toContain('harbour desk team');
   });
 });
 
@@ -408,5 +461,72 @@ describe("extractPage on an article's standfirst", () => {
   it('keeps a heading under the headline that names or asks, as a section does', () => {
     const question = extract(page('<h2>Why does the harbour close every winter when the storms come?</h2>'));
     expect(question.markdown).toContain('Why does the harbour close every winter');
+  });
+});
+
+describe('extractPage on a sign-up box inside an article', () => {
+  const page = (box: string) =>
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<article><h1>Harbour reopens after storm</h1>' +
+    paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+    box +
+    paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+    '</article></body>';
+
+  it('drops the box around an email field, its invitation, small print and thanks with it', () => {
+    const box =
+      '<div class="x7f2"><div><p>Been there, done that? Think again.</p>' +
+      '<label>Sign up to our letter to enjoy the harbour without spending a thing.</label></div>' +
+      '<form><input type="email" placeholder="Enter email address"><input type="submit" value="Subscribe"></form>' +
+      '<div><p>By entering your email address you agree to our <a href="/terms">Terms of Use</a>.</p></div>' +
+      "<div><p>Awesome, you're subscribed!</p></div></div>";
+    const { markdown } = extract(page(box));
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Sign up to our letter');
+    expect(markdown).not.toContain('By entering your email address');
+    expect(markdown).not.toContain("you're subscribed");
+  });
+});
+
+describe('extractPage on labels an article repeats between its paragraphs', () => {
+  it('drops a short line said alone three times, and keeps labels over lists and ratings', () => {
+    // An ad slot: its label beside an empty paragraph and the slot a script fills.
+    const slot =
+      '<aside class="unit-x1"><div class="unit-x1__inner"><span>Advertisement</span><p></p>' +
+      '<div class="unit-x1__slot"><div id="slot"></div></div></div></aside>';
+    const pros = (i: number) => `<div class="box"><p>Pros</p><ul><li>Point ${i} for the ferry</li></ul></div>`;
+    const rating = '<div class="score"><p>5/5</p></div>';
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1>' +
+      [1, 2, 3]
+        .map((i) => paragraph(`Paragraph ${i} of the story tells of the storm.`) + slot + pros(i) + rating)
+        .join('') +
+      '</article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Paragraph 3 of the story');
+    expect(markdown).not.toContain('Advertisement');
+    expect(markdown.match(/Pros/g)).toHaveLength(3);
+    expect(markdown.match(/5\/5/g)).toHaveLength(3);
+  });
+});
+
+describe("extractPage on an article's figures", () => {
+  it('drops a figure of a picture and its caption, and keeps a figure holding text of its own', () => {
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1>' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<figure class="lead"><div class="frame"><img src="/quay.jpg" alt=""><div class="count">6</div></div>' +
+      '<figcaption>Divers at work on the quay on Tuesday. <span>(Photo: J. Doe)</span></figcaption></figure>' +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '<figure><blockquote><p>We never saw a storm like it in forty years at sea.</p></blockquote>' +
+      '<figcaption>A ferry captain</figcaption></figure>' +
+      '</article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Divers at work on the quay');
+    expect(markdown).toContain('We never saw a storm like it');
+    expect(markdown).toContain('A ferry captain');
   });
 });

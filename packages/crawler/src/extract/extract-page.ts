@@ -7,6 +7,8 @@ import { selectContentRoot } from './content-root';
 import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
+import { removeFigureCaptions } from './figure-captions';
+import { removeRepeatedLabels } from './repeated-labels';
 import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
 import { convertContentToMarkdown } from './html-to-markdown';
@@ -19,6 +21,7 @@ import { removeArticleLinkLists } from './link-lists';
 import { collectIndexedLinks, resolveDocumentBase } from './page-links';
 import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader-view';
 import { removeChrome } from './remove-chrome';
+import { removeSignUpBoxes } from './sign-up-boxes';
 import { removeStandfirst } from './standfirsts';
 import { measureTextAmounts, type TextAmount } from './text-amounts';
 
@@ -97,11 +100,16 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   // before chrome removal takes their buttons.
   const article =
     root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
+  if (article) {
+    removeSignUpBoxes(article.top);
+    removeFigureCaptions(article.top);
+  }
   removeChrome($, root, { landmark, loose, amounts, names: index.names });
   removeDuplicateBlocks($, root);
   if (article) {
     removeRepeatingWidgets($, article.top);
     removeDatelines(article.top);
+    removeRepeatedLabels(article.top);
     removeCreditLines(article.top);
     removeAuthorBox(article.top);
     removeArticleLinkLists(article.top);

@@ -29,6 +29,23 @@ describe('images as their alt text', () => {
     expect(markdown.match(/A pruned bush in March/g)).toHaveLength(1);
     expect(markdown).toContain('Credit: J. Doe');
   });
+
+  it('drops an alt text that the caption standing beside its image repeats, outside a <figure>', () => {
+    // WordPress's `wp-caption`: the picture and a paragraph saying what its alt text says.
+    const markdown = extract(
+      `${PROSE}<div class="wp-caption"><img src="c.jpg" alt="A pruned bush in March (Photo: J. Doe)">` +
+        '<p class="wp-caption-text">A pruned bush in March (Photo: J. Doe)</p></div>',
+    );
+    expect(markdown.match(/A pruned bush in March/g)).toHaveLength(1);
+  });
+
+  it("drops the alt text of a picture inside a link: a thumbnail is the link's", () => {
+    const markdown = extract(
+      `${PROSE}<p><a href="/climbing-roses"><img src="t.jpg" alt="Climbing roses on an old brick wall"></a></p>${PROSE}`,
+    );
+    expect(markdown).not.toContain('Climbing roses on an old brick wall');
+    expect(markdown).toContain('outward-facing bud');
+  });
 });
 
 describe('captions of images', () => {

@@ -4,12 +4,19 @@ import { wordsOf } from './text-amounts';
 
 /** An alt text with this share of its words in its figure's caption says what the caption says. */
 const CAPTION_WORDS_SHARE = 0.8;
+/** The text nearest an image is looked for this many wrappers up… */
+const NEAR_LEVELS = 4;
+/** …and is a caption's, a line or two (characters): the story around an image says its words by chance. */
+const NEAR_MAX_CHARS = 300;
 
 /**
- * The text each image stands for in the content: its alt text, unless that text describes no image of its own. An alt
- * text on several images of the content is a label (the site's name, a search phrase), not a description of each; an
- * alt text its figure's caption repeats is read once, in the caption. In documentation (`documentation`: a
- * generator's root, or content holding code) every alt text is kept: a diagram's, repeated or captioned, is content.
+ * The text each image stands for in the content: its alt text, unless that text describes no image of its own or says
+ * again what the page says beside it. An alt text on several images of the content is a label (the site's name, a
+ * search phrase), not a description of each; an alt text its figure's caption repeats is read once, in the caption, and
+ * so is one the text nearest the image repeats (WordPress's `wp-caption-text` beside its picture, a product's name
+ * under its photo); a picture inside a link (a teaser's thumbnail, a product card's photo) is the link's, whose title
+ * its alt text repeats or stands in for. In documentation (`documentation`: a generator's root, or content holding
+ * code) every alt text is kept: a diagram's, repeated or captioned, is content.
  */
 export function describeImages(images: Element[], documentation: boolean): Map<Element, string> {
   const alts = new Map(images.map((image) => [image, (image.attribs.alt ?? '').replace(/\s+/g, ' ').trim()]));
@@ -18,15 +25,45 @@ export function describeImages(images: Element[], documentation: boolean): Map<E
   for (const alt of alts.values()) if (alt !== '') uses.set(alt.toLowerCase(), (uses.get(alt.toLowerCase()) ?? 0) + 1);
   for (const [image, alt] of alts) {
     if (alt === '') continue;
-    if (uses.get(alt.toLowerCase())! > 1 || captionRepeats(image, alt)) alts.set(image, '');
+    if (
+      uses.get(alt.toLowerCase())! > 1 ||
+      captionRepeats(image, alt) ||
+      isLinked(image) ||
+      nearTextRepeats(image, alt)
+    )
+      alts.set(image, '');
   }
   return alts;
 }
 
 function captionRepeats(image: Element, alt: string): boolean {
-  const caption = new Set(wordsOf(captionText(image)));
+  return saysAgain(captionText(image), alt);
+}
+
+/** Whether `text` holds most of the alt text's words (CAPTION_WORDS_SHARE). */
+function saysAgain(text: string, alt: string): boolean {
+  const said = new Set(wordsOf(text));
   const words = wordsOf(alt);
-  return words.length > 0 && words.filter((word) => caption.has(word)).length >= words.length * CAPTION_WORDS_SHARE;
+  return words.length > 0 && words.filter((word) => said.has(word)).length >= words.length * CAPTION_WORDS_SHARE;
+}
+
+/** A picture inside a link. */
+function isLinked(image: Element): boolean {
+  for (let node = image.parent; node; node = node.parent) if (isElementNode(node) && node.name === 'a') return true;
+  return false;
+}
+
+/**
+ * Whether the text nearest the image repeats its alt text: the text of its closest wrapper holding any, looked for
+ * NEAR_LEVELS wrappers up at most, when it is a caption's length (a caption beside the picture, a product's name).
+ */
+function nearTextRepeats(image: Element, alt: string): boolean {
+  let holder = image.parent;
+  for (let level = 0; holder && isElementNode(holder) && level < NEAR_LEVELS; level++, holder = holder.parent) {
+    const text = textOf(holder);
+    if (/\S/.test(text)) return text.replace(/\s+/g, ' ').trim().length <= NEAR_MAX_CHARS && saysAgain(text, alt);
+  }
+  return false;
 }
 
 /** The text of the `<figcaption>` of the `<figure>` around the image, empty when there is none. */

@@ -30,6 +30,10 @@ const KEEP_SHARE = 0.9;
 const SAME_STORY_SHARE = 0.5;
 /** The reader view drops at most this share of the content's words, or nothing. */
 const MAX_DROPPED_SHARE = 0.5;
+/** A run of this many paragraphs the reader view would drop, one after another, is a section of the story… */
+const MIN_RUN = 5;
+/** …when each is a sentence or more (words). */
+const RUN_MIN_WORDS = 15;
 /** Readability walks the whole document more than once: a page of more elements than this is not asked. */
 const MAX_ELEMENTS = 20_000;
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -73,7 +77,30 @@ export function applyReaderView(
   // Bylines, captions and labels are a small part of a story: when the blocks Readability lacks add up to more, it
   // missed part of the story (a checklist of short items, a table of cards), and nothing is dropped.
   if (droppedWords > ours.length * MAX_DROPPED_SHARE) return;
-  for (const block of dropped) $(block).remove();
+  const sections = findProseRuns(dropped);
+  for (const block of dropped) if (!sections.has(block)) $(block).remove();
+}
+
+/**
+ * The paragraphs among `dropped` that stand in a run of MIN_RUN or more in a row, each of RUN_MIN_WORDS words or more,
+ * with nothing but headings between them: a section of the story Readability missed (a page builder's first
+ * container), not bylines, captions and labels, which stand alone or in twos and threes (a three-paragraph appeal to
+ * readers).
+ */
+function findProseRuns(dropped: Element[]): Set<Element> {
+  const judged = new Set(dropped.filter((block) => block.name === 'p' && shownWords(block).length >= RUN_MIN_WORDS));
+  const runs = new Set<Element>();
+  for (const block of judged) {
+    if (runs.has(block)) continue;
+    const run: Element[] = [block];
+    for (let next = block.next; next; next = next.next) {
+      if ((isTextNode(next) && !/\S/.test(next.data)) || (isElementNode(next) && HEADING_TAGS.has(next.name))) continue;
+      if (!isElementNode(next) || !judged.has(next)) break;
+      run.push(next);
+    }
+    if (run.length >= MIN_RUN) for (const paragraph of run) runs.add(paragraph);
+  }
+  return runs;
 }
 
 /**

@@ -1,0 +1,65 @@
+import type { Element } from 'domhandler';
+import { isElementNode, removeNodes } from './dom-nodes';
+import { measureTextAmounts } from './text-amounts';
+
+/**
+ * A news or blog article's illustrations: a `<figure>` holding a picture and a caption saying what it shows, who is in
+ * it and who took it ("The Doobie Brothers perform at the Beacon. (AP Photo)"). The Markdown keeps no picture, and its
+ * caption, left between the story's paragraphs, reads as a stray line of the story: the figure goes whole. Told by its
+ * tag and what it holds: a figure with text of its own outside its caption (a pull quote, a chart's table; a gallery's
+ * count is no text of its own) or with no picture stays, and documentation is never asked (its figures' captions name
+ * diagrams).
+ */
+
+const PICTURE_TAGS = new Set(['img', 'picture', 'video', 'svg']);
+/** Text outside the caption a figure may hold (characters that are not white space): a gallery's count, "Expand". */
+const MAX_OTHER_CHARS = 20;
+
+/** Removes from `top`, an article's content, its figures of a picture and a caption (see above). */
+export function removeFigureCaptions(top: Element): void {
+  const figures: Element[] = [];
+  const stack: Element[] = [top];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (child.name === 'figure') figures.push(child);
+      else stack.push(child);
+    }
+  }
+  if (figures.length === 0) return;
+  const amounts = measureTextAmounts(top);
+  const chars = (node: Element) => amounts.get(node)?.chars ?? 0;
+  removeNodes(
+    figures.filter((figure) => {
+      const captions = captionsIn(figure);
+      const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
+      return captions.length > 0 && chars(figure) - captionChars <= MAX_OTHER_CHARS && holdsPicture(figure);
+    }),
+  );
+}
+
+function holdsPicture(figure: Element): boolean {
+  const stack: Element[] = [figure];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (PICTURE_TAGS.has(element.name)) return true;
+    for (const child of element.children) if (isElementNode(child)) stack.push(child);
+  }
+  return false;
+}
+
+/** The `<figcaption>`s under `figure`, none inside another. */
+function captionsIn(figure: Element): Element[] {
+  const found: Element[] = [];
+  const stack: Element[] = [figure];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (child.name === 'figcaption') found.push(child);
+      else stack.push(child);
+    }
+  }
+  return found;
+}
