@@ -7,6 +7,8 @@ import { ADMIN, startHarness, type Harness } from '@docshelf/testing/e2e/harness
 import { runCli, runInTerminal } from '@docshelf/testing/e2e/cli-process';
 import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import { freePort } from '@docshelf/testing/e2e/service-process';
+import { buildZip } from '@docshelf/testing/targets/build-archive';
+import { buildGitRepository, startGitHttpServer } from '@docshelf/testing/targets/git-http-server';
 
 // The docshelf command (apps/cli) against the real API and worker (one process, real Redis and SQLite), crawling the
 // fixture site on 127.0.0.1: run as a person runs it, in a pseudo-terminal (util-linux `script`), and as a script
@@ -202,6 +204,37 @@ describe('docshelf command', () => {
     expect(bad.stderr).toMatch(/stdin is not JSON/);
   });
 
+  it('reads a git repository and an uploaded archive into libraries', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-cli-git-'));
+    buildGitRepository(root, 'widget', [
+      { files: { 'docs/guide.md': '# Guide\n\nTurn the widget on with `widget start`.\n', 'src/a.ts': 'x' } },
+    ]);
+    const git = await startGitHttpServer({ root });
+    try {
+      const read = await runCli(['ingest-git', git.repoUrl('widget'), '--library', 'cli/git'], env);
+      expect(read.stderr).not.toMatch(/error/);
+      expect(read.stdout).toMatch(/^✓ Read 1 file into cli\/git: \d+ chunks?/);
+    } finally {
+      await git.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+
+    const archive = path.join(configHome, 'docs.zip');
+    fs.writeFileSync(
+      archive,
+      await buildZip({ 'intro.md': '# Intro\n\nThe widget is small.\n', 'usage.md': '# Usage\n\nStart it.\n' }),
+    );
+    const uploaded = await runCli(['ingest-archive', archive, '--library', 'cli/archive', '--json'], env);
+    expect(uploaded.code).toBe(0);
+    expect(JSON.parse(uploaded.stdout)).toMatchObject({ libraryId: 'cli/archive', filesIngested: 2 });
+    const missing = await runCli(
+      ['ingest-archive', path.join(configHome, 'none.zip'), '--library', 'cli/archive'],
+      env,
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read .*none\.zip/);
+  });
+
   it('logs in, creates, lists and revokes keys with the kept session', async () => {
     const login = await runCli(['login', '--email', ADMIN.email], { ...env, DOCSHELF_PASSWORD: ADMIN.password });
     expect(login.code).toBe(0);
@@ -229,7 +262,7 @@ describe('docshelf command', () => {
     // What only a session may do besides keys: ingest one URL (here an llms.txt file), followed like any job.
     const ingested = await runCli(['ingest-url', `${site.origin}/llms.txt`, '--library', 'cli/llms'], env);
     expect(ingested.stderr).not.toMatch(/error/);
-    expect(ingested.stdout).toMatch(/✓ Ingested \d+ chunks into cli\/llms/);
+    expect(ingested.stdout).toMatch(/✓ Ingested \d+ chunks? into cli\/llms/);
 
     // An MCP setup with a read key made for it, which then answers on /mcp.
     const setup = await runCli(['mcp-config', '--client', 'cursor', '--create-key'], env);

@@ -4,6 +4,7 @@ import { ingestionCommands } from './commands/ingestion';
 import { jobCommands } from './commands/jobs';
 import { mcpConfigCommand } from './commands/mcp-config';
 import { readingCommands } from './commands/reading';
+import { sourceCommands } from './commands/sources';
 import { DEFAULT_URL } from './settings';
 
 /** The `docshelf` command and its subcommands, each with its own --help. */
@@ -23,6 +24,7 @@ export function buildProgram(version: string): Command {
         '  docshelf mcp-config --client cursor --create-key',
     );
   ingestionCommands(program);
+  sourceCommands(program);
   readingCommands(program);
   jobCommands(program);
   accountCommands(program);

@@ -59,6 +59,9 @@ export function reportEnd(cli: Cli, job: Job, { json = false }: { json?: boolean
   throw new CliError(`Job ${job.id} failed: ${error?.error ?? 'no reason given'}${error ? ` (${error.code})` : ''}`);
 }
 
+/** `1 chunk`, `2 chunks`. */
+const count = (n: number | undefined, noun: string) => `${n ?? 0} ${noun}${n === 1 ? '' : 's'}`;
+
 /** One line that says what a completed job did, and the per-page errors under it. */
 export function summaryOf(job: Job, color: Colors): string {
   const result = (job.result ?? {}) as JobResult;
@@ -74,20 +77,20 @@ export function summaryOf(job: Job, color: Colors): string {
       ].filter(Boolean);
       line =
         `${color.green('✓')} Crawled ${result.pagesCrawled ?? 0} of ${result.pagesDiscovered ?? 0} pages` +
-        `${details.length ? ` (${details.join(', ')})` : ''} into ${library}: ${result.chunksIngested ?? 0} chunks${vectors}`;
+        `${details.length ? ` (${details.join(', ')})` : ''} into ${library}: ${count(result.chunksIngested, 'chunk')}${vectors}`;
       break;
     }
     case 'embed':
-      line = `${color.green('✓')} Embedded ${result.processed ?? 0} chunks of ${library}${result.total !== undefined ? ` (${result.total} in all)` : ''}`;
+      line = `${color.green('✓')} Embedded ${count(result.processed, 'chunk')} of ${library}${result.total !== undefined ? ` (${result.total} in all)` : ''}`;
       break;
     case 'ingest-git':
     case 'ingest-archive':
       line = result.unchanged
         ? `${color.green('✓')} ${library} is unchanged: nothing was read again`
-        : `${color.green('✓')} Read ${result.filesIngested ?? 0} files into ${library}: ${result.chunksIngested ?? 0} chunks${vectors}`;
+        : `${color.green('✓')} Read ${count(result.filesIngested, 'file')} into ${library}: ${count(result.chunksIngested, 'chunk')}${vectors}`;
       break;
     default:
-      line = `${color.green('✓')} Ingested ${result.chunksIngested ?? 0} chunks into ${library}${vectors}`;
+      line = `${color.green('✓')} Ingested ${count(result.chunksIngested, 'chunk')} into ${library}${vectors}`;
   }
   const errors = result.errors ?? [];
   return [line, ...errors.map((error) => color.red(`  ✗ ${error}`))].join('\n');
