@@ -36,7 +36,7 @@ describe('docshelf command', () => {
     // Each page answered a little later, so a crawl is seen advancing and can be interrupted while it runs.
     slowSite = await serveFixtures({ root: SITE, delayMs: 250 });
     // Slow enough that a crawl interrupted at its first page is still crawling when the question is answered.
-    slowerSite = await serveFixtures({ root: SITE, delayMs: 1500 });
+    slowerSite = await serveFixtures({ root: SITE, delayMs: 3000 });
     adminKey = await h.createKey('admin', 'cli admin');
     readKey = await h.createKey('read', 'cli read');
     configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'docshelf-cli-config-'));
