@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { ADMIN, startHarness, type Harness } from '@docshelf/testing/e2e/harness';
-import { runCli, runInTerminal } from '@docshelf/testing/e2e/cli-process';
+import { DOCSHELF_BIN, runCli, runInTerminal } from '@docshelf/testing/e2e/cli-process';
 import { serveFixtures, type FixtureServer } from '@docshelf/testing/e2e/fixture-site';
 import { freePort } from '@docshelf/testing/e2e/service-process';
 import { buildZip } from '@docshelf/testing/targets/build-archive';
@@ -372,6 +372,14 @@ describe('docshelf command', () => {
     });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: docshelf \[options\] \[command\]/);
+  });
+
+  it('ends quietly when its reader stops early (docshelf --help | head -1)', async () => {
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${DOCSHELF_BIN}" --help | head -1`], {
+      encoding: 'utf8',
+    });
+    expect(piped.stdout).toBe('Usage: docshelf [options] [command]\n');
+    expect(piped.stderr).toBe('');
   });
 
   it('explains every command with --help', async () => {
