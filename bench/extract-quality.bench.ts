@@ -184,7 +184,7 @@ export function benchExtractQuality(): void {
     `time: Docshelf ${ms('docshelf').toFixed(0)} ms, Readability (with jsdom's parse) ${ms('readability').toFixed(0)} ms`,
   );
 
-  for (const extractor of EXTRACTORS) {
+  for (const extractor of WITH_READABILITY ? EXTRACTORS : (['docshelf'] as const)) {
     const refused = results.filter((r) => r[extractor].refused);
     if (refused.length)
       console.log(`${extractor} refused: ${refused.map((r) => `${r.id} (${r[extractor].reason})`).join(', ')}`);

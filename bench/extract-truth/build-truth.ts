@@ -21,7 +21,7 @@
  *       writes the development set, dev/: every other page of that benchmark (those not among the 42 above), with its
  *       ground truth as it is (no hand fixes), the headline put first when the page's first <h1> is its <title>'s
  *   npx tsx bench/extract-truth/build-truth.ts import-wcxb <checkout of Murrough-Foley/web-content-extraction-benchmark>
- *       adds to the development set every fifth page of WCXB's own development split per page type (articles, listings,
+ *       adds to the development set three pages in five of WCXB's own development split per page type (articles, listings,
  *       documentation), none from a site in the test set, with WCXB's ground truth as it is (see import-wcxb.ts); run
  *       after import-dev, whose manifest it extends
  *   npx tsx bench/extract-truth/build-truth.ts check
@@ -163,7 +163,7 @@ function replaceDevPages(source: string, pages: ManifestPage[]) {
     description:
       'Development set for extraction quality, to tune on (the test set, ../manifest.json, is only reported): the pages ' +
       "of scrapinghub/article-extraction-benchmark that are not in the test set, with that benchmark's own ground " +
-      "truth; and every fifth page of WCXB's development split (articles, listings, documentation; no site of the " +
+      "truth; and three pages in five of WCXB's development split (articles, listings, documentation; no site of the " +
       "test set), with WCXB's ground truth. See build-truth.ts and import-wcxb.ts.",
     pages: [...kept, ...pages].sort((a, b) => order(a) - order(b)),
   };
