@@ -15,22 +15,34 @@ export interface DocumentIndex {
   tags: Map<string, Element[]>;
   /** `a[href], area[href], link[href]`, in document order. */
   links: Element[];
+  /**
+   * The ids a control shows and hides (`aria-controls` on a button, an element with the button role, or one saying
+   * whether it is expanded): a disclosure's or an accordion's panels, hidden at load until their control is clicked.
+   */
+  controlled: Set<string>;
 }
 
 const LINK_TAGS = new Set(['a', 'area', 'link']);
 
 /** Walks the document as selectors do: elements only (scripts and styles too), not into a template's content. */
 export function indexDocument($: CheerioAPI): DocumentIndex {
-  const found: Found = { ids: new Map(), tags: new Map(), links: [], classes: new Set(), attributes: new Set() };
+  const found: Found = {
+    ids: new Map(),
+    tags: new Map(),
+    links: [],
+    controlled: new Set(),
+    classes: new Set(),
+    attributes: new Set(),
+  };
   visit(found, $.root().children().toArray());
-  const { ids, tags, links, classes, attributes } = found;
+  const { ids, tags, links, controlled, classes, attributes } = found;
   const names = new Set<string>([
     ...[...tags.keys()].map((tag) => `tag:${tag}`),
     ...[...attributes].map((attribute) => `attr:${attribute}`),
     ...[...ids.keys()].map((id) => `#${id}`),
     ...[...classes].map((token) => `.${token}`),
   ]);
-  return { names, ids, tags, links };
+  return { names, ids, tags, links, controlled };
 }
 
 interface Found extends Omit<DocumentIndex, 'names'> {
@@ -54,8 +66,14 @@ function visit(found: Found, nodes: AnyNode[]): void {
     }
     if (className) for (const token of className.split(/\s+/)) if (token) found.classes.add(token);
     if (attribs.href !== undefined && LINK_TAGS.has(name)) found.links.push(node);
+    if (attribs['aria-controls'] && isControl(name, attribs))
+      for (const controlled of attribs['aria-controls'].split(/\s+/)) if (controlled) found.controlled.add(controlled);
     visit(found, node.children);
   }
+}
+
+function isControl(tag: string, attribs: Record<string, string>): boolean {
+  return tag === 'button' || attribs.role === 'button' || attribs['aria-expanded'] !== undefined;
 }
 
 /** False when the selector (ids, classes, tags and attribute names joined by combinators) names an id, class, tag or attribute the document does not use. */

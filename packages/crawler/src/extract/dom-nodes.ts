@@ -89,3 +89,13 @@ function detach(node: AnyNode): void {
   node.prev = null;
   node.next = null;
 }
+
+/** Hidden at load by an attribute or inline style: a closed menu, a modal, or a wrapper shown by a script. */
+export function isHiddenAtLoad(element: Element): boolean {
+  const { attribs } = element;
+  // Inactive tabs are hidden until clicked but hold real content (other languages, package managers).
+  if (attribs.role === 'tabpanel') return false;
+  if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
+  const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
+  return style.includes('display:none') || style.includes('visibility:hidden');
+}

@@ -132,6 +132,30 @@ describe('extractPage keeps content whose names sound like chrome', () => {
     expect(markdown).not.toContain('Deploying to production');
   });
 
+  it("keeps an accordion's answers hidden until their control is clicked, not a menu or search panel a button opens", () => {
+    const step = (n: number, text: string) =>
+      `<a id="step${n}_head" role="button" aria-controls="step${n}_body">Step ${n}</a>` +
+      `<div id="step${n}_body" style="display:none;" role="region" aria-labelledby="step${n}_head">` +
+      paragraph(text) +
+      '</div>';
+    const html =
+      '<head><title>How to install solar panels</title><meta property="og:type" content="article"></head><body>' +
+      '<button aria-controls="site-menu" aria-expanded="false">Menu</button><div id="site-menu" hidden>' +
+      sidebarLinks +
+      '</div><button aria-controls="search-panel">Search</button><div id="search-panel" style="display:none">' +
+      '<form><input name="q"><p>Search the whole guide and every other article we publish.</p></form></div>' +
+      '<main><article><h1>How to install solar panels</h1>' +
+      paragraph('Installing solar panels takes two to three months from start to finish.') +
+      step(1, 'Gather twelve months of electric bills before you ask installers for quotes.') +
+      step(2, 'An engineer visits your property to check the roof and the electrical panel.') +
+      '</article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Gather twelve months of electric bills');
+    expect(markdown).toContain('An engineer visits your property');
+    expect(markdown).not.toContain('Deploying to production');
+    expect(markdown).not.toContain('Search the whole guide');
+  });
+
   it('keeps an ASP.NET page that is one page-wide <form>, without its controls', () => {
     const html =
       '<body><form method="post" action="./page.aspx" id="form1"><input type="hidden" name="__VIEWSTATE" value="x">' +

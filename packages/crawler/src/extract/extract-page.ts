@@ -99,12 +99,14 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   // A news or blog article (reader-view.ts): its accordions' answers, which the reader view does not judge, are found
   // before chrome removal takes their buttons.
   const article =
-    root[0] && readerViewJudges($, root, index) ? { top: root[0], panels: findAccordionPanels(root[0]) } : null;
+    root[0] && readerViewJudges($, root, index)
+      ? { top: root[0], panels: findAccordionPanels(root[0], index.controlled) }
+      : null;
   if (article) {
     removeSignUpBoxes(article.top);
     removeFigureCaptions(article.top);
   }
-  removeChrome($, root, { landmark, loose, amounts, names: index.names });
+  removeChrome($, root, { landmark, loose, amounts, names: index.names, controlled: index.controlled });
   removeDuplicateBlocks($, root);
   if (article) {
     removeRepeatingWidgets($, article.top);

@@ -3,7 +3,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
 import type { DocumentIndex } from './document-index';
-import { isElementNode, isTextNode, pushAll } from './dom-nodes';
+import { isElementNode, isHiddenAtLoad, isTextNode, pushAll } from './dom-nodes';
 import { isFrameworkRoot } from './frameworks';
 import { linkDensity, measureTextAmounts, wordsOf } from './text-amounts';
 
@@ -164,11 +164,11 @@ function isQuote(element: Element): boolean {
 }
 
 /**
- * Accordions' answers under `top`, shown when their question is clicked: a `<details>`, or the block after a button or
- * after a heading holding one (a FAQ, a buyer's guide's "Monthly pricing"). Readability may miss them, and they are
+ * Accordions' answers under `top`, shown when their question is clicked: a `<details>`, a block a control names
+ * (`controlled`, document-index.ts), or the block after a button or after a heading holding one (a FAQ, a buyer's guide's "Monthly pricing"). Readability may miss them, and they are
  * the page's text: the reader view does not judge them. Found before chrome removal takes the buttons.
  */
-export function findAccordionPanels(top: Element): Set<Element> {
+export function findAccordionPanels(top: Element, controlled: Set<string>): Set<Element> {
   const panels = new Set<Element>();
   const stack: Element[] = [top];
   while (stack.length > 0) {
@@ -176,7 +176,9 @@ export function findAccordionPanels(top: Element): Set<Element> {
     let previous: Element | null = null;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (child.name === 'details' || (previous && isAccordionQuestion(previous))) panels.add(child);
+      // A block a control shows and hides counts when hidden at load: what Readability drops without reading it.
+      const shown = child.attribs.id !== undefined && controlled.has(child.attribs.id) && isHiddenAtLoad(child);
+      if (child.name === 'details' || shown || (previous && isAccordionQuestion(previous))) panels.add(child);
       else stack.push(child);
       previous = child;
     }

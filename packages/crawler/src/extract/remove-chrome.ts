@@ -2,7 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { hasChromeName, hasHeaderName, splitNameWords } from './chrome-names';
 import { mayMatch } from './document-index';
-import { isElementNode, isTextNode, pushAll, removeNodes } from './dom-nodes';
+import { isElementNode, isHiddenAtLoad, isTextNode, pushAll, removeNodes } from './dom-nodes';
 import { findDescendants } from './find-descendants';
 import { FRAMEWORK_CHROME } from './frameworks';
 import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
@@ -119,6 +119,7 @@ const SKIP_LINK_TEXT = /^\W*skip to (main )?content\b/i;
 // "Was this page helpful?", "Did this article help you?", "Is this page useful?".
 const FEEDBACK_TEXT =
   /\b(was|is|did) (this|the) (page|article|doc|document|documentation|section|guide|topic|content)( help(ful)?| useful)\b/i;
+const FORM_CONTROLS = 'form, input, select, textarea';
 const LINK_SEPARATORS = /^[\s|·•«»‹›←→<>\-–—/:]*$/u;
 
 export interface RemoveChromeOptions {
@@ -131,6 +132,8 @@ export interface RemoveChromeOptions {
   landmark?: boolean;
   /** The names the document uses (document-index.ts): which frameworks' chrome selectors can match. */
   names?: Set<string>;
+  /** The ids the document's controls show and hide (document-index.ts): disclosures' panels. */
+  controlled?: Set<string>;
   /** The text amounts of the document, measured before anything was removed (measured here when not given). */
   amounts?: Map<AnyNode, TextAmount>;
 }
@@ -151,6 +154,7 @@ export function removeChrome($: CheerioAPI, root: Cheerio<Element>, options: Rem
     rootChars: amountOf(amounts, top).chars,
     landmark: options.landmark ?? false,
     loose: options.loose ?? false,
+    controlled: options.controlled ?? new Set(),
   };
   const doomed: Element[] = frameworkChromeIn($, top, options.names);
   // Top down: an element judged chrome goes with everything under it, which is not judged.
@@ -188,6 +192,7 @@ interface Judge {
   rootChars: number;
   landmark: boolean;
   loose: boolean;
+  controlled: Set<string>;
 }
 
 const NO_TEXT: TextAmount = { chars: 0, linkChars: 0 };
@@ -202,7 +207,11 @@ function isChromeElement(judge: Judge, element: Element, byName: boolean): boole
     return !isCallout(element) && looksLikeChrome(judge, element, { widgets: false });
   if (CHROME_REGION_TAGS.has(tag)) return !isCallout(element) && !holdsThePage(judge, element);
   if (role && CHROME_ROLES.has(role.toLowerCase())) return !holdsThePage(judge, element);
-  if (isHidden(element)) return judge.loose ? isEmptyOrLinkList(judge, element) : !holdsThePage(judge, element);
+  if (isHiddenAtLoad(element)) {
+    if (isDisclosurePanel(judge, element))
+      return isEmptyOrLinkList(judge, element) || findDescendants($, element, FORM_CONTROLS).length > 0;
+    return judge.loose ? isEmptyOrLinkList(judge, element) : !holdsThePage(judge, element);
+  }
   if (tag === 'header') return !isArticleHeader($, $(element)) && !holdsThePage(judge, element);
   if (!byName || NEVER_CHROME_BY_NAME.has(tag) || (!id && !className)) return false;
   // `header` names a page region only on a block (`site-header`), not on a word (Underscore's `<b class="header">`).
@@ -284,14 +293,14 @@ function isCallout(element: Element): boolean {
   return words.some((word) => CALLOUT_WORDS.has(word));
 }
 
-/** Hidden at load by an attribute or inline style: a closed menu, a modal, or a wrapper shown by a script. */
-function isHidden(element: Element): boolean {
-  const { attribs } = element;
-  // Inactive tabs are hidden until clicked but hold real content (other languages, package managers).
-  if (attribs.role === 'tabpanel') return false;
-  if (attribs.hidden !== undefined || attribs['aria-hidden'] === 'true') return true;
-  const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
-  return style.includes('display:none') || style.includes('visibility:hidden');
+/**
+ * A panel a control on the page shows and hides (an accordion's answer, a "Read more" disclosure): hidden at load
+ * only until clicked, so judged by what it holds. A menu a button opens is a link list, and a search box's panel holds
+ * its form; a modal dialog is no disclosure.
+ */
+function isDisclosurePanel(judge: Judge, element: Element): boolean {
+  const { id, role } = element.attribs;
+  return id !== undefined && judge.controlled.has(id) && role !== 'dialog' && element.attribs['aria-modal'] !== 'true';
 }
 
 /**
