@@ -369,6 +369,29 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
   });
 });
 
+describe('extractPage on a list of points Readability misses', () => {
+  it('keeps a list of sentences Readability misses, and drops a byline it misses', () => {
+    // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's list of points.
+    const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
+    const points = [1, 2, 3]
+      .map((i) => `<li>Point ${i}: the ferry runs four crossings a day until the sunken ship is raised.</li>`)
+      .join('');
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
+      '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
+      story.slice(0, 5).join('') +
+      `<div class="supplemental"><ul>${points}</ul></div>` +
+      story.slice(5).join('') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Story paragraph 10');
+    expect(markdown).toContain('Point 1: the ferry runs');
+    expect(markdown).toContain('Point 3: the ferry runs');
+    expect(markdown).not.toContain('harbour desk team');
+  });
+});
+
 describe("extractPage on an article's author box", () => {
   const page = (after: string) =>
     '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +

@@ -14,8 +14,8 @@ import { linkDensity, measureTextAmounts, wordsOf } from './text-amounts';
  * Readability, scoring the page its own way, leaves most of them out, and loses more of the story than this
  * extraction does (a block it drops is not always chrome). So it only judges what is cheap to lose: a short prose
  * block of ours whose words its article mostly lacks is dropped, when it read the same story (its words cover at
- * least half of ours). Headings, tables, code, quotations, accordions' answers and longer paragraphs are never dropped
- * this way.
+ * least half of ours). Headings, tables, code, quotations, accordions' answers, longer paragraphs, runs of paragraphs
+ * and lists of sentences are never dropped this way.
  *
  * Documentation is not judged: a page is asked about only when it says it is an article (Open Graph's `og:type`, or a
  * JSON-LD article type) and its content is not a documentation generator's root; on documentation a caption or a
@@ -78,6 +78,7 @@ export function applyReaderView(
   // missed part of the story (a checklist of short items, a table of cards), and nothing is dropped.
   if (droppedWords > ours.length * MAX_DROPPED_SHARE) return;
   const sections = findProseRuns(dropped);
+  pushAllToSet(sections, findSentenceLists(dropped));
   for (const block of dropped) if (!sections.has(block)) $(block).remove();
 }
 
@@ -101,6 +102,40 @@ function findProseRuns(dropped: Element[]): Set<Element> {
     if (run.length >= MIN_RUN) for (const paragraph of run) runs.add(paragraph);
   }
   return runs;
+}
+
+/** A list of this many items or more, each a sentence (LIST_SENTENCE_WORDS words or more), is the story's list… */
+const MIN_SENTENCE_ITEMS = 3;
+const LIST_SENTENCE_WORDS = 10;
+/** …and less of its text than this share is link text: a list of links is a rail, judged as any block is. */
+const LIST_MAX_LINK_DENSITY = 0.5;
+
+/**
+ * The items among `dropped` of a list of sentences: MIN_SENTENCE_ITEMS items or more of LIST_SENTENCE_WORDS words,
+ * not links. A story's list of points or steps, which Readability misses with the block around it; a byline, a
+ * caption or a label is never one.
+ */
+function findSentenceLists(dropped: Element[]): Element[] {
+  const lists = new Map<Element, Element[]>();
+  for (const block of dropped) {
+    const list = block.parent;
+    if (block.name !== 'li' || !list || !isElementNode(list)) continue;
+    const items = lists.get(list);
+    if (items) items.push(block);
+    else lists.set(list, [block]);
+  }
+  const kept: Element[] = [];
+  for (const [list, items] of lists) {
+    const sentences = items.filter((item) => shownWords(item).length >= LIST_SENTENCE_WORDS);
+    const amount = measureTextAmounts(list).get(list);
+    if (sentences.length >= MIN_SENTENCE_ITEMS && amount && linkDensity(amount) < LIST_MAX_LINK_DENSITY)
+      pushAll(kept, items);
+  }
+  return kept;
+}
+
+function pushAllToSet<T>(set: Set<T>, items: T[]): void {
+  for (const item of items) set.add(item);
 }
 
 /**
@@ -165,8 +200,9 @@ function isQuote(element: Element): boolean {
 
 /**
  * Accordions' answers under `top`, shown when their question is clicked: a `<details>`, a block a control names
- * (`controlled`, document-index.ts), or the block after a button or after a heading holding one (a FAQ, a buyer's guide's "Monthly pricing"). Readability may miss them, and they are
- * the page's text: the reader view does not judge them. Found before chrome removal takes the buttons.
+ * (`controlled`, document-index.ts), or the block after a button or after a heading holding one (a FAQ, a buyer's
+ * guide's "Monthly pricing"). Readability may miss them, and they are the page's text: the reader view does not judge
+ * them. Found before chrome removal takes the buttons.
  */
 export function findAccordionPanels(top: Element, controlled: Set<string>): Set<Element> {
   const panels = new Set<Element>();
