@@ -392,6 +392,27 @@ describe('extractPage on a list of points Readability misses', () => {
   });
 });
 
+describe('extractPage on a ranking Readability misses', () => {
+  it("keeps a ranking's entries Readability misses, each a short description and a list of figures", () => {
+    // Readability passes over the ranking's block (`supplemental`): forty short blocks, more than bylines and labels.
+    const story = [1, 2, 3, 4, 5, 6].map((i) => paragraph(`Story paragraph ${i} tells how the ports were ranked.`));
+    const entry = (i: number) =>
+      `<h3>${i}. Port number ${i}</h3><p>Port ${i} handles grain and timber for the region.</p>` +
+      `<ul><li>Berths: ${i + 10}</li><li>Cranes: ${i + 3}</li><li>Ships a year: ${i * 900}</li></ul>`;
+    const html =
+      '<head><title>The best harbours of the coast</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>The best harbours of the coast</h1><div class="story">' +
+      story.join('') +
+      `<div class="supplemental">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(entry).join('')}</div>` +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Story paragraph 6');
+    expect(markdown).toContain('Port 1 handles grain');
+    expect(markdown).toContain('Port 10 handles grain');
+    expect(markdown).toContain('Ships a year: 9000');
+  });
+});
+
 describe("extractPage on an article's author box", () => {
   const page = (after: string) =>
     '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +

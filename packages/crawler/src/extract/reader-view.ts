@@ -28,8 +28,10 @@ const MAX_JUDGED_WORDS = 80;
 const KEEP_SHARE = 0.9;
 /** Readability's article is a reading of the same story when its words cover this share of ours. */
 const SAME_STORY_SHARE = 0.5;
-/** The reader view drops at most this share of the content's words, or nothing. */
+/** The reader view drops at most this share of the content's words, or nothing… */
 const MAX_DROPPED_SHARE = 0.5;
+/** …and at most this many blocks, or nothing. */
+const MAX_DROPPED_BLOCKS = 30;
 /** A run of this many paragraphs the reader view would drop, one after another, is a section of the story… */
 const MIN_RUN = 5;
 /** …when each is a sentence or more (words). */
@@ -76,7 +78,9 @@ export function applyReaderView(
   }
   // Bylines, captions and labels are a small part of a story: when the blocks Readability lacks add up to more, it
   // missed part of the story (a checklist of short items, a table of cards), and nothing is dropped.
-  if (droppedWords > ours.length * MAX_DROPPED_SHARE) return;
+  // So are they when they are many: a page has a handful of them, and more blocks than MAX_DROPPED_BLOCKS are the
+  // entries of a ranking or a guide (a name, a short description, a list of figures each) Readability passed over.
+  if (droppedWords > ours.length * MAX_DROPPED_SHARE || dropped.length > MAX_DROPPED_BLOCKS) return;
   const sections = findProseRuns(dropped);
   pushAllToSet(sections, findSentenceLists(dropped));
   for (const block of dropped) if (!sections.has(block)) $(block).remove();
