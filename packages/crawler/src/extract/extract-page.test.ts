@@ -230,4 +230,16 @@ describe('extractPage edge cases', () => {
     const html = '<title>Rocket Docs · Getting started</title><main><h1>Getting started</h1></main>';
     expect(extractPage(html, 'https://x.test/a').title).toBe('Getting started');
   });
+
+  it("puts back the headline above the content, as the page shows it, though its apostrophe is not the title's", () => {
+    const html =
+      '<title>Why Hasn\'t Tutoring Been More Effective?</title><body><div class="hero"><h1>Why Hasn’t Tutoring ' +
+      'Been More Effective?</h1><h1 class="sr-only"></h1></div><main class="story">' +
+      '<p>The prescription was everywhere as the full extent of the damage became clear, and districts spent.</p>'.repeat(
+        4,
+      ) +
+      '</main></body>';
+    const { markdown } = extractPage(html, 'https://x.test/a');
+    expect(markdown.startsWith('# Why Hasn’t Tutoring Been More Effective?\n\nThe prescription')).toBe(true);
+  });
 });

@@ -23,7 +23,7 @@ import { applyReaderView, findAccordionPanels, readerViewJudges } from './reader
 import { removeChrome } from './remove-chrome';
 import { removeSignUpBoxes } from './sign-up-boxes';
 import { removeStandfirst } from './standfirsts';
-import { measureTextAmounts, type TextAmount } from './text-amounts';
+import { measureTextAmounts, wordsOf, type TextAmount } from './text-amounts';
 
 export interface ExtractedPage {
   title: string;
@@ -122,7 +122,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   normalizeTables($, root);
   normalizeInline($, root, baseUrl);
   const title = extractTitle($, root, index.tags.get('head')?.[0]);
-  const markdown = withHeadline(convertContentToMarkdown($, root), title, headlineOutside($, root, index, title));
+  const markdown = withHeadline(convertContentToMarkdown($, root), headlineOutside($, root, index, title));
   const bodyAmount = body ? amounts.get(body) : undefined;
   const bodyProseChars = bodyAmount ? bodyAmount.chars - bodyAmount.linkChars : 0;
   const contentChars = countTextChars(markdown);
@@ -138,16 +138,18 @@ function countTextChars(markdown: string): number {
 
 /**
  * The page's headline when the content root left it out (a news page's `<h1>` above the article, Starlight's above
- * its Markdown): the one `<h1>` of the document, outside the root, saying what the title says.
+ * its Markdown): the one `<h1>` of the document with text, outside the root, saying what the title says word for
+ * word (a typographic apostrophe in one and a straight one in the other are the same words). Null when there is none.
  */
-function headlineOutside($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, title: string): boolean {
-  const headings = index.tags.get('h1') ?? [];
-  if (headings.length !== 1 || title === '') return false;
+function headlineOutside($: CheerioAPI, root: Cheerio<Element>, index: DocumentIndex, title: string): string | null {
+  const headings = (index.tags.get('h1') ?? []).filter((h1) => wordsOf($(h1).text()).length > 0);
+  if (headings.length !== 1 || title === '') return null;
   const heading = headings[0]!;
-  for (let node: AnyNode | null = heading; node; node = node.parent) if (node === root[0]) return false;
-  return $(heading).text().replace(/\s+/g, ' ').trim() === title;
+  for (let node: AnyNode | null = heading; node; node = node.parent) if (node === root[0]) return null;
+  const text = $(heading).text().replace(/\s+/g, ' ').trim();
+  return wordsOf(text).join(' ') === wordsOf(title).join(' ') ? text : null;
 }
 
-function withHeadline(markdown: string, title: string, missing: boolean): string {
-  return missing ? `# ${title}\n\n${markdown}` : markdown;
+function withHeadline(markdown: string, headline: string | null): string {
+  return headline ? `# ${headline}\n\n${markdown}` : markdown;
 }
