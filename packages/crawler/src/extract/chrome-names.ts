@@ -56,7 +56,8 @@ const CHROME_PHRASES = [
 
 /**
  * `header` is chrome as a page region (`site-header`, `md-header`) but not inside names such as
- * `header-anchor`, `card-header` or `table-header`, whose elements hold content or are handled as permalinks.
+ * `header-anchor`, `card-header`, `table-header` or `pane-header-alignment-left`, whose elements hold content or are
+ * handled as permalinks.
  */
 const HEADER_WORDS = new Set(['header', 'masthead']);
 const HEADER_PART_WORDS = new Set([
@@ -72,6 +73,11 @@ const HEADER_PART_WORDS = new Set([
   'title',
   'group',
   'permalink',
+  // A component's own header: an accordion's or a tab's question above its panel.
+  'accordion',
+  'pane',
+  'panel',
+  'tab',
 ]);
 
 /** Splits one class or id token into lower-case words. */

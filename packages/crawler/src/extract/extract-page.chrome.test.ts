@@ -156,6 +156,25 @@ describe('extractPage keeps content whose names sound like chrome', () => {
     expect(markdown).not.toContain('Search the whole guide');
   });
 
+  it("keeps an accordion block whose class names its panes' header alignment, buttons and all", () => {
+    // A WordPress accordion block: `kt-pane-header-alignment-left` on the wrapper of every pane.
+    const pane = (title: string, text: string) =>
+      `<div class="kt-accordion-pane"><div class="kt-accordion-header-wrap"><button type="button">${title}</button>` +
+      `</div><div class="kt-accordion-panel">${paragraph(text)}</div></div>`;
+    const html =
+      '<body><main><h1>The best accounting software</h1>' +
+      [1, 2, 3, 4, 5, 6]
+        .map((i) => paragraph(`Tool ${i} of the twelve we tested for people who work for themselves.`))
+        .join('') +
+      '<div class="kt-accordion-wrap kt-pane-header-alignment-left">' +
+      pane('My methodology', 'Every tool was scored on invoicing, expenses and tax reports.') +
+      pane('Pricing', 'Prices were those of the yearly plans in the United States.') +
+      '</div></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Every tool was scored on invoicing');
+    expect(markdown).toContain('Prices were those of the yearly plans');
+  });
+
   it('keeps an ASP.NET page that is one page-wide <form>, without its controls', () => {
     const html =
       '<body><form method="post" action="./page.aspx" id="form1"><input type="hidden" name="__VIEWSTATE" value="x">' +
