@@ -262,13 +262,23 @@ export function selectContentBlock($: CheerioAPI, root: Cheerio<Element>): Cheer
   }
   if (best === top) return root;
   // The story's opening parts, scored too low to be kept beside its longest: before the block or before one of its
-  // wrappers (a page builder's text widget inside a container of its own); only before, as a part after it of the same
-  // kind is as often a press release's boilerplate.
+  // wrappers (a page builder's text widget inside a container of its own); a part after it of the same kind is as often
+  // a press release's boilerplate, and is taken only when parts before it were.
   let part: Element | null = best;
-  for (let level = 0; part && part !== top && level <= PART_WRAPPER_LEVELS; part = parentElement(part), level++)
+  for (let level = 0; part && part !== top && level <= PART_WRAPPER_LEVELS; part = parentElement(part), level++) {
+    let before = 0;
     for (let sibling = part.prev; sibling; sibling = sibling.prev)
-      if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, part, measures))
+      if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, part, measures)) {
         kept.push(sibling);
+        before++;
+      }
+    // After it too when parts come before it: the block is then one part among several, not the text before an
+    // "About us" of the same kind.
+    if (before > 0)
+      for (let sibling = part.next; sibling; sibling = sibling.next)
+        if (isElementNode(sibling) && !kept.includes(sibling) && isSameKindPart(sibling, part, measures))
+          kept.push(sibling);
+  }
   const headline = findHeadline($, measures.blocks, best);
   if (headline) kept.push(headline);
   const newRoot = commonAncestor(kept, top);

@@ -369,6 +369,35 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
   });
 });
 
+describe('extractPage on a story split over blocks of one kind', () => {
+  const group = (i: number, paragraphs: number) =>
+    `<div class="article-group group-${i}"><div class="inner">` +
+    Array.from({ length: paragraphs }, (_, p) =>
+      paragraph(`Part ${i}, paragraph ${p + 1}, tells what the fasting study found.`),
+    ).join('') +
+    '</div></div><div class="ad-slot"></div>';
+  const page = (groups: string) =>
+    '<head><title>What fasting does</title><meta property="og:type" content="article"></head><body>' +
+    `<main><h1>What fasting does</h1><div class="article-body">${groups}</div></main>` +
+    '<footer><a href="/about">About</a></footer></body>';
+
+  it('keeps the parts after the longest when parts come before it too', () => {
+    const { markdown } = extract(page(group(1, 2) + group(2, 2) + group(3, 14) + group(4, 2) + group(5, 2)));
+    expect(markdown).toContain('Part 1, paragraph 1');
+    expect(markdown).toContain('Part 3, paragraph 14');
+    expect(markdown).toContain('Part 5, paragraph 2');
+  });
+
+  it('leaves out a part after the longest when none comes before it (an "About us" of the same kind)', () => {
+    const about =
+      '<div class="article-group group-9"><div class="inner"><p>About Example Labs: Example Labs makes scales, ' +
+      'clocks and thermometers for kitchens and laboratories in forty countries since 1950.</p></div></div>';
+    const { markdown } = extract(page(group(1, 10) + about));
+    expect(markdown).toContain('Part 1, paragraph 10');
+    expect(markdown).not.toContain('About Example Labs');
+  });
+});
+
 describe('extractPage on a list of points Readability misses', () => {
   it('keeps a list of sentences Readability misses, and drops a byline it misses', () => {
     // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's list of points.
