@@ -398,6 +398,26 @@ describe('extractPage on a story split over blocks of one kind', () => {
   });
 });
 
+describe("extractPage on an article's pointers to other stories", () => {
+  it('drops a paragraph that is one link in capitals, or a label in capitals and a link, and keeps other lone links', () => {
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<main><article><h1>Harbour reopens after storm</h1>' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<p><strong><a href="/app">GET EXAMPLE NEWS ON THE GO BY CLICKING HERE</a></strong></p>' +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '<p><strong>SEE MORE:</strong> <a href="/ferries">Ferry crossings cut to four a day</a></p>' +
+      paragraph('Repairs to the quay will take until spring, the port authority said.') +
+      '<p><a href="/tides">The tide tables for the week</a></p>' +
+      '</article></main></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('Repairs to the quay will take until spring');
+    expect(markdown).not.toContain('BY CLICKING HERE');
+    expect(markdown).not.toContain('Ferry crossings cut');
+    expect(markdown).toContain('The tide tables for the week');
+  });
+});
+
 describe('extractPage on a list of points Readability misses', () => {
   it('keeps a list of sentences Readability misses, and drops a byline it misses', () => {
     // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's list of points.

@@ -1,7 +1,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { NO_TEXT, type Measures } from './block-measures';
 import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
-import { linkDensity, measureTextAmounts, type TextAmount } from './text-amounts';
+import { linkDensity, measureTextAmounts, shortText, type TextAmount } from './text-amounts';
 
 /** Blocks judged as link lists inside the content (removeLinkLists). */
 const LINK_LIST_TAGS = new Set(['div', 'section', 'table', 'aside', 'nav', 'footer', 'header']);
@@ -159,7 +159,8 @@ const ARTICLE_LINK_LIST_MIN_LINKS = 3;
 
 /**
  * Removes from an article's content the paragraphs that are nothing but links to other pages ("Don't miss: …"), with
- * the heading over them, and the clusters of such links inside a paragraph (findLinkClusters). A list (`<ul>`) of
+ * the heading over them, the paragraphs pointing to another story in capitals (isShoutedLink), and the clusters of
+ * such links inside a paragraph (findLinkClusters). A list (`<ul>`) of
  * links stays: an article's list of resources is as often its own. In documentation a paragraph of links is an index
  * and stays: only an article's content is searched.
  */
@@ -174,13 +175,14 @@ export function removeArticleLinkLists(top: Element): void {
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
       const amount = amounts.get(child) ?? NO_TEXT;
-      if (
+      const isList =
         child.name === 'p' &&
         amount.chars > 0 &&
         amount.chars < rootChars * PAGE_SHARE &&
         linkDensity(amount) >= ARTICLE_LINK_LIST_DENSITY &&
-        countPageLinks(child) >= ARTICLE_LINK_LIST_MIN_LINKS
-      ) {
+        countPageLinks(child) >= ARTICLE_LINK_LIST_MIN_LINKS;
+      if (child.name === 'p' && !isList && isShoutedLink(child, amount)) doomed.push(child);
+      else if (isList) {
         doomed.push(child);
         const heading = headingBefore(child);
         if (heading) doomed.push(heading);
@@ -188,6 +190,42 @@ export function removeArticleLinkLists(top: Element): void {
     }
   }
   removeNodes(doomed);
+}
+
+/** A label in capitals before a link to another story ("SEE MORE:", "READ MORE:"), its colon included. */
+const SHOUTED_LABEL = /^[^\p{Ll}]{2,30}:\s*/u;
+/** A pointer to another story is a line: a longer paragraph is the article's. */
+const SHOUTED_LINK_MAX_CHARS = 200;
+
+/**
+ * A paragraph pointing to another story in capitals: one link and nothing else, the link's text in capitals ("GET FOX
+ * BUSINESS ON THE GO BY CLICKING HERE"), or a label in capitals before it ("SEE MORE: Hong Kong protests: …").
+ */
+function isShoutedLink(paragraph: Element, amount: TextAmount): boolean {
+  if (amount.linkChars === 0 || countPageLinks(paragraph) !== 1) return false;
+  const text = shortText(paragraph, SHOUTED_LINK_MAX_CHARS);
+  const link = findDescendantLink(paragraph);
+  const linkText = link && shortText(link, SHOUTED_LINK_MAX_CHARS);
+  if (!text || !linkText) return false;
+  if (linkText === text) return isCapitals(text) && text.includes(' ');
+  const label = SHOUTED_LABEL.exec(text);
+  return label !== null && isCapitals(label[0]) && text.slice(label[0].length) === linkText;
+}
+
+/** The first link under `element`. */
+function findDescendantLink(element: Element): Element | null {
+  const stack: AnyNode[] = [...element.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isElementNode(node)) continue;
+    if (node.name === 'a' && node.attribs.href) return node;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return null;
+}
+
+function isCapitals(text: string): boolean {
+  return /\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 }
 
 /** Links to other pages under `element`: not to a place in this one. */
