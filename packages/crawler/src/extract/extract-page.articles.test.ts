@@ -622,4 +622,18 @@ describe("extractPage on an article's figures", () => {
     expect(markdown).toContain('We never saw a storm like it');
     expect(markdown).toContain('A ferry captain');
   });
+
+  it("drops WordPress's older caption markup, a picture and its caption in a wp-caption block", () => {
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1><div class="entry-content">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<div id="attachment_41" class="wp-caption aligncenter"><img src="/quay.jpg" alt="The quay">' +
+      '<p class="wp-caption-text">Divers at work on the quay on Tuesday.</p></div>' +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Divers at work on the quay');
+  });
 });

@@ -3,7 +3,7 @@ import { isElementNode, removeNodes } from './dom-nodes';
 import { measureTextAmounts } from './text-amounts';
 
 /**
- * A news or blog article's illustrations: a `<figure>` holding a picture and a caption saying what it shows, who is in
+ * A news or blog article's illustrations: a `<figure>` (or WordPress's older caption markup) holding a picture and a caption saying what it shows, who is in
  * it and who took it ("The Doobie Brothers perform at the Beacon. (AP Photo)"). The Markdown keeps no picture, and its
  * caption, left between the story's paragraphs, reads as a stray line of the story: the figure goes whole. Told by its
  * tag and what it holds: a figure with text of its own outside its caption (a pull quote, a chart's table; a gallery's
@@ -23,7 +23,7 @@ export function removeFigureCaptions(top: Element): void {
     const element = stack.pop()!;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (child.name === 'figure') figures.push(child);
+      if (isFigure(child)) figures.push(child);
       else stack.push(child);
     }
   }
@@ -49,7 +49,23 @@ function holdsPicture(figure: Element): boolean {
   return false;
 }
 
-/** The `<figcaption>`s under `figure`, none inside another. */
+/**
+ * A `<figure>`, or WordPress's caption markup from before HTML5 (`<div class="wp-caption">` around the picture and a
+ * `<p class="wp-caption-text">`), as common as the tag on news and blog sites.
+ */
+function isFigure(element: Element): boolean {
+  return element.name === 'figure' || hasClass(element, 'wp-caption');
+}
+
+function isCaption(element: Element): boolean {
+  return element.name === 'figcaption' || hasClass(element, 'wp-caption-text');
+}
+
+function hasClass(element: Element, name: string): boolean {
+  return (element.attribs.class ?? '').split(/\s+/).includes(name);
+}
+
+/** The captions (`<figcaption>`, `wp-caption-text`) under `figure`, none inside another. */
 function captionsIn(figure: Element): Element[] {
   const found: Element[] = [];
   const stack: Element[] = [figure];
@@ -57,7 +73,7 @@ function captionsIn(figure: Element): Element[] {
     const element = stack.pop()!;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (child.name === 'figcaption') found.push(child);
+      if (isCaption(child)) found.push(child);
       else stack.push(child);
     }
   }
