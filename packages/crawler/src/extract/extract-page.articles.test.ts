@@ -264,7 +264,7 @@ describe("extractPage on an article's picture credits", () => {
   const page = (head: string) =>
     `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
     '<h1>Harbour reopens after storm</h1><div class="entry">' +
-    '<div class="wp-caption"><img src="/ship.jpg" alt=""><p class="wp-caption-text">' +
+    '<div class="photo"><img src="/ship.jpg" alt=""><p class="caption">' +
     '<span>The first ship enters the harbour.</span> <span>(Image: © Jane Photographer/Example News)</span></p></div>' +
     paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
     '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
