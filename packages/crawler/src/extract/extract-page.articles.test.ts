@@ -264,7 +264,7 @@ describe("extractPage on an article's picture credits", () => {
   const page = (head: string) =>
     `<head><title>Harbour reopens after storm</title>${head}</head><body><main><article>` +
     '<h1>Harbour reopens after storm</h1><div class="entry">' +
-    '<div class="photo"><img src="/ship.jpg" alt=""><p class="caption">' +
+    '<div class="photo"><img src="/ship.jpg" alt=""><p class="legend">' +
     '<span>The first ship enters the harbour.</span> <span>(Image: © Jane Photographer/Example News)</span></p></div>' +
     paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
     '<div class="image"><img src="/quay.jpg" alt=""><div>Alex Wong | Getty Images</div></div>' +
@@ -635,5 +635,22 @@ describe("extractPage on an article's figures", () => {
     const { markdown } = extract(html);
     expect(markdown).toContain('the first ship entered at dawn');
     expect(markdown).not.toContain('Divers at work on the quay');
+  });
+
+  it('drops a block of a picture and a text named a caption, and keeps a teaser whose picture links to its story', () => {
+    const html =
+      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
+      paragraph('The harbour of Portville reopened on Wednesday, three days after the storm.') +
+      '<div class="photo"><p class="withoutCaption"><picture><img src="/quay.jpg" alt=""></picture></p>' +
+      '<span class="newsCaption">Divers at work on the quay <span>(Image: GETTY)</span></span></div>' +
+      paragraph('Divers spent the weekend clearing the channel, and the first ship entered at dawn.') +
+      '<div class="photo"><a href="/ferries"><img src="/ferry.jpg" alt=""></a>' +
+      '<span class="caption">Ferry crossings are cut to four a day until the ship is raised</span></div>' +
+      '</div></article></body>';
+    const { markdown } = extract(html);
+    expect(markdown).toContain('the first ship entered at dawn');
+    expect(markdown).not.toContain('Divers at work on the quay');
+    expect(markdown).toContain('Ferry crossings are cut');
   });
 });

@@ -7,7 +7,7 @@ import { selectContentRoot } from './content-root';
 import { removeCreditLines } from './credit-lines';
 import { removeDatelines } from './datelines';
 import { removeDuplicateBlocks } from './duplicate-blocks';
-import { removeFigureCaptions } from './figure-captions';
+import { removeFigureCaptions, removeNamedCaptionBlocks } from './figure-captions';
 import { removeRepeatedLabels } from './repeated-labels';
 import { removeRepeatingWidgets } from './repeating-widgets';
 import { indexDocument, type DocumentIndex } from './document-index';
@@ -110,6 +110,7 @@ function extractOnce(html: string, pageUrl: string, how: Try): Attempt {
   removeDuplicateBlocks($, root);
   if (article) {
     removeRepeatingWidgets($, article.top);
+    removeNamedCaptionBlocks(article.top);
     removeDatelines(article.top);
     removeRepeatedLabels(article.top);
     removeCreditLines(article.top);

@@ -1,14 +1,15 @@
-import type { Element } from 'domhandler';
-import { isElementNode, removeNodes } from './dom-nodes';
+import type { AnyNode, Element } from 'domhandler';
+import { splitNameWords } from './chrome-names';
+import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { measureTextAmounts } from './text-amounts';
 
 /**
- * A news or blog article's illustrations: a `<figure>` (or WordPress's older caption markup) holding a picture and a caption saying what it shows, who is in
- * it and who took it ("The Doobie Brothers perform at the Beacon. (AP Photo)"). The Markdown keeps no picture, and its
- * caption, left between the story's paragraphs, reads as a stray line of the story: the figure goes whole. Told by its
- * tag and what it holds: a figure with text of its own outside its caption (a pull quote, a chart's table; a gallery's
- * count is no text of its own) or with no picture stays, and documentation is never asked (its figures' captions name
- * diagrams).
+ * A news or blog article's illustrations: a `<figure>` (or WordPress's older caption markup, or a block of a picture
+ * and a text named a caption) holding a picture and a caption saying what it shows, who is in it and who took it
+ * ("The Doobie Brothers perform at the Beacon. (AP Photo)"). The Markdown keeps no picture, and its caption, left
+ * between the story's paragraphs, reads as a stray line of the story: the figure goes whole. Told by its tag and what
+ * it holds: a figure with text of its own outside its caption (a pull quote, a chart's table; a gallery's count is no
+ * text of its own) or with no picture stays, and documentation is never asked (its figures' captions name diagrams).
  */
 
 const PICTURE_TAGS = new Set(['img', 'picture', 'video', 'svg']);
@@ -17,26 +18,74 @@ const MAX_OTHER_CHARS = 20;
 
 /** Removes from `top`, an article's content, its figures of a picture and a caption (see above). */
 export function removeFigureCaptions(top: Element): void {
-  const figures: Element[] = [];
+  const amounts = measureTextAmounts(top);
+  const chars = (node: AnyNode) => amounts.get(node)?.chars ?? 0;
+  const doomed: Element[] = [];
   const stack: Element[] = [top];
   while (stack.length > 0) {
     const element = stack.pop()!;
     for (const child of element.children) {
       if (!isElementNode(child)) continue;
-      if (isFigure(child)) figures.push(child);
+      if (isFigure(child)) {
+        const captions = captionsIn(child);
+        const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
+        if (captions.length > 0 && chars(child) - captionChars <= MAX_OTHER_CHARS && holdsPicture(child))
+          doomed.push(child);
+      } else stack.push(child);
+    }
+  }
+  removeNodes(doomed);
+}
+
+/**
+ * Removes from `top`, an article's content, its figures without the tag (isNamedCaptionBlock). Asked after the
+ * slideshows that say each caption twice are gone (repeating-widgets.ts): a slide is such a block, and its caption
+ * would otherwise leave the panel's copy said once.
+ */
+export function removeNamedCaptionBlocks(top: Element): void {
+  const amounts = measureTextAmounts(top);
+  const chars = (node: AnyNode) => amounts.get(node)?.chars ?? 0;
+  const doomed: Element[] = [];
+  const stack: Element[] = [top];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (isNamedCaptionBlock(child, chars)) doomed.push(child);
       else stack.push(child);
     }
   }
-  if (figures.length === 0) return;
-  const amounts = measureTextAmounts(top);
-  const chars = (node: Element) => amounts.get(node)?.chars ?? 0;
-  removeNodes(
-    figures.filter((figure) => {
-      const captions = captionsIn(figure);
-      const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
-      return captions.length > 0 && chars(figure) - captionChars <= MAX_OTHER_CHARS && holdsPicture(figure);
-    }),
-  );
+  removeNodes(doomed);
+}
+
+/**
+ * A figure without the tag: a block of pictures and one element with text whose class names it a caption
+ * (`newsCaption`, `image-caption`), holding no other text and no link (a teaser's picture links to its story).
+ */
+function isNamedCaptionBlock(element: Element, chars: (node: AnyNode) => number): boolean {
+  let caption: Element | null = null;
+  for (const child of element.children) {
+    if (isTextNode(child) && /\S/.test(child.data)) return false;
+    if (!isElementNode(child)) continue;
+    if (chars(child) === 0) continue;
+    if (caption || !hasCaptionName(child)) return false;
+    caption = child;
+  }
+  return caption !== null && holdsPicture(element) && !holdsLink(element);
+}
+
+function holdsLink(element: Element): boolean {
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.name === 'a' && node.attribs.href) return true;
+    for (const child of node.children) if (isElementNode(child)) stack.push(child);
+  }
+  return false;
+}
+
+function hasCaptionName(element: Element): boolean {
+  return (element.attribs.class ?? '').split(/\s+/).some((token) => splitNameWords(token).includes('caption'));
 }
 
 function holdsPicture(figure: Element): boolean {
