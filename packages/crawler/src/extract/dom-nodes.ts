@@ -99,3 +99,18 @@ export function isHiddenAtLoad(element: Element): boolean {
   const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
   return style.includes('display:none') || style.includes('visibility:hidden');
 }
+
+/** The elements under `top` that match, none inside another: a match is not looked into. */
+export function findOutermost(top: Element, matches: (element: Element) => boolean): Element[] {
+  const found: Element[] = [];
+  const stack: Element[] = [top];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    for (const child of element.children) {
+      if (!isElementNode(child)) continue;
+      if (matches(child)) found.push(child);
+      else stack.push(child);
+    }
+  }
+  return found;
+}

@@ -1,6 +1,6 @@
 import type { AnyNode, Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { findOutermost, isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { measureTextAmounts } from './text-amounts';
 
 /**
@@ -18,23 +18,15 @@ const MAX_OTHER_CHARS = 20;
 
 /** Removes from `top`, an article's content, its figures of a picture and a caption (see above). */
 export function removeFigureCaptions(top: Element): void {
-  const amounts = measureTextAmounts(top);
-  const chars = (node: AnyNode) => amounts.get(node)?.chars ?? 0;
-  const doomed: Element[] = [];
-  const stack: Element[] = [top];
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    for (const child of element.children) {
-      if (!isElementNode(child)) continue;
-      if (isFigure(child)) {
-        const captions = captionsIn(child);
-        const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
-        if (captions.length > 0 && chars(child) - captionChars <= MAX_OTHER_CHARS && holdsPicture(child))
-          doomed.push(child);
-      } else stack.push(child);
-    }
-  }
-  removeNodes(doomed);
+  const chars = charsUnder(top);
+  const figures = findOutermost(top, isFigure);
+  removeNodes(
+    figures.filter((figure) => {
+      const captions = captionsIn(figure);
+      const captionChars = captions.reduce((sum, caption) => sum + chars(caption), 0);
+      return captions.length > 0 && chars(figure) - captionChars <= MAX_OTHER_CHARS && holdsPicture(figure);
+    }),
+  );
 }
 
 /**
@@ -43,19 +35,14 @@ export function removeFigureCaptions(top: Element): void {
  * would otherwise leave the panel's copy said once.
  */
 export function removeNamedCaptionBlocks(top: Element): void {
+  const chars = charsUnder(top);
+  removeNodes(findOutermost(top, (element) => isNamedCaptionBlock(element, chars)));
+}
+
+/** The text (characters that are not white space) of each element under `top`, measured once. */
+function charsUnder(top: Element): (node: AnyNode) => number {
   const amounts = measureTextAmounts(top);
-  const chars = (node: AnyNode) => amounts.get(node)?.chars ?? 0;
-  const doomed: Element[] = [];
-  const stack: Element[] = [top];
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    for (const child of element.children) {
-      if (!isElementNode(child)) continue;
-      if (isNamedCaptionBlock(child, chars)) doomed.push(child);
-      else stack.push(child);
-    }
-  }
-  removeNodes(doomed);
+  return (node) => amounts.get(node)?.chars ?? 0;
 }
 
 /**
@@ -74,26 +61,20 @@ function isNamedCaptionBlock(element: Element, chars: (node: AnyNode) => number)
   return caption !== null && holdsPicture(element) && !holdsLink(element);
 }
 
-function holdsLink(element: Element): boolean {
-  const stack: Element[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.name === 'a' && node.attribs.href) return true;
-    for (const child of node.children) if (isElementNode(child)) stack.push(child);
-  }
-  return false;
-}
-
 function hasCaptionName(element: Element): boolean {
   return (element.attribs.class ?? '').split(/\s+/).some((token) => splitNameWords(token).includes('caption'));
 }
 
-function holdsPicture(figure: Element): boolean {
-  const stack: Element[] = [figure];
+const holdsPicture = (figure: Element) => holds(figure, (element) => PICTURE_TAGS.has(element.name));
+const holdsLink = (block: Element) => holds(block, (element) => element.name === 'a' && !!element.attribs.href);
+
+/** Whether `element` or an element under it matches. */
+function holds(element: Element, matches: (element: Element) => boolean): boolean {
+  const stack: Element[] = [element];
   while (stack.length > 0) {
-    const element = stack.pop()!;
-    if (PICTURE_TAGS.has(element.name)) return true;
-    for (const child of element.children) if (isElementNode(child)) stack.push(child);
+    const node = stack.pop()!;
+    if (matches(node)) return true;
+    for (const child of node.children) if (isElementNode(child)) stack.push(child);
   }
   return false;
 }
@@ -116,15 +97,5 @@ function hasClass(element: Element, name: string): boolean {
 
 /** The captions (`<figcaption>`, `wp-caption-text`) under `figure`, none inside another. */
 function captionsIn(figure: Element): Element[] {
-  const found: Element[] = [];
-  const stack: Element[] = [figure];
-  while (stack.length > 0) {
-    const element = stack.pop()!;
-    for (const child of element.children) {
-      if (!isElementNode(child)) continue;
-      if (isCaption(child)) found.push(child);
-      else stack.push(child);
-    }
-  }
-  return found;
+  return findOutermost(figure, isCaption);
 }
