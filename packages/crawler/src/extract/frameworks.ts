@@ -75,15 +75,15 @@ export const DOCS_FRAMEWORKS: DocsFramework[] = [
   {
     name: 'MDN Web Docs',
     // Its current layout (`main.layout__content`: the header's h1 and compatibility banner, a table of contents, the
-    // body) and the one before it (`article.main-page-content`). The compatibility banner ("Baseline Widely
-    // available") and the footer ("Help improve MDN", "Was this page helpful?", "This page was last modified…") are
-    // MDN's, not the page's.
-    roots: ['main#content.layout__content', 'main#content article.main-page-content'],
+    // body). The compatibility banner ("Baseline Widely available") and the footer ("Help improve MDN", "Was this page
+    // helpful?", "This page was last modified…") are MDN's, not the page's; named as MDN writes them, as chrome
+    // selectors apply on every page that uses their names.
+    roots: ['main#content.layout__content'],
     marks: [
       'meta[name="og:site_name"][content="MDN Web Docs"]',
       'meta[property="og:site_name"][content="MDN Web Docs"]',
     ],
-    chrome: ['.baseline-indicator', '.article-footer', 'mdn-survey'],
+    chrome: ['details.baseline-indicator', 'section.content-section.article-footer', 'mdn-survey'],
     fixture: 'mdn.html',
   },
   {
