@@ -10,6 +10,23 @@ const extract = (html: string) => extractPage(html, 'https://news.test/harbour')
 const paragraph = (text: string) =>
   `<p>${text} ${'It goes on about the harbour, the ships, the town and the people who work there. '.repeat(3)}</p>`;
 
+/**
+ * A story of ten paragraphs with `missed` in the middle, in a block Readability passes over (its class, `supplemental`,
+ * reads as an extra to it), and a byline Readability leaves out.
+ */
+const storyWithMissedBlock = (missed: string) => {
+  const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
+  return (
+    '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
+    '<article><h1>Harbour reopens after storm</h1><div class="story">' +
+    '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
+    story.slice(0, 5).join('') +
+    `<div class="supplemental">${missed}</div>` +
+    story.slice(5).join('') +
+    '</div></article></body>'
+  );
+};
+
 describe('extractPage on a story followed by teasers of other stories', () => {
   it('takes the <article> holding the headline among several, as a blog template marks its teasers', () => {
     // A WordPress theme's "You may like" box: an <article> of <article>s, each a picture and a long excerpt.
@@ -348,20 +365,10 @@ describe('extractPage on a post a page builder splits over rows of one kind', ()
   });
 
   it('keeps a section of five paragraphs or more that Readability misses, and drops a byline it misses', () => {
-    // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's second section.
-    const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
     const section = [1, 2, 3, 4, 5]
       .map((i) => `<p>Section paragraph ${i} says what the divers found on the floor of the channel, day by day.</p>`)
       .join('');
-    const html =
-      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
-      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
-      '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
-      story.slice(0, 5).join('') +
-      `<div class="supplemental"><h2>What the divers found</h2>${section}</div>` +
-      story.slice(5).join('') +
-      '</div></article></body>';
-    const { markdown } = extract(html);
+    const { markdown } = extract(storyWithMissedBlock(`<h2>What the divers found</h2>${section}`));
     expect(markdown).toContain('Story paragraph 10');
     expect(markdown).toContain('Section paragraph 1 says');
     expect(markdown).toContain('Section paragraph 5 says');
@@ -420,20 +427,10 @@ describe("extractPage on an article's pointers to other stories", () => {
 
 describe('extractPage on a list of points Readability misses', () => {
   it('keeps a list of sentences Readability misses, and drops a byline it misses', () => {
-    // Readability passes over a block whose class it takes for an extra (`supplemental`): the story's list of points.
-    const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => paragraph(`Story paragraph ${i} tells of the storm.`));
     const points = [1, 2, 3]
       .map((i) => `<li>Point ${i}: the ferry runs four crossings a day until the sunken ship is raised.</li>`)
       .join('');
-    const html =
-      '<head><title>Harbour reopens after storm</title><meta property="og:type" content="article"></head><body>' +
-      '<article><h1>Harbour reopens after storm</h1><div class="story">' +
-      '<div class="byline-box">Reported for Example News by the harbour desk team</div>' +
-      story.slice(0, 5).join('') +
-      `<div class="supplemental"><ul>${points}</ul></div>` +
-      story.slice(5).join('') +
-      '</div></article></body>';
-    const { markdown } = extract(html);
+    const { markdown } = extract(storyWithMissedBlock(`<ul>${points}</ul>`));
     expect(markdown).toContain('Story paragraph 10');
     expect(markdown).toContain('Point 1: the ferry runs');
     expect(markdown).toContain('Point 3: the ferry runs');
