@@ -114,3 +114,14 @@ export function findOutermost(top: Element, matches: (element: Element) => boole
   }
   return found;
 }
+
+/** Whether `element` or an element under it matches. */
+export function holds(element: Element, matches: (element: Element) => boolean): boolean {
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (matches(node)) return true;
+    for (const child of node.children) if (isElementNode(child)) stack.push(child);
+  }
+  return false;
+}

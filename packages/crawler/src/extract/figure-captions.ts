@@ -1,6 +1,6 @@
 import type { AnyNode, Element } from 'domhandler';
 import { splitNameWords } from './chrome-names';
-import { findOutermost, isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { findOutermost, holds, isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { measureTextAmounts } from './text-amounts';
 
 /**
@@ -67,17 +67,6 @@ function hasCaptionName(element: Element): boolean {
 
 const holdsPicture = (figure: Element) => holds(figure, (element) => PICTURE_TAGS.has(element.name));
 const holdsLink = (block: Element) => holds(block, (element) => element.name === 'a' && !!element.attribs.href);
-
-/** Whether `element` or an element under it matches. */
-function holds(element: Element, matches: (element: Element) => boolean): boolean {
-  const stack: Element[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (matches(node)) return true;
-    for (const child of node.children) if (isElementNode(child)) stack.push(child);
-  }
-  return false;
-}
 
 /**
  * A `<figure>`, or WordPress's caption markup from before HTML5 (`<div class="wp-caption">` around the picture and a

@@ -1,6 +1,6 @@
 import type { AnyNode, Element } from 'domhandler';
 import { NO_TEXT, type Measures } from './block-measures';
-import { isElementNode, isTextNode, removeNodes } from './dom-nodes';
+import { findOutermost, isElementNode, isTextNode, removeNodes } from './dom-nodes';
 import { linkDensity, measureTextAmounts, shortText, type TextAmount } from './text-amounts';
 
 /** Blocks judged as link lists inside the content (removeLinkLists). */
@@ -160,9 +160,9 @@ const ARTICLE_LINK_LIST_MIN_LINKS = 3;
 /**
  * Removes from an article's content the paragraphs that are nothing but links to other pages ("Don't miss: …"), with
  * the heading over them, the paragraphs pointing to another story in capitals (isShoutedLink), and the clusters of
- * such links inside a paragraph (findLinkClusters). A list (`<ul>`) of
- * links stays: an article's list of resources is as often its own. In documentation a paragraph of links is an index
- * and stays: only an article's content is searched.
+ * such links inside a paragraph (findLinkClusters). A list (`<ul>`) of links stays: an article's list of resources is
+ * as often its own. In documentation a paragraph of links is an index and stays: only an article's content is
+ * searched.
  */
 export function removeArticleLinkLists(top: Element): void {
   removeNodes(findLinkClusters(top, measureTextAmounts(top)));
@@ -181,11 +181,12 @@ export function removeArticleLinkLists(top: Element): void {
         amount.chars < rootChars * PAGE_SHARE &&
         linkDensity(amount) >= ARTICLE_LINK_LIST_DENSITY &&
         countPageLinks(child) >= ARTICLE_LINK_LIST_MIN_LINKS;
-      if (child.name === 'p' && !isList && isShoutedLink(child, amount)) doomed.push(child);
-      else if (isList) {
+      if (isList) {
         doomed.push(child);
         const heading = headingBefore(child);
         if (heading) doomed.push(heading);
+      } else if (child.name === 'p' && isShoutedLink(child, amount)) {
+        doomed.push(child);
       } else stack.push(child);
     }
   }
@@ -204,7 +205,7 @@ const SHOUTED_LINK_MAX_CHARS = 200;
 function isShoutedLink(paragraph: Element, amount: TextAmount): boolean {
   if (amount.linkChars === 0 || countPageLinks(paragraph) !== 1) return false;
   const text = shortText(paragraph, SHOUTED_LINK_MAX_CHARS);
-  const link = findDescendantLink(paragraph);
+  const link = findOutermost(paragraph, isPageLink)[0];
   const linkText = link && shortText(link, SHOUTED_LINK_MAX_CHARS);
   if (!text || !linkText) return false;
   if (linkText === text) return isCapitals(text) && text.includes(' ');
@@ -212,34 +213,16 @@ function isShoutedLink(paragraph: Element, amount: TextAmount): boolean {
   return label !== null && isCapitals(label[0]) && text.slice(label[0].length) === linkText;
 }
 
-/** The first link under `element`. */
-function findDescendantLink(element: Element): Element | null {
-  const stack: AnyNode[] = [...element.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isElementNode(node)) continue;
-    if (node.name === 'a' && node.attribs.href) return node;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
-  }
-  return null;
-}
-
 function isCapitals(text: string): boolean {
   return /\p{Lu}/u.test(text) && !/\p{Ll}/u.test(text);
 }
 
 /** Links to other pages under `element`: not to a place in this one. */
-function countPageLinks(element: Element): number {
-  let count = 0;
-  const stack: AnyNode[] = [...element.children];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isElementNode(node)) continue;
-    const href = node.name === 'a' ? node.attribs.href : undefined;
-    if (href !== undefined && href !== '' && !href.startsWith('#')) count += 1;
-    else stack.push(...node.children);
-  }
-  return count;
+const countPageLinks = (element: Element) => findOutermost(element, isPageLink).length;
+
+function isPageLink(element: Element): boolean {
+  const href = element.name === 'a' ? element.attribs.href : undefined;
+  return href !== undefined && href !== '' && !href.startsWith('#');
 }
 
 /** An inline cluster of links holds this much text at least (characters that are not white space). */

@@ -82,7 +82,7 @@ export function applyReaderView(
   // entries of a ranking or a guide (a name, a short description, a list of figures each) Readability passed over.
   if (droppedWords > ours.length * MAX_DROPPED_SHARE || dropped.length > MAX_DROPPED_BLOCKS) return;
   const sections = findProseRuns(dropped);
-  pushAllToSet(sections, findSentenceLists(dropped));
+  for (const item of findSentenceLists(dropped)) sections.add(item);
   for (const block of dropped) if (!sections.has(block)) $(block).remove();
 }
 
@@ -136,10 +136,6 @@ function findSentenceLists(dropped: Element[]): Element[] {
       pushAll(kept, items);
   }
   return kept;
-}
-
-function pushAllToSet<T>(set: Set<T>, items: T[]): void {
-  for (const item of items) set.add(item);
 }
 
 /**

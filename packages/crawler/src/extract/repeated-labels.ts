@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { BLOCK_TAGS } from './block-measures';
-import { isElementNode, removeNodes } from './dom-nodes';
+import { holds, isElementNode, removeNodes } from './dom-nodes';
 import { shortText, wordsOf } from './text-amounts';
 
 /**
@@ -47,15 +47,7 @@ export function removeRepeatedLabels(top: Element): void {
   removeNodes([...labels.values()].filter((same) => same.length >= MIN_REPEATS).flat());
 }
 
-function holdsLink(element: Element): boolean {
-  const stack: Element[] = [element];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.name === 'a') return true;
-    for (const child of node.children) if (isElementNode(child)) stack.push(child);
-  }
-  return false;
-}
+const holdsLink = (element: Element) => holds(element, (node) => node.name === 'a');
 
 /** Whether the label stands over nothing with text: its wrapper says no more than it does (an ad slot, empty here). */
 function labelsNothing(label: Element, text: string): boolean {
